@@ -1,0 +1,141 @@
+# frugal: one binary, one core library, one folder per tool.
+#
+#   make            build $(O)/frugal
+#   make check      every test (unit, unit under ASan/UBSan, end to end)
+#   make demo       install what is missing, build, run the main job
+#   make bench      benchmarks beside their anchors
+#   make V=1        show the commands
+#
+# Everything built lands in $(O); `make clean` removes it.
+
+O        ?= build
+CC       ?= gcc
+CLANG    ?= clang
+BPFTOOL  ?= bpftool
+PKGS     := libbpf libelf libdw
+ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+
+CFLAGS   ?= -O2 -g
+CFLAGS   += -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -I. -I$(O)
+CFLAGS   += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -ldw -lelf -lz) -lpthread
+SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-7s %s\n' '$(1)' '$(2)';
+endif
+
+# Sources: the core library, the command layer, and each tool's folder.
+TOOLS     := lock btf
+BPF_SRCS  := $(foreach t,$(TOOLS),$(wildcard $(t)/*.bpf.c))
+SKELS     := $(patsubst %.bpf.c,$(O)/%.skel.h,$(BPF_SRCS))
+CORE_SRCS := $(wildcard lib/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c)) \
+             $(filter-out %.bpf.c,$(foreach t,$(TOOLS),$(wildcard $(t)/*.c)))
+CORE_OBJS := $(patsubst %.c,$(O)/%.o,$(CORE_SRCS))
+ASAN_OBJS := $(patsubst %.c,$(O)/asan/%.o,$(CORE_SRCS))
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
+ASAN_BINS := $(patsubst tests/unit/%.c,$(O)/asan/tests/%,$(UNIT_SRCS))
+BENCH_SRCS := $(wildcard bench/*.c)
+BENCH_BINS := $(patsubst bench/%.c,$(O)/bench/%,$(BENCH_SRCS))
+
+all: $(O)/frugal
+
+$(O)/frugal: $(O)/cli/main.o $(O)/libfrugal.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(O)/asan/frugal: $(O)/asan/cli/main.o $(O)/asan/libfrugal.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(SAN) -o $@ $^ $(LDLIBS)
+
+$(O)/libfrugal.a: $(CORE_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(O)/asan/libfrugal.a: $(ASAN_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# C objects.  -MMD keeps header dependencies; the skeletons are generated
+# before any C file is compiled, since tool loaders include them.
+$(O)/%.o: %.c | $(SKELS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(O)/asan/%.o: %.c | $(SKELS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(SAN) -MMD -MP -c -o $@ $<
+
+# BPF: clang -target bpf -> bpftool gen skeleton -> *.skel.h.
+# vmlinux.h is generated from the running kernel's BTF (see docs/ARCHITECTURE.md).
+$(O)/vmlinux.h:
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
+
+$(O)/%.bpf.o: %.bpf.c $(O)/vmlinux.h
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(O) -I. -I$(<D) \
+		-MMD -MP -c $< -o $@
+
+$(O)/%.skel.h: $(O)/%.bpf.o
+	$(call msg,GENSKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
+
+# Tests and benchmark helpers link the library archive.
+$(O)/tests/%: tests/unit/%.c tests/test.h $(O)/libfrugal.a
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(O)/libfrugal.a $(LDLIBS)
+
+$(O)/asan/tests/%: tests/unit/%.c tests/test.h $(O)/asan/libfrugal.a
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(SAN) -MMD -MP -o $@ $< $(O)/asan/libfrugal.a $(LDLIBS)
+
+$(O)/bench/%: bench/%.c $(O)/libfrugal.a
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(O)/libfrugal.a $(LDLIBS)
+
+deps:
+	$(Q)bash scripts/install-deps.sh
+
+check-build: $(O)/frugal $(O)/asan/frugal $(UNIT_BINS) $(ASAN_BINS)
+
+check: deps
+	$(Q)$(MAKE) --no-print-directory check-build
+	$(Q)O=$(O) bash tests/run
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)O=$(O) bash scripts/demo.sh
+
+bench: bench-iodir bench-lock bench-btf
+
+bench-iodir: $(O)/frugal $(BENCH_BINS)
+	$(Q)O=$(O) bash bench/iodir.sh
+
+bench-lock: $(O)/frugal $(BENCH_BINS)
+	$(Q)if [ -f bench/lock.sh ]; then O=$(O) bash bench/lock.sh; else echo "bench-lock: not yet"; fi
+
+bench-btf: $(O)/frugal $(BENCH_BINS)
+	$(Q)if [ -f bench/btf.sh ]; then O=$(O) bash bench/btf.sh; else echo "bench-btf: not yet"; fi
+
+clean:
+	$(call msg,CLEAN,$(O))
+	$(Q)rm -rf $(O)
+
+.PHONY: all check check-build demo deps bench bench-iodir bench-lock bench-btf clean
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

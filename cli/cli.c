@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Error reporting and option parsing shared by every subcommand. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+const char *cli_cmd_name;
+int cli_verbose;
+
+static void print_prefix(void)
+{
+	if (cli_cmd_name)
+		fprintf(stderr, "frugal %s: ", cli_cmd_name);
+	else
+		fputs("frugal: ", stderr);
+}
+
+int cli_err(const char *what, const char *fmt, ...)
+{
+	va_list ap;
+
+	print_prefix();
+	if (what)
+		fprintf(stderr, "%s: ", what);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_RUNTIME;
+}
+
+int cli_usage_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	print_prefix();
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (cli_cmd_name)
+		fprintf(stderr, " (see 'frugal %s --help')\n", cli_cmd_name);
+	else
+		fputs(" (see 'frugal help')\n", stderr);
+	return EXIT_USAGE;
+}
+
+void cli_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!cli_verbose)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+int cli_parse_u64(const char *opt, const char *arg, unsigned long long min,
+		  unsigned long long max, unsigned long long *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!arg || !*arg || *arg == '-' || *arg == '+' || *arg == ' ') {
+		cli_usage_err("%s: '%s' is not a number", opt, arg ? arg : "");
+		return -EINVAL;
+	}
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (*end) {
+		cli_usage_err("%s: '%s' is not a number", opt, arg);
+		return -EINVAL;
+	}
+	if (errno == ERANGE || v < min || v > max) {
+		cli_usage_err("%s: %s is out of range [%llu, %llu]", opt, arg, min, max);
+		return -ERANGE;
+	}
+	*out = v;
+	return 0;
+}
+
+int cli_parse_double(const char *opt, const char *arg, double min, double max,
+		     double *out)
+{
+	double v;
+	char *end;
+
+	if (!arg || !*arg) {
+		cli_usage_err("%s: '' is not a number", opt);
+		return -EINVAL;
+	}
+	errno = 0;
+	v = strtod(arg, &end);
+	if (*end || isnan(v)) {
+		cli_usage_err("%s: '%s' is not a number", opt, arg);
+		return -EINVAL;
+	}
+	if (errno == ERANGE || v < min || v > max) {
+		cli_usage_err("%s: %s is out of range [%g, %g]", opt, arg, min, max);
+		return -ERANGE;
+	}
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `frugal btf SUBCMD`: dispatch to encode, diff and stat. */
+#include <string.h>
+
+#include "btf/btf.h"
+#include "cli/cli.h"
+
+static const char usage[] =
+"usage: frugal btf encode [pahole -J options] FILE   encode DWARF as BTF\n"
+"       frugal btf diff A B [--base BASE]          compare two BTF blobs\n"
+"       frugal btf stat FILE                       counts per kind, sizes\n"
+"\n"
+"Invoked as 'pahole' (through a link), frugal acts as 'frugal btf encode'.\n";
+
+int cmd_btf(int argc, char **argv)
+{
+	const char *sub;
+
+	if (!strcmp(argv[0], "pahole"))
+		return btf_encode_main(argc, argv, true);
+	if (argc < 2) {
+		fputs(usage, stderr);
+		return EXIT_USAGE;
+	}
+	sub = argv[1];
+	if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
+		fputs(usage, stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(sub, "encode"))
+		return btf_encode_main(argc - 1, argv + 1, false);
+	if (!strcmp(sub, "diff"))
+		return btf_diff_main(argc - 1, argv + 1);
+	if (!strcmp(sub, "stat"))
+		return btf_stat_main(argc - 1, argv + 1);
+	return cli_usage_err("unknown subcommand '%s'", sub);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The DWARF -> BTF encoder behind `frugal btf encode` and the pahole
+ * drop-in.  One call encodes one ELF file; errors come back as a negative
+ * errno plus a one-line reason in opts->errbuf, never printed here.
+ */
+#ifndef FRUGAL_BTF_ENCODE_H
+#define FRUGAL_BTF_ENCODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* pahole's --btf_features names, same meaning. */
+enum btf_feat {
+	BTF_FEAT_ENCODE_FORCE		= 1u << 0,
+	BTF_FEAT_VAR			= 1u << 1,	/* per-CPU VARs + DATASEC */
+	BTF_FEAT_FLOAT			= 1u << 2,
+	BTF_FEAT_DECL_TAG		= 1u << 3,
+	BTF_FEAT_TYPE_TAG		= 1u << 4,
+	BTF_FEAT_ENUM64			= 1u << 5,
+	BTF_FEAT_OPTIMIZED_FUNC		= 1u << 6,
+	BTF_FEAT_CONSISTENT_FUNC	= 1u << 7,
+	BTF_FEAT_DECL_TAG_KFUNCS	= 1u << 8,
+	BTF_FEAT_REPRODUCIBLE_BUILD	= 1u << 9,	/* always true for us */
+	BTF_FEAT_GLOBAL_VAR		= 1u << 10,
+};
+
+/* What pahole -J encodes when no --btf_features is given. */
+#define BTF_FEAT_LEGACY (BTF_FEAT_VAR | BTF_FEAT_DECL_TAG | \
+			 BTF_FEAT_TYPE_TAG | BTF_FEAT_ENUM64)
+
+struct btf_enc_opts {
+	const char *path;		/* ELF with DWARF to encode */
+	const char *detached;		/* write raw BTF here, ELF untouched */
+	const char *base;		/* base BTF (ELF or raw): split BTF */
+	const char *lang_exclude;	/* comma list of DW_LANG names */
+	unsigned int features;		/* enum btf_feat bits */
+	unsigned int jobs;		/* worker threads, >= 1 */
+	char *errbuf;			/* reason on failure */
+	size_t errlen;
+};
+
+/* Feature bit for a --btf_features name, 0 if unknown. */
+unsigned int btf_feat__from_name(const char *name);
+/* Every feature pahole's --btf_features=all / =default turns on. */
+unsigned int btf_feat__all(void);
+unsigned int btf_feat__default(void);
+
+/* Encode opts->path.  0 or -errno with opts->errbuf filled. */
+int btf_enc__run(const struct btf_enc_opts *opts);
+
+#endif

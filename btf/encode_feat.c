@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pahole's --btf_features names and its 'default' and 'all' sets. */
+#include <string.h>
+
+#include "btf/encode.h"
+
+static const struct {
+	const char *name;
+	unsigned int bit;
+	bool in_default;	/* part of --btf_features=default */
+} feats[] = {
+	{ "encode_force",	BTF_FEAT_ENCODE_FORCE,		true },
+	{ "var",		BTF_FEAT_VAR,			true },
+	{ "float",		BTF_FEAT_FLOAT,			true },
+	{ "decl_tag",		BTF_FEAT_DECL_TAG,		true },
+	{ "type_tag",		BTF_FEAT_TYPE_TAG,		true },
+	{ "enum64",		BTF_FEAT_ENUM64,		true },
+	{ "optimized_func",	BTF_FEAT_OPTIMIZED_FUNC,	true },
+	{ "consistent_func",	BTF_FEAT_CONSISTENT_FUNC,	true },
+	{ "decl_tag_kfuncs",	BTF_FEAT_DECL_TAG_KFUNCS,	true },
+	{ "reproducible_build",	BTF_FEAT_REPRODUCIBLE_BUILD,	false },
+	{ "global_var",		BTF_FEAT_GLOBAL_VAR,		false },
+};
+
+#define NR_FEATS (sizeof(feats) / sizeof(feats[0]))
+
+unsigned int btf_feat__from_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_FEATS; i++)
+		if (!strcmp(feats[i].name, name))
+			return feats[i].bit;
+	return 0;
+}
+
+unsigned int btf_feat__all(void)
+{
+	unsigned int bits = 0;
+	size_t i;
+
+	for (i = 0; i < NR_FEATS; i++)
+		bits |= feats[i].bit;
+	return bits;
+}
+
+unsigned int btf_feat__default(void)
+{
+	unsigned int bits = 0;
+	size_t i;
+
+	for (i = 0; i < NR_FEATS; i++)
+		if (feats[i].in_default)
+			bits |= feats[i].bit;
+	return bits;
+}

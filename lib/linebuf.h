@@ -3,9 +3,10 @@
  * linebuf: read lines from a file descriptor through a fixed, caller-provided
  * buffer (on the stack, typically 4 KB).  Made for /proc and /sys files.
  *
- * Lines longer than the buffer are never cut into a wrong value: such a line
- * is reported once as -E2BIG and skipped up to its newline; reading then
- * continues with the next line.
+ * A buffer of SIZE bytes holds lines of up to SIZE - 2 bytes (one byte for
+ * the newline, one for the NUL).  Longer lines are never cut into a wrong
+ * value: such a line is reported once as -E2BIG and skipped up to its
+ * newline; reading then continues with the next line.
  */
 #ifndef FRUGAL_LINEBUF_H
 #define FRUGAL_LINEBUF_H

@@ -5,7 +5,7 @@
 set -eu
 PKGS="make gcc libc6-dev pkg-config clang llvm libbpf-dev libelf-dev libdw-dev
 zlib1g-dev libzstd-dev bpftool dwarves elfutils binutils linux-perf bpftrace
-python3 jq valgrind"
+python3 jq valgrind time"
 
 missing=
 for p in $PKGS; do

@@ -130,11 +130,18 @@ bench-lock: $(O)/frugal $(BENCH_BINS)
 bench-btf: $(O)/frugal $(BENCH_BINS)
 	$(Q)if [ -f bench/btf.sh ]; then O=$(O) bash bench/btf.sh; else echo "bench-btf: not yet"; fi
 
+# `make install PAHOLE_LINK=1` also links pahole -> frugal, so a kernel build
+# can take it as `make PAHOLE=$(PREFIX)/bin/pahole`.
+PREFIX ?= /usr/local
+install: $(O)/frugal
+	$(Q)install -D -m 0755 $(O)/frugal $(DESTDIR)$(PREFIX)/bin/frugal
+	$(Q)if [ "$(PAHOLE_LINK)" = 1 ]; then ln -sf frugal $(DESTDIR)$(PREFIX)/bin/pahole; fi
+
 clean:
 	$(call msg,CLEAN,$(O))
 	$(Q)rm -rf $(O)
 
-.PHONY: all check check-build demo deps bench bench-iodir bench-lock bench-btf clean
+.PHONY: all check check-build demo deps install bench bench-iodir bench-lock bench-btf clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 

@@ -15,7 +15,13 @@ count_getdents() {	# prints "walkbench line ; calls"
 		"$WB" "$@" >"$tmp/out"
 		calls=NA
 	fi
-	out=$(cat "$tmp/out")
+	# wall time: the best of three more runs (other work on 2 CPUs is noise)
+	local best=
+	for _ in 1 2 3; do
+		local w; w=$(field wall_us "$("$WB" "$@")")
+		if [ -z "$best" ] || awk -v a="$w" -v b="$best" 'BEGIN{exit !(a < b)}'; then best=$w; fi
+	done
+	out=$(sed "s/wall_us=[^ ]*/wall_us=$best/" "$tmp/out")
 	echo "$out calls=$calls"
 }
 field() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" <<<"$2"; }
@@ -23,7 +29,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0 || a == "NA" || b == "NA")
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf '%-6s %-8s %9s %12s %14s %10s %10s\n' tree walker entries peak_heap_B total_malloc_B getdents64 wall_ms
+printf '%-6s %-8s %9s %12s %14s %10s %10s\n' tree walker entries peak_heap_B total_malloc_B getdents64 best_ms
 for tree in proc sys; do
 	"$WB" iodir "$tree" >/dev/null	# warm the caches once for both
 	o=$(count_getdents opendir "$tree")

@@ -6,6 +6,7 @@
 
 static const struct cli_cmd commands[] = {
 	/* Tool commands are added here as their folders land. */
+	{ "btf", "DWARF to BTF encoder (pahole -J), BTF diff and stat", cmd_btf },
 	{ NULL, NULL, NULL },
 };
 

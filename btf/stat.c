@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `frugal btf stat FILE`: how many types of each kind, and how big it all is. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+
+#include "btf/btf.h"
+#include "btf/load.h"
+#include "cli/cli.h"
+
+#define KIND_CNT (BTF_KIND_ENUM64 + 1)
+
+static const char *const kind_names[KIND_CNT] = {
+	[BTF_KIND_UNKN] = "UNKN",	[BTF_KIND_INT] = "INT",
+	[BTF_KIND_PTR] = "PTR",		[BTF_KIND_ARRAY] = "ARRAY",
+	[BTF_KIND_STRUCT] = "STRUCT",	[BTF_KIND_UNION] = "UNION",
+	[BTF_KIND_ENUM] = "ENUM",	[BTF_KIND_FWD] = "FWD",
+	[BTF_KIND_TYPEDEF] = "TYPEDEF",	[BTF_KIND_VOLATILE] = "VOLATILE",
+	[BTF_KIND_CONST] = "CONST",	[BTF_KIND_RESTRICT] = "RESTRICT",
+	[BTF_KIND_FUNC] = "FUNC",	[BTF_KIND_FUNC_PROTO] = "FUNC_PROTO",
+	[BTF_KIND_VAR] = "VAR",		[BTF_KIND_DATASEC] = "DATASEC",
+	[BTF_KIND_FLOAT] = "FLOAT",	[BTF_KIND_DECL_TAG] = "DECL_TAG",
+	[BTF_KIND_TYPE_TAG] = "TYPE_TAG", [BTF_KIND_ENUM64] = "ENUM64",
+};
+
+/* Bytes of type T's record in the type section: the header plus what follows. */
+static size_t type_rec_size(const struct btf_type *t)
+{
+	size_t n = btf_vlen(t);
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		return sizeof(*t) + sizeof(__u32);
+	case BTF_KIND_ARRAY:
+		return sizeof(*t) + sizeof(struct btf_array);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return sizeof(*t) + n * sizeof(struct btf_member);
+	case BTF_KIND_ENUM:
+		return sizeof(*t) + n * sizeof(struct btf_enum);
+	case BTF_KIND_ENUM64:
+		return sizeof(*t) + n * sizeof(struct btf_enum64);
+	case BTF_KIND_FUNC_PROTO:
+		return sizeof(*t) + n * sizeof(struct btf_param);
+	case BTF_KIND_DATASEC:
+		return sizeof(*t) + n * sizeof(struct btf_var_secinfo);
+	default:
+		return sizeof(*t);
+	}
+}
+
+static void print_stat(const char *path, const struct btf *btf)
+{
+	const struct btf *base = btf__base_btf(btf);
+	__u32 start = base ? btf__type_cnt(base) : 1, cnt = btf__type_cnt(btf), id, raw_size;
+	const struct btf_header *hdr = btf__raw_data(btf, &raw_size);
+	size_t kcnt[KIND_CNT] = {}, kbytes[KIND_CNT] = {}, named = 0;
+	const struct btf_type *t;
+	int k;
+
+	for (id = start; id < cnt; id++) {
+		t = btf__type_by_id(btf, id);
+		k = btf_kind(t);
+		if (k >= KIND_CNT)
+			k = BTF_KIND_UNKN;
+		kcnt[k]++;
+		kbytes[k] += type_rec_size(t);
+		named += t->name_off != 0;
+	}
+	printf("file:    %s%s\n", path, base ? " (split BTF)" : "");
+	if (base)
+		printf("ids:     %u..%u (base has %u types)\n", start, cnt - 1, start - 1);
+	printf("types:   %u (%zu named)\n", cnt - start, named);
+	printf("%-12s %8s %10s\n", "kind", "count", "bytes");
+	for (k = 1; k < KIND_CNT; k++)
+		if (kcnt[k])
+			printf("%-12s %8zu %10zu\n", kind_names[k], kcnt[k], kbytes[k]);
+	if (kcnt[BTF_KIND_UNKN])
+		printf("%-12s %8zu %10zu\n", "unknown", kcnt[0], kbytes[0]);
+	printf("header:  %u bytes\n", hdr->hdr_len);
+	printf("types:   %u bytes\n", hdr->type_len);
+	printf("strings: %u bytes\n", hdr->str_len);
+	printf("total:   %u bytes\n", raw_size);
+}
+
+static int usage(FILE *f)
+{
+	fputs("usage: frugal btf stat [--base BASE] FILE\n\n"
+	      "Count the types of FILE (raw BTF or an ELF's .BTF section) per kind,\n"
+	      "with the bytes each kind takes, and the sizes of the type and string\n"
+	      "sections.  With --base, FILE is split BTF on BASE and only its own\n"
+	      "types are counted.\n\n"
+	      "  --base FILE     base BTF (raw or ELF) of split BTF\n"
+	      "  -v, --verbose   show libbpf's messages\n", f);
+	return f == stdout ? EXIT_OK : EXIT_USAGE;
+}
+
+int btf_stat_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "base", required_argument, NULL, 'b' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct btf *base = NULL, *btf = NULL;
+	const char *base_path = NULL, *why;
+	int c, ret = EXIT_RUNTIME;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			base_path = optarg;
+			break;
+		case 'v':
+			cli_verbose = 1;
+			break;
+		case 'h':
+			return usage(stdout);
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1)
+		return cli_usage_err("stat takes one file");
+	btf_load__quiet_libbpf();
+	if (base_path && btf_load(base_path, NULL, &base, &why)) {
+		cli_err(base_path, "%s", why);
+		goto out;
+	}
+	if (btf_load(argv[optind], base, &btf, &why)) {
+		cli_err(argv[optind], "%s", why);
+		goto out;
+	}
+	print_stat(argv[optind], btf);
+	ret = EXIT_OK;
+out:
+	btf__free(btf);
+	btf__free(base);
+	return ret;
+}

@@ -4,6 +4,7 @@
 #   make check      every test (unit, unit under ASan/UBSan, end to end)
 #   make demo       install what is missing, build, run the main job
 #   make bench      benchmarks beside their anchors
+#   make fuzz       libFuzzer harnesses, FUZZ_TIME seconds each
 #   make V=1        show the commands
 #
 # Everything built lands in $(O); `make clean` removes it.
@@ -40,6 +41,10 @@ ASAN_OBJS := $(patsubst %.c,$(O)/asan/%.o,$(CORE_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 ASAN_BINS := $(patsubst tests/unit/%.c,$(O)/asan/tests/%,$(UNIT_SRCS))
+FUZZ_SRCS := $(wildcard fuzz/*.c)
+FUZZ_BINS := $(patsubst fuzz/%.c,$(O)/fuzz/%,$(FUZZ_SRCS))
+FUZZ_OBJS := $(patsubst %.c,$(O)/fuzz/obj/%.o,$(CORE_SRCS))
+FUZZ_SAN  := address,undefined
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(patsubst bench/%.c,$(O)/bench/%,$(BENCH_SRCS))
 
@@ -101,6 +106,21 @@ $(O)/asan/tests/%: tests/unit/%.c tests/test.h $(O)/asan/libfrugal.a
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(SAN) -MMD -MP -o $@ $< $(O)/asan/libfrugal.a $(LDLIBS)
 
+# libFuzzer harnesses: clang, the library instrumented for coverage.
+$(O)/fuzz/obj/%.o: %.c | $(SKELS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -MMD -MP -c -o $@ $<
+
+$(O)/fuzz/libfrugal.a: $(FUZZ_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(O)/fuzz/%: fuzz/%.c $(O)/fuzz/libfrugal.a
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -MMD -MP -o $@ $< $(O)/fuzz/libfrugal.a $(LDLIBS)
+
 $(O)/bench/%: bench/%.c $(O)/libfrugal.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
@@ -109,7 +129,7 @@ $(O)/bench/%: bench/%.c $(O)/libfrugal.a
 deps:
 	$(Q)bash scripts/install-deps.sh
 
-check-build: $(O)/frugal $(O)/asan/frugal $(UNIT_BINS) $(ASAN_BINS)
+check-build: $(O)/frugal $(O)/asan/frugal $(UNIT_BINS) $(ASAN_BINS) $(FUZZ_BINS)
 
 check: deps
 	$(Q)$(MAKE) --no-print-directory check-build
@@ -118,6 +138,12 @@ check: deps
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)O=$(O) bash scripts/demo.sh
+
+# `make fuzz [FUZZ_TIME=60]`: every harness for that many seconds; crashes
+# land in fuzz/regress/, which `make check` replays.
+FUZZ_TIME ?= 60
+fuzz: $(FUZZ_BINS)
+	$(Q)O=$(O) FUZZ_TIME=$(FUZZ_TIME) bash fuzz/run.sh
 
 bench: bench-iodir bench-lock bench-btf
 
@@ -141,7 +167,7 @@ clean:
 	$(call msg,CLEAN,$(O))
 	$(Q)rm -rf $(O)
 
-.PHONY: all check check-build demo deps install bench bench-iodir bench-lock bench-btf clean
+.PHONY: all check check-build demo deps install fuzz bench bench-iodir bench-lock bench-btf clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 

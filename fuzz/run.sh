@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# `make fuzz`: run every harness for FUZZ_TIME seconds (default 60) on a
+# corpus seeded by fuzz/seeds.sh.  A crash is copied into fuzz/regress/NAME/,
+# which `make check` replays forever after; the run then fails.
+set -u
+O=${O:-build}
+FUZZ_TIME=${FUZZ_TIME:-60}
+status=0
+for bin in "$O"/fuzz/fuzz_*; do
+	[ -x "$bin" ] || continue
+	name=$(basename "$bin")
+	corpus=$O/fuzz/corpus/$name
+	bash fuzz/seeds.sh "$name" "$corpus"
+	art=$O/fuzz/artifacts/$name/
+	mkdir -p "$art" "fuzz/regress/$name"
+	"$bin" -max_total_time="$FUZZ_TIME" -timeout=10 -rss_limit_mb=2048 -close_fd_mask=2 \
+		-artifact_prefix="$art" -print_final_stats=1 "$corpus" \
+		>"$O/fuzz/$name.log" 2>&1
+	rc=$?
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$O/fuzz/$name.log")
+	cov=$(grep -o 'cov: [0-9]*' "$O/fuzz/$name.log" | tail -1)
+	printf '%-22s %10s execs  %-10s exit %d\n' "$name" "${execs:-?}" "${cov:-}" "$rc"
+	if [ "$rc" -ne 0 ]; then
+		status=1
+		for f in "$art"/crash-* "$art"/leak-* "$art"/timeout-* "$art"/oom-*; do
+			[ -f "$f" ] && cp "$f" "fuzz/regress/$name/" && echo "  new regression input: fuzz/regress/$name/$(basename "$f")"
+		done
+		tail -30 "$O/fuzz/$name.log" | sed 's/^/  /'
+	fi
+done
+exit $status

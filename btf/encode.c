@@ -1,12 +1,718 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The encoder driver (being written). */
+/*
+ * The encoder driver.  Peak memory is what this is about, so the pre-dedup
+ * BTF never holds all compile units at once:
+ *
+ *  - the ELF is read through mmap and the DWARF pages of a batch are given
+ *    back (MADV_DONTNEED) once the batch is encoded;
+ *  - CUs are encoded in batches of about BATCH_BYTES of .debug_info; each
+ *    batch is deduplicated on its own (in a worker thread with its own
+ *    Dwarf handle for -jN), then appended to the result, which is itself
+ *    deduplicated whenever it has doubled since the last time;
+ *  - batch boundaries depend only on the input and results are merged in
+ *    batch order, so the output is byte-identical for every -j.
+ *
+ * pahole's "first CU wins" rule for FUNCs of one name holds across batches:
+ * a later batch's FUNC of a name already present is pointed at the earlier
+ * one's prototype, so dedup folds the two into the first.
+ */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
-#include "btf/encode.h"
+#include <bpf/btf.h>
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+
+#include "btf/encode_int.h"
+#include "btf/encode_write.h"
+
+#define BATCH_BYTES (6u << 20)
+#define MERGE_MIN_TYPES 100000
+
+int enc_ctx__load_syms(struct enc_ctx *ctx);
+
+struct cu_ref {
+	Dwarf_Off die;		/* offset of the CU DIE */
+	Dwarf_Off start, end;	/* unit bytes in .debug_info */
+};
+
+/* One worker's view of the DWARF: its own Elf and Dwarf handles. */
+struct dwarf_src {
+	Elf *elf;
+	Dwarf *dbg;
+	Dwfl *dwfl;
+	uint64_t pcpu_addr;	/* .data..percpu address as DWARF sees it */
+	const char *info;	/* .debug_info in the mapped file, or NULL */
+	size_t info_len;
+};
+
+struct job {
+	size_t first, last;	/* CUs [first, last) */
+	struct enc_batch b;
+	int err;
+	bool done;
+};
+
+struct encoder {
+	struct enc_ctx ctx;
+	struct cu_ref *cus;
+	size_t ncus;
+	struct job *jobs;
+	size_t njobs;
+	/* thread pool */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	size_t next_job, merged;
+	bool stop;
+	/* the merged result */
+	struct btf *acc;
+	uint32_t *func_id;	/* per ctx.funcs: its FUNC in acc, or 0 */
+	struct enc_var *vars;
+	size_t nvars, vars_cap;
+	size_t since_dedup, dedup_size;
+};
+
+static int set_err(const struct btf_enc_opts *o, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int set_err(const struct btf_enc_opts *o, int err, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (o->errbuf && o->errlen && !o->errbuf[0]) {
+		n = snprintf(o->errbuf, o->errlen, "%s: ", o->path);
+		if (n >= 0 && (size_t)n < o->errlen) {
+			va_start(ap, fmt);
+			vsnprintf(o->errbuf + n, o->errlen - n, fmt, ap);
+			va_end(ap);
+		}
+	}
+	return err;
+}
+
+/* --- DWARF access --- */
+
+static const Dwfl_Callbacks offline_cb = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+/* ET_REL: libdwfl applies the relocations to the DWARF sections. */
+static int src_open_rel(struct dwarf_src *s, const struct enc_ctx *ctx)
+{
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	GElf_Shdr shdr;
+	Elf_Scn *scn = NULL;
+	Elf *elf;
+	size_t shstrndx;
+	int fd;
+
+	s->dwfl = dwfl_begin(&offline_cb);
+	if (!s->dwfl)
+		return -ENOMEM;
+	fd = dup(ctx->ef.fd);
+	if (fd < 0)
+		return -errno;
+	mod = dwfl_report_offline(s->dwfl, "", ctx->opts->path, fd);
+	if (!mod || dwfl_report_end(s->dwfl, NULL, NULL))
+		return -EINVAL;
+	s->dbg = dwfl_module_getdwarf(mod, &bias);
+	elf = dwfl_module_getelf(mod, &bias);
+	if (!s->dbg || !elf || elf_getshdrstrndx(elf, &shstrndx))
+		return -ENODATA;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &shdr))
+			continue;
+		n = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (n && !strcmp(n, ".data..percpu"))
+			s->pcpu_addr = shdr.sh_addr + bias;
+	}
+	return 0;
+}
+
+static int src_open(struct dwarf_src *s, const struct enc_ctx *ctx)
+{
+	GElf_Shdr shdr;
+	Elf_Scn *scn = NULL;
+	const char *n;
+	char *raw;
+	size_t rawlen, shstrndx;
+
+	memset(s, 0, sizeof(*s));
+	if (ctx->is_rel)
+		return src_open_rel(s, ctx);
+	s->elf = elf_begin(ctx->ef.fd, ELF_C_READ_MMAP, NULL);
+	if (!s->elf)
+		return -EINVAL;
+	s->pcpu_addr = ctx->pcpu_addr;
+	s->dbg = dwarf_begin_elf(s->elf, DWARF_C_READ, NULL);
+	if (!s->dbg)
+		return -ENODATA;
+	/* Where .debug_info lies in the mapping, to give its pages back. */
+	raw = elf_rawfile(s->elf, &rawlen);
+	if (!raw || elf_getshdrstrndx(s->elf, &shstrndx))
+		return 0;
+	while ((scn = elf_nextscn(s->elf, scn))) {
+		if (!gelf_getshdr(scn, &shdr))
+			continue;
+		n = elf_strptr(s->elf, shstrndx, shdr.sh_name);
+		if (n && !strcmp(n, ".debug_info") && !(shdr.sh_flags & SHF_COMPRESSED) &&
+		    shdr.sh_type == SHT_PROGBITS && shdr.sh_offset + shdr.sh_size <= rawlen) {
+			s->info = raw + shdr.sh_offset;
+			s->info_len = shdr.sh_size;
+		}
+	}
+	return 0;
+}
+
+static void src_close(struct dwarf_src *s)
+{
+	if (s->dwfl) {
+		dwfl_end(s->dwfl);
+	} else {
+		if (s->dbg)
+			dwarf_end(s->dbg);
+		if (s->elf)
+			elf_end(s->elf);
+	}
+	memset(s, 0, sizeof(*s));
+}
+
+/* The batch's .debug_info bytes are no longer needed: drop their pages. */
+static void src_release(const struct dwarf_src *s, Dwarf_Off start, Dwarf_Off end)
+{
+	uintptr_t pg = sysconf(_SC_PAGESIZE), lo, hi;
+
+	if (!s->info || end > s->info_len)
+		return;
+	lo = ((uintptr_t)s->info + start + pg - 1) & ~(pg - 1);
+	hi = ((uintptr_t)s->info + end) & ~(pg - 1);
+	if (hi > lo)
+		madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
+/* --- CUs and batches --- */
+
+static const struct {
+	const char *name;
+	int lang;
+} langs[] = {
+	{ "c89", DW_LANG_C89 }, { "c", DW_LANG_C }, { "c99", DW_LANG_C99 },
+	{ "c11", DW_LANG_C11 }, { "c_plus_plus", DW_LANG_C_plus_plus },
+	{ "c_plus_plus_03", DW_LANG_C_plus_plus_03 },
+	{ "c_plus_plus_11", DW_LANG_C_plus_plus_11 },
+	{ "c_plus_plus_14", DW_LANG_C_plus_plus_14 }, { "rust", DW_LANG_Rust },
+	{ "go", DW_LANG_Go }, { "ada83", DW_LANG_Ada83 }, { "ada95", DW_LANG_Ada95 },
+	{ "fortran77", DW_LANG_Fortran77 }, { "fortran90", DW_LANG_Fortran90 },
+	{ "fortran95", DW_LANG_Fortran95 }, { "objc", DW_LANG_ObjC },
+	{ "d", DW_LANG_D }, { "mips_assembler", DW_LANG_Mips_Assembler },
+};
+
+static int parse_langs(struct enc_ctx *ctx, const char *list)
+{
+	char buf[256], *save = NULL, *name;
+	size_t i;
+
+	if ((size_t)snprintf(buf, sizeof(buf), "%s", list) >= sizeof(buf))
+		return set_err(ctx->opts, -EINVAL, "--lang_exclude: list too long");
+	for (name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < sizeof(langs) / sizeof(langs[0]); i++)
+			if (!strcasecmp(langs[i].name, name))
+				break;
+		if (i == sizeof(langs) / sizeof(langs[0]))
+			return set_err(ctx->opts, -EINVAL, "--lang_exclude: unknown language '%s'", name);
+		if (ctx->nlang_excl == (int)(sizeof(ctx->lang_excl) / sizeof(ctx->lang_excl[0])))
+			return set_err(ctx->opts, -EINVAL, "--lang_exclude: too many languages");
+		ctx->lang_excl[ctx->nlang_excl++] = langs[i].lang;
+	}
+	return 0;
+}
+
+static bool lang_excluded(const struct enc_ctx *ctx, Dwarf_Die *cu)
+{
+	int lang = dwarf_srclang(cu), i;
+
+	for (i = 0; i < ctx->nlang_excl; i++)
+		if (ctx->lang_excl[i] == lang)
+			return true;
+	return false;
+}
+
+static int list_cus(struct encoder *e, Dwarf *dbg)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize, cap = 0;
+	struct cu_ref *v;
+	int r;
+
+	while ((r = dwarf_nextcu(dbg, off, &next, &hsize, NULL, NULL, NULL)) == 0) {
+		if (e->ncus == cap) {
+			cap = cap ? cap * 2 : 1024;
+			v = realloc(e->cus, cap * sizeof(*v));
+			if (!v)
+				return -ENOMEM;
+			e->cus = v;
+		}
+		e->cus[e->ncus++] = (struct cu_ref){ off + hsize, off, next };
+		off = next;
+	}
+	if (r < 0)
+		return set_err(e->ctx.opts, -EINVAL, "bad DWARF unit header at 0x%llx: %s",
+			       (unsigned long long)off, dwarf_errmsg(-1));
+	if (!e->ncus)
+		return set_err(e->ctx.opts, -ENODATA, "no DWARF compile units");
+	return 0;
+}
+
+/* Batches by .debug_info bytes: independent of -j, so is the output. */
+static int plan_jobs(struct encoder *e)
+{
+	size_t i, first = 0;
+	Dwarf_Off bytes = 0;
+
+	e->jobs = calloc(e->ncus, sizeof(*e->jobs));
+	if (!e->jobs)
+		return -ENOMEM;
+	for (i = 0; i < e->ncus; i++) {
+		bytes += e->cus[i].end - e->cus[i].start;
+		/* Split BTF is encoded as one batch: libbpf cannot append split BTF. */
+		if ((bytes >= BATCH_BYTES && !e->ctx.base) || i + 1 == e->ncus) {
+			e->jobs[e->njobs].first = first;
+			e->jobs[e->njobs++].last = i + 1;
+			first = i + 1;
+			bytes = 0;
+		}
+	}
+	return 0;
+}
+
+static void batch_free(struct enc_batch *b)
+{
+	btf__free(b->btf);
+	free(b->func_done);
+	free(b->vars);
+	free(b->ents);
+	free(b->subs);
+	free(b->gvars);
+	memset(b, 0, sizeof(*b));
+}
+
+static void batch_scratch_free(struct enc_batch *b)
+{
+	free(b->func_done);
+	free(b->ents);
+	free(b->subs);
+	free(b->gvars);
+	b->func_done = NULL;
+	b->ents = NULL;
+	b->subs = b->gvars = NULL;
+	b->ents_cap = b->subs_cap = b->gvars_cap = 0;
+}
+
+static int run_job(struct encoder *e, struct job *j, struct dwarf_src *s)
+{
+	struct enc_batch *b = &j->b;
+	Dwarf_Die cu;
+	size_t i;
+	int err;
+
+	b->ctx = &e->ctx;
+	b->pcpu_addr = s->pcpu_addr;
+	b->btf = e->ctx.base ? btf__new_empty_split(e->ctx.base) : btf__new_empty();
+	b->func_done = calloc(e->ctx.nfuncs + 1, 1);
+	if (!b->btf || !b->func_done)
+		return -ENOMEM;
+	for (i = j->first; i < j->last; i++) {
+		if (!dwarf_offdie(s->dbg, e->cus[i].die, &cu))
+			return enc_batch__err(b, -EINVAL, "bad compile unit at 0x%llx: %s",
+					      (unsigned long long)e->cus[i].start,
+					      dwarf_errmsg(-1));
+		if (dwarf_tag(&cu) != DW_TAG_compile_unit || lang_excluded(&e->ctx, &cu))
+			continue;
+		err = dcu__encode(b, &cu);
+		if (err)
+			return err;
+	}
+	src_release(s, e->cus[j->first].start, e->cus[j->last - 1].end);
+	batch_scratch_free(b);
+	err = btf__dedup(b->btf, NULL);
+	if (err)
+		return enc_batch__err(b, err, "BTF dedup failed: %s", strerror(-err));
+	return 0;
+}
+
+/* --- merging batches, in order --- */
+
+static int func_idx(const struct enc_ctx *ctx, const char *name)
+{
+	size_t lo = 0, hi = ctx->nfuncs;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(ctx->funcs[mid], name);
+
+		if (!c)
+			return (int)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static void index_funcs(struct encoder *e, uint32_t from)
+{
+	uint32_t id, n = btf__type_cnt(e->acc);
+	const struct btf_type *t;
+	int idx;
+
+	for (id = from; id < n; id++) {
+		t = btf__type_by_id(e->acc, id);
+		if (!btf_is_func(t))
+			continue;
+		idx = func_idx(&e->ctx, btf__name_by_offset(e->acc, t->name_off));
+		if (idx < 0)
+			continue;
+		if (!e->func_id[idx]) {
+			e->func_id[idx] = id;
+		} else if (id != e->func_id[idx]) {
+			/* A later CU's FUNC of a known name: make dedup fold it. */
+			struct btf_type *m = (struct btf_type *)t;
+
+			m->type = btf__type_by_id(e->acc, e->func_id[idx])->type;
+		}
+	}
+}
+
+static int acc_dedup(struct encoder *e)
+{
+	int err = btf__dedup(e->acc, NULL);
+
+	if (err)
+		return err;
+	memset(e->func_id, 0, (e->ctx.nfuncs + 1) * sizeof(*e->func_id));
+	index_funcs(e, 1);
+	e->since_dedup = 0;
+	e->dedup_size = btf__type_cnt(e->acc);
+	return 0;
+}
+
+static int merge_job(struct encoder *e, struct job *j)
+{
+	struct enc_batch *b = &j->b;
+	uint32_t start;
+	void *v;
+	int err;
+
+	if (e->nvars + b->nvars > e->vars_cap) {
+		size_t cap = (e->nvars + b->nvars) * 2;
+
+		v = realloc(e->vars, cap * sizeof(*e->vars));
+		if (!v)
+			return -ENOMEM;
+		e->vars = v;
+		e->vars_cap = cap;
+	}
+	memcpy(e->vars + e->nvars, b->vars, b->nvars * sizeof(*b->vars));
+	e->nvars += b->nvars;
+	if (!e->acc) {
+		/* The first batch becomes the result. */
+		e->acc = b->btf;
+		b->btf = NULL;
+		index_funcs(e, 1);
+		e->dedup_size = btf__type_cnt(e->acc);
+		return 0;
+	}
+	start = btf__type_cnt(e->acc);
+	err = btf__add_btf(e->acc, b->btf);
+	if (err < 0)
+		return err;
+	index_funcs(e, start);
+	e->since_dedup += btf__type_cnt(e->acc) - start;
+	if (e->since_dedup >= MERGE_MIN_TYPES && e->since_dedup >= e->dedup_size)
+		return acc_dedup(e);
+	return 0;
+}
+
+static int cmp_secinfo(const void *a, const void *b)
+{
+	const struct btf_var_secinfo *x = a, *y = b;
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return x->type < y->type ? -1 : x->type > y->type;
+}
+
+/* The .data..percpu DATASEC over every VAR, sorted by offset. */
+static int add_datasec(struct encoder *e)
+{
+	struct btf_var_secinfo *si;
+	uint32_t id, n = btf__type_cnt(e->acc);
+	size_t k = 0, i;
+	int err = 0;
+
+	if (!e->nvars)
+		return 0;
+	si = calloc(e->nvars, sizeof(*si));
+	if (!si)
+		return -ENOMEM;
+	for (id = 1; id < n && k < e->nvars; id++) {
+		if (!btf_is_var(btf__type_by_id(e->acc, id)))
+			continue;
+		si[k] = (struct btf_var_secinfo){ id, e->vars[k].off, e->vars[k].size };
+		k++;
+	}
+	qsort(si, k, sizeof(*si), cmp_secinfo);
+	err = btf__add_datasec(e->acc, ".data..percpu", e->ctx.pcpu_size);
+	for (i = 0; err >= 0 && i < k; i++)
+		err = btf__add_datasec_var_info(e->acc, si[i].type, si[i].offset, si[i].size);
+	free(si);
+	return err < 0 ? err : 0;
+}
+
+/* --- threads --- */
+
+struct worker {
+	struct encoder *e;
+	pthread_t tid;
+};
+
+static void *worker_main(void *arg)
+{
+	struct encoder *e = arg;
+	struct dwarf_src s;
+	struct job *j;
+	size_t k;
+	int err;
+
+	err = src_open(&s, &e->ctx);
+	for (;;) {
+		pthread_mutex_lock(&e->lock);
+		/* Bounded look-ahead keeps finished batches from piling up. */
+		while (!e->stop && e->next_job < e->njobs &&
+		       e->next_job > e->merged + (size_t)e->ctx.opts->jobs)
+			pthread_cond_wait(&e->cond, &e->lock);
+		if (e->stop || e->next_job >= e->njobs) {
+			pthread_mutex_unlock(&e->lock);
+			break;
+		}
+		k = e->next_job++;
+		pthread_mutex_unlock(&e->lock);
+		j = &e->jobs[k];
+		j->err = err ? err : run_job(e, j, &s);
+		pthread_mutex_lock(&e->lock);
+		j->done = true;
+		pthread_cond_broadcast(&e->cond);
+		pthread_mutex_unlock(&e->lock);
+	}
+	src_close(&s);
+	return NULL;
+}
+
+static int job_error(struct encoder *e, struct job *j)
+{
+	if (j->b.err[0])
+		return set_err(e->ctx.opts, j->err, "%s", j->b.err);
+	if (j->err == -ENODATA)
+		return set_err(e->ctx.opts, j->err, "no DWARF: %s", dwarf_errmsg(-1));
+	return set_err(e->ctx.opts, j->err, "encoding failed: %s", strerror(-j->err));
+}
+
+static int run_threads(struct encoder *e)
+{
+	unsigned int n = e->ctx.opts->jobs, started = 0, i;
+	struct worker *w;
+	size_t k;
+	int err = 0;
+
+	if (n > e->njobs)
+		n = e->njobs;
+	w = calloc(n, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	pthread_mutex_init(&e->lock, NULL);
+	pthread_cond_init(&e->cond, NULL);
+	for (i = 0; i < n; i++, started++)
+		if (pthread_create(&w[i].tid, NULL, worker_main, e))
+			break;
+	if (!started)
+		err = -EAGAIN;
+	for (k = 0; !err && k < e->njobs; k++) {
+		pthread_mutex_lock(&e->lock);
+		while (!e->jobs[k].done)
+			pthread_cond_wait(&e->cond, &e->lock);
+		pthread_mutex_unlock(&e->lock);
+		err = e->jobs[k].err ? job_error(e, &e->jobs[k]) : merge_job(e, &e->jobs[k]);
+		batch_free(&e->jobs[k].b);
+		pthread_mutex_lock(&e->lock);
+		e->merged = k + 1;
+		if (err)
+			e->stop = true;
+		pthread_cond_broadcast(&e->cond);
+		pthread_mutex_unlock(&e->lock);
+	}
+	pthread_mutex_lock(&e->lock);
+	e->stop = true;
+	pthread_cond_broadcast(&e->cond);
+	pthread_mutex_unlock(&e->lock);
+	for (i = 0; i < started; i++)
+		pthread_join(w[i].tid, NULL);
+	for (k = 0; k < e->njobs; k++)
+		batch_free(&e->jobs[k].b);
+	free(w);
+	return err;
+}
+
+static int run_serial(struct encoder *e)
+{
+	struct dwarf_src s;
+	size_t k;
+	int err;
+
+	err = src_open(&s, &e->ctx);
+	for (k = 0; !err && k < e->njobs; k++) {
+		e->jobs[k].err = run_job(e, &e->jobs[k], &s);
+		err = e->jobs[k].err ? job_error(e, &e->jobs[k]) : merge_job(e, &e->jobs[k]);
+		batch_free(&e->jobs[k].b);
+	}
+	if (err == -ENODATA && !e->ctx.opts->errbuf[0])
+		set_err(e->ctx.opts, err, "no DWARF: %s", dwarf_errmsg(-1));
+	src_close(&s);
+	return err;
+}
+
+/* --- setup and output --- */
+
+static int load_base(struct encoder *e)
+{
+	const char *path = e->ctx.opts->base;
+	long err;
+
+	if (!path)
+		return 0;
+	e->ctx.base = btf__parse(path, NULL);
+	err = e->ctx.base ? 0 : -errno;
+	if (err) {
+		return set_err(e->ctx.opts, -EINVAL, "base BTF %s: %s", path,
+			       err == -ENOENT ? "no such file or no .BTF section"
+					      : "not valid BTF");
+	}
+	return 0;
+}
+
+static int open_input(struct encoder *e)
+{
+	const struct btf_enc_opts *o = e->ctx.opts;
+	const char *why;
+	Dwarf *dbg;
+	struct dwarf_src s;
+	int err;
+
+	err = elf_file__open(&e->ctx.ef, o->path, &why);
+	if (err)
+		return set_err(o, err, "%s", why ? why : strerror(-err));
+	e->ctx.is_rel = e->ctx.ef.ehdr.e_type == ET_REL;
+	err = enc_ctx__load_syms(&e->ctx);
+	if (err)
+		return set_err(o, err, "bad symbol table: %s", strerror(-err));
+	err = src_open(&s, &e->ctx);
+	dbg = s.dbg;
+	if (err || !dbg) {
+		src_close(&s);
+		return set_err(o, -ENODATA, "no DWARF%s%s", err == -ENODATA ? "" : ": ",
+			       err == -ENODATA ? "" : dwarf_errmsg(-1));
+	}
+	err = list_cus(e, dbg);
+	src_close(&s);
+	return err;
+}
+
+static int write_output(struct encoder *e)
+{
+	const struct btf_enc_opts *o = e->ctx.opts;
+	const void *raw;
+	__u32 len;
+	int err;
+
+	btf__set_endianness(e->acc, e->ctx.ef.ehdr.e_ident[EI_DATA] == ELFDATA2MSB
+				    ? BTF_BIG_ENDIAN : BTF_LITTLE_ENDIAN);
+	raw = btf__raw_data(e->acc, &len);
+	if (!raw)
+		return set_err(o, -ENOMEM, "cannot serialize BTF");
+	if (o->detached)
+		err = enc_write_raw(o->detached, raw, len);
+	else
+		err = enc_write_elf(&e->ctx.ef, o->path, raw, len);
+	if (err)
+		return set_err(o, err, "cannot write %s: %s",
+			       o->detached ? o->detached : "the .BTF section", strerror(-err));
+	return 0;
+}
+
+static void encoder_free(struct encoder *e)
+{
+	size_t k;
+
+	for (k = 0; e->jobs && k < e->njobs; k++)
+		batch_free(&e->jobs[k].b);
+	free(e->jobs);
+	free(e->cus);
+	free(e->vars);
+	free(e->func_id);
+	btf__free(e->acc);
+	btf__free(e->ctx.base);
+	free(e->ctx.funcs);
+	free(e->ctx.pcpu);
+	elf_file__close(&e->ctx.ef);
+}
 
 int btf_enc__run(const struct btf_enc_opts *opts)
 {
-	snprintf(opts->errbuf, opts->errlen, "%s: encoder not built yet", opts->path);
-	return -ENOSYS;
+	struct encoder e = { .ctx = { .opts = opts, .feats = opts->features } };
+	int err;
+
+	opts->errbuf[0] = '\0';
+	e.ctx.ef.fd = -1;
+	if (opts->lang_exclude) {
+		err = parse_langs(&e.ctx, opts->lang_exclude);
+		if (err)
+			goto out;
+	}
+	err = load_base(&e);
+	if (err)
+		goto out;
+	err = open_input(&e);
+	if (err)
+		goto out;
+	err = -ENOMEM;
+	e.func_id = calloc(e.ctx.nfuncs + 1, sizeof(*e.func_id));
+	if (!e.func_id || plan_jobs(&e))
+		goto out;
+	/* ET_REL relocation happens in libdwfl's private copy: one worker. */
+	if (opts->jobs > 1 && e.njobs > 1 && !e.ctx.is_rel)
+		err = run_threads(&e);
+	else
+		err = run_serial(&e);
+	if (!err && e.since_dedup)
+		err = acc_dedup(&e);
+	if (!err)
+		err = add_datasec(&e);
+	if (err) {
+		set_err(opts, err, "encoding failed: %s", strerror(-err));
+		goto out;
+	}
+	err = write_output(&e);
+out:
+	encoder_free(&e);
+	return err;
 }

@@ -1,0 +1,852 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One compile unit's DIEs -> BTF types, straight from libdw with no
+ * intermediate tree.  Two walks: the first gives every type DIE its BTF id
+ * (a DIE may refer to one defined later, and btf__add_field() must follow
+ * its struct directly, so ids are known before anything is emitted); the
+ * second revisits only the type DIEs and emits them in DIE order.  The
+ * shapes follow pahole 1.24 so that, after dedup, the types are the same:
+ * multi-dimensional arrays are one ARRAY of all elements, clang's
+ * btf_type_tag annotations hang between a PTR and its target in reverse
+ * order, FUNCs exist only for functions with an ELF symbol.
+ */
+#include <dwarf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+
+#include "btf/encode_int.h"
+
+#define MAX_ALIAS_DEPTH 16
+
+/* clang's tag for btf_type_tag/btf_decl_tag; elfutils 0.188 lacks the name. */
+#ifndef DW_TAG_LLVM_annotation
+#define DW_TAG_LLVM_annotation 0x6000
+#endif
+
+int enc_batch__err(struct enc_batch *b, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!b->err[0]) {
+		va_start(ap, fmt);
+		vsnprintf(b->err, sizeof(b->err), fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t sz)
+{
+	size_t n = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * sz);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+static int dwarf_err(struct enc_batch *b, Dwarf_Die *die)
+{
+	return enc_batch__err(b, -EINVAL, "bad DWARF at DIE 0x%llx: %s",
+			      (unsigned long long)dwarf_dieoffset(die), dwarf_errmsg(-1));
+}
+
+static int add_off(Dwarf_Off **v, size_t *n, size_t *cap,
+		   Dwarf_Off off)
+{
+	if (grow((void **)v, cap, *n + 1, sizeof(**v)))
+		return -ENOMEM;
+	(*v)[(*n)++] = off;
+	return 0;
+}
+
+/* Is DIE an LLVM annotation named KIND ("btf_type_tag", "btf_decl_tag")? */
+static const char *annotation(Dwarf_Die *die, const char *kind)
+{
+	Dwarf_Attribute a;
+	const char *name;
+
+	if (dwarf_tag(die) != DW_TAG_LLVM_annotation)
+		return NULL;
+	name = dwarf_diename(die);
+	if (!name || strcmp(name, kind))
+		return NULL;
+	if (!dwarf_attr(die, DW_AT_const_value, &a))
+		return NULL;
+	return dwarf_formstring(&a);
+}
+
+static int count_type_tags(Dwarf_Die *die)
+{
+	Dwarf_Die c;
+	int n = 0;
+
+	if (dwarf_child(die, &c))
+		return 0;
+	do {
+		if (annotation(&c, "btf_type_tag"))
+			n++;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return n;
+}
+
+static int add_ent(struct enc_batch *b, Dwarf_Die *die, int nids)
+{
+	struct cu_ent *e;
+
+	if (grow((void **)&b->ents, &b->ents_cap, b->nents + 1, sizeof(*e)))
+		return -ENOMEM;
+	e = &b->ents[b->nents++];
+	e->off = dwarf_dieoffset(die);
+	e->id = nids ? b->next_id : 0;
+	e->nids = nids;
+	b->next_id += nids;
+	return 0;
+}
+
+static int scan_children(struct enc_batch *b, Dwarf_Die *parent, bool top);
+
+/* First walk: which DIEs become types, and how many ids each takes. */
+static int scan_die(struct enc_batch *b, Dwarf_Die *die, bool top)
+{
+	unsigned int feats = b->ctx->feats;
+	int tag = dwarf_tag(die);
+	int err;
+
+	switch (tag) {
+	case DW_TAG_base_type:
+		if (!b->int_id) {
+			const char *n = dwarf_diename(die);
+
+			if (n && !strcmp(n, "int"))
+				b->int_id = b->next_id;
+		}
+		return add_ent(b, die, 1);
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type:
+	case DW_TAG_typedef:
+	case DW_TAG_subroutine_type:
+	case DW_TAG_enumeration_type:
+		return add_ent(b, die, 1);
+	case DW_TAG_array_type:
+		b->has_array = true;
+		return add_ent(b, die, 1);
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		return add_ent(b, die, 1 + ((feats & BTF_FEAT_TYPE_TAG) ? count_type_tags(die) : 0));
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_class_type:
+		err = add_ent(b, die, 1);
+		return err ? err : scan_children(b, die, false);
+	case DW_TAG_atomic_type:
+	case DW_TAG_unspecified_type:
+		return add_ent(b, die, 0);
+	case DW_TAG_subprogram:
+		err = add_off(&b->subs, &b->nsubs, &b->subs_cap, dwarf_dieoffset(die));
+		return err ? err : scan_children(b, die, false);
+	case DW_TAG_lexical_block:
+	case DW_TAG_inlined_subroutine:
+	case DW_TAG_namespace:
+		return scan_children(b, die, false);
+	case DW_TAG_variable:
+		if (top && (feats & (BTF_FEAT_VAR | BTF_FEAT_GLOBAL_VAR)))
+			return add_off(&b->gvars, &b->ngvars, &b->gvars_cap,
+				       dwarf_dieoffset(die));
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int scan_children(struct enc_batch *b, Dwarf_Die *parent, bool top)
+{
+	Dwarf_Die c;
+	int r, err;
+
+	r = dwarf_child(parent, &c);
+	if (r < 0)
+		return dwarf_err(b, parent);
+	while (r == 0) {
+		err = scan_die(b, &c, top);
+		if (err)
+			return err;
+		r = dwarf_siblingof(&c, &c);
+	}
+	if (r < 0)
+		return dwarf_err(b, parent);
+	return 0;
+}
+
+static const struct cu_ent *find_ent(const struct enc_batch *b, Dwarf_Off off)
+{
+	size_t lo = 0, hi = b->nents;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (b->ents[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < b->nents && b->ents[lo].off == off ? &b->ents[lo] : NULL;
+}
+
+/*
+ * The BTF id of DIE's DW_AT_type (0 for void).  Aliases (_Atomic, which BTF
+ * has no kind for) resolve to what they qualify.  A reference to a DIE that
+ * is not a type of this CU is bad DWARF.
+ */
+static int type_id(struct enc_batch *b, Dwarf_Die *die, bool integrate, uint32_t *id)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die t;
+	const struct cu_ent *e;
+	int depth;
+
+	*id = 0;
+	for (depth = 0; depth < MAX_ALIAS_DEPTH; depth++) {
+		if (!(integrate ? dwarf_attr_integrate(die, DW_AT_type, &a)
+				: dwarf_attr(die, DW_AT_type, &a)))
+			return 0;
+		if (!dwarf_formref_die(&a, &t))
+			return dwarf_err(b, die);
+		e = find_ent(b, dwarf_dieoffset(&t));
+		if (!e)
+			return enc_batch__err(b, -EINVAL,
+				"DIE 0x%llx refers to 0x%llx, not a type of its unit",
+				(unsigned long long)dwarf_dieoffset(die),
+				(unsigned long long)dwarf_dieoffset(&t));
+		if (e->nids) {
+			*id = e->id;
+			return 0;
+		}
+		if (dwarf_tag(&t) == DW_TAG_unspecified_type)
+			return 0;
+		die = &t;
+		integrate = false;
+	}
+	return enc_batch__err(b, -ELOOP, "DIE 0x%llx: type alias loop",
+			      (unsigned long long)dwarf_dieoffset(die));
+}
+
+static int64_t udata(Dwarf_Die *die, int name, int64_t dflt)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word w;
+
+	if (!dwarf_attr(die, name, &a) || dwarf_formudata(&a, &w))
+		return dflt;
+	return (int64_t)w;
+}
+
+static bool flag(Dwarf_Die *die, int name)
+{
+	Dwarf_Attribute a;
+	bool v = false;
+
+	return dwarf_attr(die, name, &a) && !dwarf_formflag(&a, &v) && v;
+}
+
+static int btf_ret(struct enc_batch *b, Dwarf_Die *die, int id)
+{
+	if (id >= 0)
+		return 0;
+	return enc_batch__err(b, id, "DIE 0x%llx: cannot add BTF type: %s",
+			      (unsigned long long)dwarf_dieoffset(die), strerror(-id));
+}
+
+static int emit_base(struct enc_batch *b, Dwarf_Die *die)
+{
+	int enc = udata(die, DW_AT_encoding, 0);
+	int64_t size = udata(die, DW_AT_byte_size, 0);
+	const char *name = dwarf_diename(die);
+	int flags = 0;
+
+	if (!name)
+		name = "";
+	if (enc == DW_ATE_float && (b->ctx->feats & BTF_FEAT_FLOAT))
+		return btf_ret(b, die, btf__add_float(b->btf, name, size));
+	if (enc == DW_ATE_signed || enc == DW_ATE_signed_char)
+		flags = BTF_INT_SIGNED;
+	else if (enc == DW_ATE_boolean)
+		flags = BTF_INT_BOOL;
+	return btf_ret(b, die, btf__add_int(b->btf, name, size, flags));
+}
+
+static int emit_ptr(struct enc_batch *b, Dwarf_Die *die, const struct cu_ent *e)
+{
+	uint32_t target, id = e->id;
+	Dwarf_Die c;
+	int err;
+
+	err = type_id(b, die, false, &target);
+	if (err)
+		return err;
+	/* PTR -> last tag -> ... -> first tag -> target, as pahole does. */
+	err = btf__add_ptr(b->btf, e->nids > 1 ? id + e->nids - 1 : target);
+	if (err < 0 || e->nids == 1)
+		return btf_ret(b, die, err);
+	if (dwarf_child(die, &c))
+		return dwarf_err(b, die);
+	do {
+		const char *v = annotation(&c, "btf_type_tag");
+
+		if (!v)
+			continue;
+		err = btf__add_type_tag(b->btf, v, target);
+		if (err < 0)
+			return btf_ret(b, die, err);
+		target = err;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
+/* pahole 1.24 encodes T a[2][3] as one ARRAY of 6 T. */
+static int emit_array(struct enc_batch *b, Dwarf_Die *die)
+{
+	uint64_t nelems = 1;
+	uint32_t elem;
+	Dwarf_Die c;
+	int err;
+
+	err = type_id(b, die, false, &elem);
+	if (err)
+		return err;
+	if (dwarf_child(die, &c) == 0) {
+		do {
+			int64_t n;
+
+			if (dwarf_tag(&c) != DW_TAG_subrange_type)
+				continue;
+			n = udata(&c, DW_AT_count, -1);
+			if (n < 0) {
+				Dwarf_Attribute a;
+				Dwarf_Sword ub;
+
+				n = 0;
+				if (dwarf_attr(&c, DW_AT_upper_bound, &a) &&
+				    !dwarf_formsdata(&a, &ub) && ub >= 0)
+					n = ub + 1 - udata(&c, DW_AT_lower_bound, 0);
+			}
+			nelems *= (uint64_t)n;
+		} while (dwarf_siblingof(&c, &c) == 0);
+	} else {
+		nelems = 0;
+	}
+	return btf_ret(b, die, btf__add_array(b->btf, b->int_id, elem, (uint32_t)nelems));
+}
+
+static int member_bit_offset(Dwarf_Die *m, uint64_t *off)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word w;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	*off = 0;
+	if (dwarf_attr(m, DW_AT_data_bit_offset, &a))
+		return dwarf_formudata(&a, off);
+	if (dwarf_attr(m, DW_AT_data_member_location, &a)) {
+		if (dwarf_formudata(&a, &w) == 0) {
+			*off = w * 8;
+		} else if (dwarf_getlocation(&a, &ops, &nops) == 0 && nops == 1 &&
+			   ops[0].atom == DW_OP_plus_uconst) {
+			*off = ops[0].number * 8;
+		}
+	}
+	/* DWARF 2-4 bitfields count DW_AT_bit_offset from the storage unit's MSB. */
+	if (dwarf_attr(m, DW_AT_bit_offset, &a) && dwarf_formudata(&a, &w) == 0) {
+		int64_t unit = udata(m, DW_AT_byte_size, 0) * 8;
+		int64_t bits = udata(m, DW_AT_bit_size, 0);
+
+		*off += unit - (int64_t)w - bits;
+	}
+	return 0;
+}
+
+static int emit_struct(struct enc_batch *b, Dwarf_Die *die, int tag)
+{
+	const char *name = dwarf_diename(die);
+	bool is_union = tag == DW_TAG_union_type;
+	Dwarf_Die c;
+	int err;
+
+	if (flag(die, DW_AT_declaration))
+		return btf_ret(b, die, btf__add_fwd(b->btf, name ? name : "",
+				       is_union ? BTF_FWD_UNION : BTF_FWD_STRUCT));
+	err = is_union ? btf__add_union(b->btf, name, udata(die, DW_AT_byte_size, 0))
+		       : btf__add_struct(b->btf, name, udata(die, DW_AT_byte_size, 0));
+	if (err < 0)
+		return btf_ret(b, die, err);
+	if (dwarf_child(die, &c))
+		return 0;
+	do {
+		uint64_t off;
+		uint32_t t;
+
+		if (dwarf_tag(&c) != DW_TAG_member || flag(&c, DW_AT_external) ||
+		    flag(&c, DW_AT_declaration))
+			continue;
+		err = type_id(b, &c, false, &t);
+		if (err)
+			return err;
+		if (member_bit_offset(&c, &off))
+			return dwarf_err(b, &c);
+		err = btf__add_field(b->btf, dwarf_diename(&c), t, off,
+				     udata(&c, DW_AT_bit_size, 0));
+		if (err < 0)
+			return btf_ret(b, &c, err);
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
+static bool enum_is_signed(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die t;
+	int enc;
+
+	if (!dwarf_attr(die, DW_AT_type, &a) || !dwarf_formref_die(&a, &t))
+		return false;
+	while (dwarf_tag(&t) == DW_TAG_typedef || dwarf_tag(&t) == DW_TAG_const_type) {
+		if (!dwarf_attr(&t, DW_AT_type, &a) || !dwarf_formref_die(&a, &t))
+			return false;
+	}
+	enc = udata(&t, DW_AT_encoding, 0);
+	return enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+}
+
+/* An enumerator's value: sign-extend the fixed-size forms of signed enums. */
+static int64_t enumerator_value(Dwarf_Die *c, bool is_signed, int size)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word u = 0;
+	Dwarf_Sword s = 0;
+
+	if (!dwarf_attr(c, DW_AT_const_value, &a))
+		return 0;
+	if (dwarf_whatform(&a) == DW_FORM_sdata) {
+		dwarf_formsdata(&a, &s);
+		return s;
+	}
+	dwarf_formudata(&a, &u);
+	if (is_signed && size > 0 && size < 8 && (u >> (size * 8 - 1)) & 1)
+		u |= ~0ULL << (size * 8);
+	return (int64_t)u;
+}
+
+static int emit_enum(struct enc_batch *b, Dwarf_Die *die)
+{
+	const char *name = dwarf_diename(die);
+	int64_t size = udata(die, DW_AT_byte_size, 4);
+	bool is_signed = enum_is_signed(die);
+	bool is64 = size > 4 && (b->ctx->feats & BTF_FEAT_ENUM64);
+	Dwarf_Die c;
+	int err;
+
+	if (is64)
+		err = btf__add_enum64(b->btf, name, size, is_signed);
+	else
+		err = btf__add_enum(b->btf, name, size);
+	if (err < 0 || dwarf_child(die, &c))
+		return btf_ret(b, die, err);
+	do {
+		int64_t v;
+
+		if (dwarf_tag(&c) != DW_TAG_enumerator)
+			continue;
+		v = enumerator_value(&c, is_signed, size);
+		err = is64 ? btf__add_enum64_value(b->btf, dwarf_diename(&c), v)
+			   : btf__add_enum_value(b->btf, dwarf_diename(&c), v);
+		if (err < 0)
+			return btf_ret(b, &c, err);
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
+/*
+ * FUNC_PROTO from DIE's formal parameters; NAMED gives them their names (a
+ * function's, not a subroutine type's).  DW_AT_abstract_origin is followed
+ * so out-of-line copies of inline functions get their names and types.
+ */
+static int emit_proto(struct enc_batch *b, Dwarf_Die *die, bool named)
+{
+	uint32_t ret, t;
+	Dwarf_Die c;
+	int err, id;
+
+	err = type_id(b, die, named, &ret);
+	if (err)
+		return err;
+	id = btf__add_func_proto(b->btf, ret);
+	if (id < 0)
+		return btf_ret(b, die, id);
+	if (dwarf_child(die, &c))
+		return id;
+	do {
+		int tag = dwarf_tag(&c);
+
+		if (tag == DW_TAG_unspecified_parameters) {
+			err = btf__add_func_param(b->btf, "", 0);
+		} else if (tag == DW_TAG_formal_parameter) {
+			err = type_id(b, &c, named, &t);
+			if (err)
+				return err;
+			err = btf__add_func_param(b->btf, named ? dwarf_diename(&c) : NULL, t);
+		} else {
+			continue;
+		}
+		if (err < 0)
+			return btf_ret(b, &c, err);
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return id;
+}
+
+static int emit_ent(struct enc_batch *b, const struct cu_ent *e, Dwarf_Die *die)
+{
+	int tag = dwarf_tag(die);
+	uint32_t t;
+	int err;
+
+	b->next_id = e->id;
+	switch (tag) {
+	case DW_TAG_base_type:
+		return emit_base(b, die);
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		return emit_ptr(b, die, e);
+	case DW_TAG_array_type:
+		return emit_array(b, die);
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_class_type:
+		return emit_struct(b, die, tag);
+	case DW_TAG_enumeration_type:
+		return emit_enum(b, die);
+	case DW_TAG_subroutine_type:
+		err = emit_proto(b, die, false);
+		return err < 0 ? err : 0;
+	}
+	err = type_id(b, die, false, &t);
+	if (err)
+		return err;
+	switch (tag) {
+	case DW_TAG_const_type:
+		return btf_ret(b, die, btf__add_const(b->btf, t));
+	case DW_TAG_volatile_type:
+		return btf_ret(b, die, btf__add_volatile(b->btf, t));
+	case DW_TAG_restrict_type:
+		return btf_ret(b, die, btf__add_restrict(b->btf, t));
+	case DW_TAG_typedef:
+		return btf_ret(b, die, btf__add_typedef(b->btf, dwarf_diename(die), t));
+	}
+	return enc_batch__err(b, -EINVAL, "DIE 0x%llx: unexpected tag 0x%x",
+			      (unsigned long long)e->off, tag);
+}
+
+/* clang's btf_decl_tag annotations on DIE (the BTF type ID), COMP = -1. */
+static int emit_decl_tags(struct enc_batch *b, Dwarf_Die *die, uint32_t id, int comp)
+{
+	Dwarf_Die c;
+	const char *v;
+	int err;
+
+	if (dwarf_child(die, &c))
+		return 0;
+	do {
+		v = annotation(&c, "btf_decl_tag");
+		if (!v)
+			continue;
+		err = btf__add_decl_tag(b->btf, v, id, comp);
+		if (err < 0)
+			return btf_ret(b, die, err);
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
+/* Decl tags of a struct/union/typedef/member: after all of the CU's types. */
+static int emit_type_decl_tags(struct enc_batch *b, const struct cu_ent *e, Dwarf_Die *die)
+{
+	int tag = dwarf_tag(die), idx = 0, err;
+	Dwarf_Die c;
+
+	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+	    tag != DW_TAG_typedef)
+		return 0;
+	if (tag != DW_TAG_typedef && dwarf_child(die, &c) == 0) {
+		do {
+			if (dwarf_tag(&c) != DW_TAG_member)
+				continue;
+			err = emit_decl_tags(b, &c, e->id, idx++);
+			if (err)
+				return err;
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	return emit_decl_tags(b, die, e->id, -1);
+}
+
+static int func_index(const struct enc_ctx *ctx, const char *name)
+{
+	size_t lo = 0, hi = ctx->nfuncs;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(ctx->funcs[mid], name);
+
+		if (!c)
+			return (int)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/* pahole 1.24: every parameter must be named, else no FUNC. */
+static bool params_named(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die c;
+
+	if (dwarf_child(die, &c))
+		return true;
+	do {
+		if (dwarf_tag(&c) == DW_TAG_formal_parameter &&
+		    !dwarf_attr_integrate(&c, DW_AT_name, &a))
+			return false;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return true;
+}
+
+/*
+ * A FUNC for a defined function with an ELF symbol of its name, the first
+ * such definition only (pahole 1.24's rule); without any function symbols
+ * (a stripped file), every external function.
+ */
+static int emit_func(struct enc_batch *b, Dwarf_Die *die)
+{
+	const struct enc_ctx *ctx = b->ctx;
+	const char *name;
+	Dwarf_Attribute a;
+	int idx = -1, proto, id, err, i = 0;
+	Dwarf_Die c;
+
+	if (flag(die, DW_AT_declaration))
+		return 0;
+	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+	if (!name || !params_named(die))
+		return 0;
+	if (ctx->nfuncs) {
+		idx = func_index(ctx, name);
+		if (idx < 0 || b->func_done[idx])
+			return 0;
+	} else if (!flag(die, DW_AT_external)) {
+		return 0;
+	}
+	proto = emit_proto(b, die, true);
+	if (proto < 0)
+		return proto;
+	id = btf__add_func(b->btf, name, BTF_FUNC_STATIC, proto);
+	if (id < 0)
+		return btf_ret(b, die, id);
+	if (idx >= 0)
+		b->func_done[idx] = 1;
+	if (!(ctx->feats & BTF_FEAT_DECL_TAG))
+		return 0;
+	err = emit_decl_tags(b, die, id, -1);
+	if (err || dwarf_child(die, &c))
+		return err;
+	do {
+		if (dwarf_tag(&c) != DW_TAG_formal_parameter)
+			continue;
+		err = emit_decl_tags(b, &c, id, i++);
+		if (err)
+			return err;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
+/* DW_OP_addr of a variable's location, if that is all it is. */
+static bool var_addr(Dwarf_Die *die, uint64_t *addr)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	Dwarf_Attribute ax;
+	Dwarf_Addr v;
+
+	if (!dwarf_attr(die, DW_AT_location, &a) ||
+	    dwarf_getlocation(&a, &ops, &nops) || nops != 1)
+		return false;
+	if (ops[0].atom == DW_OP_addr) {
+		*addr = ops[0].number;
+		return true;
+	}
+	/* DWARF 5 (clang): the address is in .debug_addr. */
+	if ((ops[0].atom == DW_OP_addrx || ops[0].atom == DW_OP_GNU_addr_index) &&
+	    dwarf_getlocation_attr(&a, &ops[0], &ax) == 0 && dwarf_formaddr(&ax, &v) == 0) {
+		*addr = v;
+		return true;
+	}
+	return false;
+}
+
+static const struct enc_pcpu *find_pcpu(const struct enc_ctx *ctx, uint64_t off)
+{
+	size_t lo = 0, hi = ctx->npcpu;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (ctx->pcpu[mid].off == off)
+			return &ctx->pcpu[mid];
+		if (ctx->pcpu[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/*
+ * A VAR for a per-CPU variable: a global whose address is a .data..percpu
+ * symbol of the same name (pahole compares names, since many special
+ * variables share address 0 with the first per-CPU one).
+ */
+static int emit_var(struct enc_batch *b, Dwarf_Die *die)
+{
+	const struct enc_ctx *ctx = b->ctx;
+	const struct enc_pcpu *p;
+	Dwarf_Attribute a;
+	const char *name;
+	uint64_t addr;
+	uint32_t t;
+	int id, err;
+
+	if (!ctx->has_pcpu || (flag(die, DW_AT_declaration) &&
+			       !dwarf_attr(die, DW_AT_specification, &a)))
+		return 0;
+	if (!var_addr(die, &addr))
+		return 0;
+	p = find_pcpu(ctx, addr - b->pcpu_addr);
+	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+	if (!p || !name || strcmp(name, p->name))
+		return 0;
+	err = type_id(b, die, true, &t);
+	if (err)
+		return err;
+	if (!t && !(ctx->feats & BTF_FEAT_ENCODE_FORCE))
+		return enc_batch__err(b, -EINVAL, "variable '%s' has void type", name);
+	if (!t)
+		return 0;
+	id = btf__add_var(b->btf, name, flag(die, DW_AT_external) ||
+			  (dwarf_attr(die, DW_AT_specification, &a) &&
+			   dwarf_attr_integrate(die, DW_AT_external, &a))
+			  ? BTF_VAR_GLOBAL_ALLOCATED : BTF_VAR_STATIC, t);
+	if (id < 0)
+		return btf_ret(b, die, id);
+	if (grow((void **)&b->vars, &b->vars_cap, b->nvars + 1, sizeof(*b->vars)))
+		return -ENOMEM;
+	b->vars[b->nvars].off = p->off;
+	b->vars[b->nvars++].size = p->size;
+	if (ctx->feats & BTF_FEAT_DECL_TAG)
+		return emit_decl_tags(b, die, id, -1);
+	return 0;
+}
+
+static int emit_all(struct enc_batch *b, Dwarf *dbg)
+{
+	Dwarf_Die die;
+	size_t i;
+	int err;
+
+	for (i = 0; i < b->nents; i++) {
+		const struct cu_ent *e = &b->ents[i];
+
+		if (!e->nids)
+			continue;
+		if (!dwarf_offdie(dbg, e->off, &die))
+			return dwarf_err(b, &die);
+		err = emit_ent(b, e, &die);
+		if (err)
+			return err;
+		if (btf__type_cnt(b->btf) != e->id + e->nids)
+			return enc_batch__err(b, -EINVAL,
+				"DIE 0x%llx: BTF id drift", (unsigned long long)e->off);
+	}
+	if (b->ctx->feats & BTF_FEAT_DECL_TAG) {
+		for (i = 0; i < b->nents; i++) {
+			if (!b->ents[i].nids || !dwarf_offdie(dbg, b->ents[i].off, &die))
+				continue;
+			err = emit_type_decl_tags(b, &b->ents[i], &die);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+int dcu__encode(struct enc_batch *b, Dwarf_Die *cudie)
+{
+	Dwarf *dbg = dwarf_cu_getdwarf(cudie->cu);
+	bool need_int;
+	Dwarf_Die die;
+	size_t i;
+	int err;
+
+	b->nents = b->nsubs = b->ngvars = 0;
+	b->int_id = 0;
+	b->has_array = false;
+	b->next_id = btf__type_cnt(b->btf);
+	err = scan_children(b, cudie, true);
+	if (err)
+		return err;
+	/*
+	 * pahole indexes every array by the first CU's "int"; a CU without one
+	 * gets its own "int" after its types, the same type after dedup.
+	 */
+	need_int = !b->int_id && b->has_array;
+	if (need_int)
+		b->int_id = b->next_id;
+	err = emit_all(b, dbg);
+	if (err)
+		return err;
+	if (need_int) {
+		err = btf__add_int(b->btf, "int", 4, BTF_INT_SIGNED);
+		if (err < 0)
+			return btf_ret(b, cudie, err);
+	}
+	for (i = 0; i < b->nsubs; i++) {
+		if (!dwarf_offdie(dbg, b->subs[i], &die))
+			return dwarf_err(b, cudie);
+		err = emit_func(b, &die);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < b->ngvars; i++) {
+		if (!dwarf_offdie(dbg, b->gvars[i], &die))
+			return dwarf_err(b, cudie);
+		err = emit_var(b, &die);
+		if (err)
+			return err;
+	}
+	return 0;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Inside the encoder: the state shared by its files (not a public API). */
+#ifndef FRUGAL_BTF_ENCODE_INT_H
+#define FRUGAL_BTF_ENCODE_INT_H
+
+#include <elfutils/libdw.h>
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "btf/encode.h"
+#include "lib/elf_file.h"
+
+struct btf;
+
+/* A per-CPU variable's ELF symbol: offset inside .data..percpu. */
+struct enc_pcpu {
+	uint64_t off;
+	uint32_t size;
+	const char *name;
+};
+
+/* Read-only during encoding; shared by every worker. */
+struct enc_ctx {
+	const struct btf_enc_opts *opts;
+	unsigned int feats;
+	struct elf_file ef;
+	bool is_rel;			/* ET_REL: a kernel module */
+	const char **funcs;		/* sorted, unique STT_FUNC names */
+	size_t nfuncs;
+	struct enc_pcpu *pcpu;		/* sorted by offset */
+	size_t npcpu;
+	bool has_pcpu;
+	uint64_t pcpu_addr;		/* .data..percpu sh_addr in the ELF */
+	uint64_t pcpu_size;
+	struct btf *base;		/* split BTF base, or NULL */
+	int lang_excl[16];
+	int nlang_excl;
+};
+
+/* One DIE that becomes types [id, id + nids) in the batch's BTF. */
+struct cu_ent {
+	Dwarf_Off off;
+	uint32_t id;
+	uint16_t nids;			/* 0: an alias of its DW_AT_type */
+};
+
+/* A VAR emitted by a batch, in emission order: its DATASEC slot. */
+struct enc_var {
+	uint64_t off;
+	uint32_t size;
+};
+
+/* One batch of CUs encoded into one BTF, then deduplicated. */
+struct enc_batch {
+	const struct enc_ctx *ctx;
+	struct btf *btf;
+	uint8_t *func_done;		/* per ctx->funcs: FUNC already emitted */
+	struct enc_var *vars;
+	size_t nvars, vars_cap;
+	/* scratch for the CU being encoded */
+	struct cu_ent *ents;
+	size_t nents, ents_cap;
+	Dwarf_Off *subs, *gvars;
+	size_t nsubs, subs_cap, ngvars, gvars_cap;
+	uint32_t int_id;		/* "int" of this CU, the array index */
+	bool has_array;
+	uint32_t next_id;
+	uint64_t pcpu_addr;		/* .data..percpu address in DWARF */
+	char err[256];
+};
+
+/* Encode the CU whose DIE is CUDIE into b->btf.  0 or -errno + b->err. */
+int dcu__encode(struct enc_batch *b, Dwarf_Die *cudie);
+
+int enc_batch__err(struct enc_batch *b, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

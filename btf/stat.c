@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* `frugal btf stat FILE`: how many types of each kind, and how big it all is. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include <bpf/btf.h>
 
 #include "btf/btf.h"
+#include "btf/canon.h"
 #include "btf/load.h"
 #include "cli/cli.h"
 
@@ -87,6 +89,21 @@ static void print_stat(const char *path, const struct btf *btf)
 	printf("total:   %u bytes\n", raw_size);
 }
 
+/* The id-free rendering that `btf diff` compares, entry by entry. */
+static int print_dump(const struct btf *btf)
+{
+	struct btf_canon *c = btf_canon__new(btf, BTF_CANON_ALL);
+	size_t i, n;
+
+	if (!c)
+		return -errno;
+	n = btf_canon__cnt(c);
+	for (i = 0; i < n; i++)
+		printf("%s\n", btf_canon__ent(c, i)->text);
+	btf_canon__free(c);
+	return 0;
+}
+
 static int usage(FILE *f)
 {
 	fputs("usage: frugal btf stat [--base BASE] FILE\n\n"
@@ -95,6 +112,7 @@ static int usage(FILE *f)
 	      "sections.  With --base, FILE is split BTF on BASE and only its own\n"
 	      "types are counted.\n\n"
 	      "  --base FILE     base BTF (raw or ELF) of split BTF\n"
+	      "  --dump          print the id-free rendering 'btf diff' compares\n"
 	      "  -v, --verbose   show libbpf's messages\n", f);
 	return f == stdout ? EXIT_OK : EXIT_USAGE;
 }
@@ -103,19 +121,24 @@ int btf_stat_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "base", required_argument, NULL, 'b' },
+		{ "dump", no_argument, NULL, 'd' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct btf *base = NULL, *btf = NULL;
 	const char *base_path = NULL, *why;
-	int c, ret = EXIT_RUNTIME;
+	int c, err, ret = EXIT_RUNTIME;
+	bool dump = false;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			base_path = optarg;
+			break;
+		case 'd':
+			dump = true;
 			break;
 		case 'v':
 			cli_verbose = 1;
@@ -137,7 +160,15 @@ int btf_stat_main(int argc, char **argv)
 		cli_err(argv[optind], "%s", why);
 		goto out;
 	}
-	print_stat(argv[optind], btf);
+	if (dump) {
+		err = print_dump(btf);
+		if (err) {
+			cli_err(argv[optind], "rendering: %s", strerror(-err));
+			goto out;
+		}
+	} else {
+		print_stat(argv[optind], btf);
+	}
 	ret = EXIT_OK;
 out:
 	btf__free(btf);

@@ -7,6 +7,8 @@
 static const struct cli_cmd commands[] = {
 	/* Tool commands are added here as their folders land. */
 	{ "btf", "DWARF to BTF encoder (pahole -J), BTF diff and stat", cmd_btf },
+	{ "lock", "kernel lock contention (perf lock contention -b), nothing lost", cmd_lock },
+	{ "bench", "built-in workloads: 'bench lock' makes kernel lock contention", cmd_bench },
 	{ NULL, NULL, NULL },
 };
 

@@ -1,0 +1,661 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frugal lock [options] [-- command [args...]]: perf lock contention's
+ * flags and report, from BPF, with nothing lost.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+
+#include <bpf/libbpf.h>
+
+#include "cli/cli.h"
+#include "lib/ksyms.h"
+#include "lock/lock_int.h"
+
+static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t child_exited;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static void on_child(int sig)
+{
+	(void)sig;
+	child_exited = 1;
+}
+
+enum {
+	OPT_TID = 256, OPT_MAX_STACK, OPT_STACK_SKIP, OPT_JSON, OPT_RING, OPT_RAW_TP,
+};
+
+/* Options, with the help beside each. */
+static const struct {
+	struct option lo;
+	const char *arg, *help;
+} opt_table[] = {
+	{ { "all-cpus", no_argument, NULL, 'a' }, NULL, "system-wide (default without a command)" },
+	{ { "pid", required_argument, NULL, 'p' }, "PID,..", "processes (all their threads)" },
+	{ { "tid", required_argument, NULL, OPT_TID }, "TID,..", "threads" },
+	{ { "cpu", required_argument, NULL, 'C' }, "LIST", "CPUs, e.g. 0,2-3" },
+	{ { "duration", required_argument, NULL, 'd' }, "SECS", "stop after SECS seconds" },
+	{ { "threads", no_argument, NULL, 't' }, NULL, "aggregate by task" },
+	{ { "lock-addr", no_argument, NULL, 'l' }, NULL, "aggregate by lock" },
+	{ { "lock-cgroup", no_argument, NULL, 'g' }, NULL, "aggregate by cgroup" },
+	{ { "key", required_argument, NULL, 'k' }, "KEY", "sort: contended, wait_total (default), wait_max, wait_min, avg_wait" },
+	{ { "field", required_argument, NULL, 'F' }, "LIST", "columns: contended,wait_total,wait_max,wait_min,avg_wait" },
+	{ { "entries", required_argument, NULL, 'E' }, "N", "print the first N rows" },
+	{ { "field-separator", required_argument, NULL, 'x' }, "SEP", "CSV with SEP, raw nanoseconds" },
+	{ { "json", no_argument, NULL, OPT_JSON }, NULL, "one JSON object: rows, accounting, metadata" },
+	{ { "verbose", no_argument, NULL, 'v' }, NULL, "call stack under each row; log what was probed" },
+	{ { "max-stack", required_argument, NULL, OPT_MAX_STACK }, "N", "frames per stack (default 8)" },
+	{ { "stack-skip", required_argument, NULL, OPT_STACK_SKIP }, "N", "frames skipped at the top (default: the tracing frames)" },
+	{ { "type-filter", required_argument, NULL, 'Y' }, "TYPES", "spinlock, rwlock[:R|:W], rwsem[:R|:W], mutex, rt-mutex, percpu-rwsem, semaphore" },
+	{ { "lock-filter", required_argument, NULL, 'L' }, "ADDRS", "lock addresses or kernel symbols" },
+	{ { "callstack-filter", required_argument, NULL, 'S' }, "SYMS", "keep stacks with a symbol containing one of SYMS" },
+	{ { "map-nr-entries", required_argument, NULL, 'M' }, "N", "kernel table size (default 16384)" },
+	{ { "ring-size", required_argument, NULL, OPT_RING }, "KB", "overflow ring size, power of two (default 256)" },
+	{ { "use-bpf", no_argument, NULL, 'b' }, NULL, "accepted for perf compatibility (always BPF)" },
+	{ { "raw-tp", no_argument, NULL, OPT_RAW_TP }, NULL, "skip tp_btf, use raw tracepoints" },
+	{ { "help", no_argument, NULL, 'h' }, NULL, "this help" },
+};
+#define NR_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fputs("usage: frugal lock [options] [-- command [args...]]\n\n"
+	      "Kernel lock contention, aggregated in BPF; nothing lost, every drop counted.\n\n", f);
+	for (i = 0; i < NR_OPTS; i++) {
+		char left[48];
+		int c = opt_table[i].lo.val;
+
+		snprintf(left, sizeof(left), "%s%c%s--%s%s%s", c < 256 ? "-" : "",
+			 c < 256 ? c : ' ', c < 256 ? ", " : "  ", opt_table[i].lo.name,
+			 opt_table[i].arg ? " " : "", opt_table[i].arg ? opt_table[i].arg : "");
+		if (c >= 256)
+			memmove(left, left + 1, strlen(left));
+		fprintf(f, "  %-32s %s\n", left, opt_table[i].help);
+	}
+}
+
+static int parse_list_u32(const char *opt, const char *arg, struct lock_opts *o)
+{
+	char buf[4096], *tok, *save = NULL;
+	unsigned long long v;
+
+	if (strlen(arg) >= sizeof(buf))
+		return cli_usage_err("%s: list too long", opt);
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (o->nr_targets >= LOCK_MAX_TARGETS)
+			return cli_usage_err("%s: more than %d ids", opt, LOCK_MAX_TARGETS);
+		if (cli_parse_u64(opt, tok, 1, 0x3fffffff, &v))
+			return EXIT_USAGE;
+		o->targets[o->nr_targets++] = v;
+	}
+	return o->nr_targets ? 0 : cli_usage_err("%s: empty list", opt);
+}
+
+static int parse_fields(const char *arg, unsigned int *fields)
+{
+	static const char *names[] = { "contended", "wait_total", "wait_max",
+				       "wait_min", "avg_wait" };
+	const char *p = arg;
+	size_t i, n;
+
+	*fields = 0;
+	while (*p) {
+		n = strcspn(p, ",");
+		for (i = 0; i < 5; i++)
+			if (strlen(names[i]) == n && !strncmp(p, names[i], n))
+				break;
+		if (i == 5)
+			return cli_usage_err("-F: unknown field '%.*s'", (int)n, p);
+		*fields |= 1U << i;
+		p += n + (p[n] == ',');
+	}
+	return *fields ? 0 : cli_usage_err("-F: empty list");
+}
+
+static int parse_key(const char *arg, enum lock_sort *key)
+{
+	static const char *names[] = { "contended", "wait_total", "wait_max",
+				       "wait_min", "avg_wait" };
+	int i;
+
+	for (i = 0; i < 5; i++)
+		if (!strcmp(arg, names[i])) {
+			*key = i;
+			return 0;
+		}
+	return cli_usage_err("-k: unknown key '%s'", arg);
+}
+
+int lock_cpu_list_parse(const char *list, unsigned char *set, int nr_cpus)
+{
+	const char *p = list;
+	char *end;
+
+	while (*p) {
+		unsigned long a, b;
+
+		errno = 0;
+		a = strtoul(p, &end, 10);
+		if (end == p || errno)
+			return -EINVAL;
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtoul(p, &end, 10);
+			if (end == p || errno || b < a)
+				return -EINVAL;
+		}
+		if (b >= (unsigned long)nr_cpus)
+			return -ERANGE;
+		for (; a <= b; a++)
+			set[a] = 1;
+		if (*end && *end != ',')
+			return -EINVAL;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+static int check_options(struct lock_opts *o, int nmodes, bool have_cmd)
+{
+	int nr_cpus = libbpf_num_possible_cpus();
+	unsigned char set[4096];
+
+	if (nmodes > 1)
+		return cli_usage_err("-t, -l and -g cannot be combined");
+	if (o->json && o->csv_sep)
+		return cli_usage_err("--json and -x cannot be combined");
+	if (o->pid_arg && o->tid_arg)
+		return cli_usage_err("-p and --tid cannot be combined");
+	if (o->system_wide && (o->pid_arg || o->tid_arg))
+		return cli_usage_err("-a cannot be combined with -p or --tid");
+	if (have_cmd && (o->pid_arg || o->tid_arg))
+		return cli_usage_err("a command cannot be combined with -p or --tid");
+	if (o->csv_sep && !*o->csv_sep)
+		return cli_usage_err("-x: empty separator");
+	if (o->ring_kb & (o->ring_kb - 1))
+		return cli_usage_err("--ring-size: %u is not a power of two", o->ring_kb);
+	if (o->cpu_list && (nr_cpus > 4096 || nr_cpus < 1 ||
+			    lock_cpu_list_parse(o->cpu_list, set, nr_cpus)))
+		return cli_usage_err("-C: '%s' is not a CPU list of this machine (0-%d)",
+				     o->cpu_list, nr_cpus - 1);
+	if (o->max_stack + (o->stack_skip == (unsigned int)-1 ? 0 : o->stack_skip) >
+	    LOCK_MAX_STACK)
+		return cli_usage_err("--max-stack plus --stack-skip exceed %d", LOCK_MAX_STACK);
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct lock_opts *o, int *cmd_idx)
+{
+	struct option lo[NR_OPTS + 1];
+	unsigned long long v;
+	double d;
+	int c, nmodes = 0;
+	size_t i;
+
+	for (i = 0; i < NR_OPTS; i++)
+		lo[i] = opt_table[i].lo;
+	memset(&lo[NR_OPTS], 0, sizeof(lo[0]));
+	/* "frugal lock contention ..." reads like perf's command line. */
+	if (argc > 1 && !strcmp(argv[1], "contention")) {
+		argv[1] = argv[0];
+		argv++;
+		argc--;
+		*cmd_idx = 1;
+	}
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:ap:C:d:tlgk:F:E:x:vY:L:S:M:bh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'a': o->system_wide = true; break;
+		case 'p': o->pid_arg = optarg; o->target_mode = 1;
+			if (parse_list_u32("-p", optarg, o)) return EXIT_USAGE;
+			break;
+		case OPT_TID: o->tid_arg = optarg; o->target_mode = 2;
+			if (parse_list_u32("--tid", optarg, o)) return EXIT_USAGE;
+			break;
+		case 'C': o->cpu_list = optarg; break;
+		case 'd':
+			if (cli_parse_double("-d", optarg, 0.001, 1e7, &d)) return EXIT_USAGE;
+			o->duration = d;
+			break;
+		case 't': o->mode = LOCK_AGGR_TASK; nmodes++; break;
+		case 'l': o->mode = LOCK_AGGR_ADDR; nmodes++; break;
+		case 'g': o->mode = LOCK_AGGR_CGROUP; nmodes++; break;
+		case 'k': if (parse_key(optarg, &o->sort)) return EXIT_USAGE; break;
+		case 'F': if (parse_fields(optarg, &o->fields)) return EXIT_USAGE; break;
+		case 'E':
+			if (cli_parse_u64("-E", optarg, 1, 1U << 30, &v)) return EXIT_USAGE;
+			o->entries = v;
+			break;
+		case 'x': o->csv_sep = optarg; break;
+		case OPT_JSON: o->json = true; break;
+		case 'v': o->verbose_stacks = true; cli_verbose = 1; break;
+		case OPT_MAX_STACK:
+			if (cli_parse_u64("--max-stack", optarg, 1, LOCK_MAX_STACK, &v)) return EXIT_USAGE;
+			o->max_stack = v;
+			break;
+		case OPT_STACK_SKIP:
+			if (cli_parse_u64("--stack-skip", optarg, 0, LOCK_MAX_STACK, &v)) return EXIT_USAGE;
+			o->stack_skip = v;
+			break;
+		case 'Y':
+			o->type_arg = optarg;
+			if (lock_type_parse(optarg, &o->type_mask))
+				return cli_usage_err("-Y: unknown lock type in '%s'", optarg);
+			break;
+		case 'L': o->lock_arg = optarg; break;
+		case 'S': o->callstack_arg = optarg; break;
+		case 'M':
+			if (cli_parse_u64("-M", optarg, 1, 1U << 24, &v)) return EXIT_USAGE;
+			o->map_entries = v;
+			break;
+		case OPT_RING:
+			if (cli_parse_u64("--ring-size", optarg, 4, 1U << 20, &v)) return EXIT_USAGE;
+			o->ring_kb = v;
+			break;
+		case 'b': break;
+		case OPT_RAW_TP: o->force_raw_tp = true; break;
+		case 'h': usage(stdout); return -1;
+		case ':': return cli_usage_err("option '%s' needs a value", argv[optind - 1]);
+		default: return cli_usage_err("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	*cmd_idx += optind;
+	return check_options(o, nmodes, optind < argc);
+}
+
+/* CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN which implies both. */
+static int check_privileges(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+	uint64_t eff;
+
+	if (syscall(SYS_capget, &hdr, data))
+		return cli_err(NULL, "cannot read capabilities: %s", strerror(errno));
+	eff = data[0].effective | (uint64_t)data[1].effective << 32;
+	if (eff & (1ULL << CAP_SYS_ADMIN))
+		return 0;
+	if (!(eff & (1ULL << CAP_BPF)) && !(eff & (1ULL << CAP_PERFMON)))
+		return cli_err(NULL, "missing CAP_BPF and CAP_PERFMON (run as root)");
+	if (!(eff & (1ULL << CAP_BPF)))
+		return cli_err(NULL, "missing CAP_BPF (run as root)");
+	if (!(eff & (1ULL << CAP_PERFMON)))
+		return cli_err(NULL, "missing CAP_PERFMON (run as root)");
+	return 0;
+}
+
+/* -L: addresses or symbols. */
+static int resolve_locks(struct lock_opts *o, struct ksyms *ks)
+{
+	char buf[4096], *tok, *save = NULL, *end;
+	uint64_t addr;
+
+	if (strlen(o->lock_arg) >= sizeof(buf))
+		return cli_usage_err("-L: list too long");
+	strcpy(buf, o->lock_arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (o->nr_addrs >= LOCK_MAX_ADDRS)
+			return cli_usage_err("-L: more than %d locks", LOCK_MAX_ADDRS);
+		errno = 0;
+		addr = strtoull(tok, &end, 0);
+		if (end == tok || *end || errno) {
+			if (!ks || ksyms__find(ks, tok, &addr))
+				return cli_usage_err("-L: '%s' is neither an address nor a kernel symbol", tok);
+		}
+		o->addrs[o->nr_addrs++] = addr;
+	}
+	return o->nr_addrs ? 0 : cli_usage_err("-L: empty list");
+}
+
+static bool name_matches(const char *name, const char *list)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		char pat[128];
+
+		if (n && n < sizeof(pat)) {
+			memcpy(pat, p, n);
+			pat[n] = '\0';
+			if (strstr(name, pat))
+				return true;
+		}
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
+/* -S: the text ranges of every symbol whose name contains one of the words. */
+static int resolve_callstack(struct lock_opts *o, struct ksyms *ks)
+{
+	size_t i, n = ksyms__count(ks), cap = 0;
+	struct ksym s;
+	uint64_t end;
+
+	for (i = 0; i < n; i++) {
+		if (ksyms__at(ks, i, &s, &end) || !name_matches(s.name, o->callstack_arg))
+			continue;
+		if (o->nr_ranges && o->ranges[o->nr_ranges - 1][1] == s.addr) {
+			o->ranges[o->nr_ranges - 1][1] = end;
+			continue;
+		}
+		if (o->nr_ranges == cap) {
+			void *p = realloc(o->ranges, (cap = cap ? cap * 2 : 64) * sizeof(*o->ranges));
+
+			if (!p)
+				return cli_err(NULL, "out of memory");
+			o->ranges = p;
+		}
+		o->ranges[o->nr_ranges][0] = s.addr;
+		o->ranges[o->nr_ranges][1] = end;
+		o->nr_ranges++;
+	}
+	if (!o->nr_ranges)
+		return cli_usage_err("-S: no kernel function matches '%s'", o->callstack_arg);
+	return 0;
+}
+
+/* A command that cannot be run is refused before anything is loaded. */
+static bool command_exists(const char *cmd)
+{
+	const char *path = getenv("PATH"), *p;
+	char buf[4096];
+
+	if (strchr(cmd, '/'))
+		return !access(cmd, X_OK);
+	for (p = path ? path : "/usr/bin:/bin"; ; p += strcspn(p, ":") + 1) {
+		size_t n = strcspn(p, ":");
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? p : ".", cmd);
+		if (!access(buf, X_OK))
+			return true;
+		if (!p[n])
+			return false;
+	}
+}
+
+/* Fork the command; it waits on a pipe until we are attached. */
+static pid_t start_command(char **argv, int *go_fd)
+{
+	int p[2];
+	pid_t pid;
+	char c;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(EXIT_RUNTIME);	/* we failed to start: go quietly */
+		execvp(argv[0], argv);
+		cli_err(argv[0], "%s", errno == ENOENT ? "command not found" : strerror(errno));
+		_exit(errno == ENOENT ? 127 : 126);
+	}
+	close(p[0]);
+	*go_fd = p[1];
+	return pid;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static bool targets_alive(const struct lock_opts *o)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->nr_targets; i++)
+		if (!kill(o->targets[i], 0) || errno == EPERM)
+			return true;
+	return false;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_child;
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (!cli_verbose || level == LIBBPF_DEBUG)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+struct run {
+	struct lock_opts *o;
+	char **cmd;
+	pid_t child;
+	int status;
+	bool child_done;
+	double seconds;
+};
+
+/* Collect until a signal, the duration, the command's end or the targets'. */
+static int collect_loop(struct run *r, struct lock_collect *c, struct lock_table *t)
+{
+	double start = now_s();
+	int n;
+
+	while (!stop_signal) {
+		if (r->o->duration && now_s() - start >= r->o->duration)
+			break;
+		n = lock_collect__poll(c, t, 100);
+		if (n < 0)
+			return cli_err(NULL, "reading the overflow ring: %s", strerror(-n));
+		if (r->child > 0 && child_exited &&
+		    waitpid(r->child, &r->status, WNOHANG) == r->child) {
+			r->child_done = true;
+			break;
+		}
+		if (r->o->target_mode == 1 && !r->child && !targets_alive(r->o))
+			break;
+	}
+	r->seconds = now_s() - start;
+	return 0;
+}
+
+static int exit_status_of(const struct run *r)
+{
+	if (!r->cmd)
+		return EXIT_OK;
+	if (WIFEXITED(r->status))
+		return WEXITSTATUS(r->status);
+	if (WIFSIGNALED(r->status))
+		return 128 + WTERMSIG(r->status);
+	return EXIT_RUNTIME;
+}
+
+static bool needs_ksyms(const struct lock_opts *o, size_t rows)
+{
+	return rows && (o->mode == LOCK_AGGR_CALLER || o->mode == LOCK_AGGR_ADDR ||
+			o->verbose_stacks);
+}
+
+static int report(struct run *r, struct lock_collect *c, struct lock_table *t,
+		  struct lock_accounting *a, struct ksyms **ks)
+{
+	struct lock_run_info ri = { 0 };
+	struct utsname un;
+	char cmdline[256] = "";
+	int i, err;
+
+	if (!*ks && needs_ksyms(r->o, lock_table__len(t))) {
+		/* Symbols only now, and only the kinds the report names. */
+		*ks = ksyms__load(NULL, r->o->mode == LOCK_AGGR_ADDR ? NULL : "tTwW");
+		if (!*ks)
+			cli_log("lock: no kernel symbols (%s): printing addresses\n",
+				strerror(errno));
+	}
+	uname(&un);
+	for (i = 0; r->cmd && r->cmd[i]; i++)
+		snprintf(cmdline + strlen(cmdline), sizeof(cmdline) - strlen(cmdline),
+			 "%s%s", i ? " " : "", r->cmd[i]);
+	ri.attach = lock_collect__path(c);
+	ri.seconds = r->seconds;
+	ri.kernel = un.release;
+	ri.command = r->cmd ? cmdline : NULL;
+	ri.exit_status = exit_status_of(r);
+	err = lock_report(stdout, r->o, t, a, &ri, *ks);
+	if (!err && fflush(stdout))
+		err = -errno;
+	return err ? cli_err(NULL, "writing the report: %s", strerror(-err)) : 0;
+}
+
+static int prepare_filters(struct lock_opts *o, struct ksyms **ks)
+{
+	int err = 0;
+
+	if (o->lock_arg || o->callstack_arg) {
+		*ks = ksyms__load(NULL, o->callstack_arg && !o->lock_arg ? "tTwW" : NULL);
+		if (!*ks && o->callstack_arg)
+			return cli_err("/proc/kallsyms", "%s", strerror(errno));
+	}
+	if (o->lock_arg)
+		err = resolve_locks(o, *ks);
+	if (!err && o->callstack_arg)
+		err = resolve_callstack(o, *ks);
+	return err;
+}
+
+static int run(struct run *r)
+{
+	struct lock_opts *o = r->o;
+	struct lock_collect *c = NULL;
+	struct lock_table *t = NULL;
+	struct lock_accounting a;
+	struct ksyms *ks = NULL;
+	int go_fd = -1, err;
+
+	err = prepare_filters(o, &ks);
+	if (err)
+		goto out;
+	if (r->cmd) {
+		err = command_exists(r->cmd[0]) ? 0 : 127;
+		if (err) {
+			cli_err(r->cmd[0], "command not found");
+			goto out;
+		}
+		install_signals();
+		r->child = start_command(r->cmd, &go_fd);
+		err = r->child < 0 ? cli_err(NULL, "fork: %s", strerror(errno)) : 0;
+		if (err)
+			goto out;
+		o->targets[0] = r->child;
+		o->nr_targets = 1;
+		o->target_mode = 1;
+		o->follow_forks = true;
+	} else {
+		install_signals();
+	}
+	t = lock_table__new(o->mode == LOCK_AGGR_CALLER ? o->max_stack : 0);
+	err = t ? 0 : cli_err(NULL, "out of memory");
+	if (err)
+		goto out;
+	c = lock_collect__open(o, &err);
+	if (!c) {
+		err = cli_err(NULL, "loading BPF: %s%s", strerror(-err),
+			      err == -EPERM ? " (missing privileges?)" :
+			      err == -ENOENT ? " (no contention_begin/end tracepoints?)" : "");
+		goto out;
+	}
+	cli_log("lock: attached with %s\n", lock_collect__path(c));
+	if (go_fd >= 0) {
+		err = write(go_fd, "g", 1) == 1 ? 0 : cli_err(NULL, "starting the command: %s",
+							      strerror(errno));
+		close(go_fd);
+		go_fd = -1;
+		if (err)
+			goto out;
+	}
+	err = collect_loop(r, c, t);
+	if (err)
+		goto out;
+	err = lock_collect__finish(c, t, &a);
+	if (err) {
+		err = cli_err(NULL, "reading results: %s", strerror(-err));
+		goto out;
+	}
+	err = report(r, c, t, &a, &ks);
+	if (!err)
+		err = exit_status_of(r);
+out:
+	if (go_fd >= 0)
+		close(go_fd);
+	if (r->child > 0 && !r->child_done) {
+		kill(r->child, SIGTERM);
+		if (waitpid(r->child, &r->status, 0) == r->child && !err)
+			err = exit_status_of(r);
+	}
+	lock_collect__destroy(c);
+	lock_table__free(t);
+	ksyms__free(ks);
+	free(o->ranges);
+	return err;
+}
+
+int cmd_lock(int argc, char **argv)
+{
+	struct lock_opts o = {
+		.mode = LOCK_AGGR_CALLER,
+		.sort = LOCK_SORT_WAIT_TOTAL,
+		.fields = LOCK_FIELDS_DEFAULT,
+		.max_stack = 8,
+		.stack_skip = (unsigned int)-1,
+		.map_entries = LOCK_DEF_ENTRIES,
+		.ring_kb = 256,
+	};
+	struct run r = { .o = &o };
+	int idx = 0, err;
+
+	err = parse_args(argc, argv, &o, &idx);
+	if (err)
+		return err < 0 ? EXIT_OK : err;
+	if (idx < argc)
+		r.cmd = argv + idx;
+	libbpf_set_print(libbpf_print);
+	err = check_privileges();
+	if (err)
+		return err;
+	return run(&r);
+}

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The collector: open the BPF object, probe the attach path (tp_btf, then
+ * raw tracepoints), fill the filter maps, merge ring events while running,
+ * and at the end detach before reading anything so the totals are final.
+ *
+ * Nothing is pinned: every program, link and map lives in a file descriptor
+ * of this process and goes away with it, however it ends.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "cli/cli.h"
+#include "lock/lock_int.h"
+#include "lock/lock.skel.h"
+
+struct lock_collect {
+	struct lock_bpf *skel;
+	struct ring_buffer *rb;
+	struct bpf_link *links[3];
+	struct bpf_program *begin, *end;
+	const char *path;
+	size_t tail_size;
+	struct lock_table *table;	/* where ring events go while polling */
+	uint64_t merged;
+	int merge_err;
+};
+
+static void set_autoload(struct lock_bpf *s, bool btf, bool fork)
+{
+	bpf_program__set_autoload(s->progs.lock_begin_btf, btf);
+	bpf_program__set_autoload(s->progs.lock_end_btf, btf);
+	bpf_program__set_autoload(s->progs.lock_fork_btf, btf && fork);
+	bpf_program__set_autoload(s->progs.lock_begin_raw, !btf);
+	bpf_program__set_autoload(s->progs.lock_end_raw, !btf);
+	bpf_program__set_autoload(s->progs.lock_fork_raw, !btf && fork);
+}
+
+static size_t tail_size_of(const struct lock_opts *o)
+{
+	if (o->mode == LOCK_AGGR_CALLER)
+		return o->max_stack * sizeof(uint64_t);
+	if (o->mode == LOCK_AGGR_TASK)
+		return LOCK_COMM_LEN;
+	return 0;
+}
+
+/*
+ * Frames of the tracing machinery above the locking code: the BPF program,
+ * bpf_trace_run2 and __traceiter_contention_end (same for both paths).
+ */
+static unsigned int machinery_frames(bool btf)
+{
+	(void)btf;
+	return 3;
+}
+
+static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf)
+{
+	struct lock_bpf *s = c->skel;
+	struct lock_bpf__rodata *ro = s->rodata;
+	bool want_stack = o->mode == LOCK_AGGR_CALLER || o->callstack_arg;
+	int nr_cpus = libbpf_num_possible_cpus();
+	int err;
+
+	if (nr_cpus < 0)
+		return nr_cpus;
+	c->tail_size = tail_size_of(o);
+	ro->aggr_mode = o->mode;
+	ro->max_stack = o->max_stack;
+	ro->stack_skip = o->stack_skip != (unsigned int)-1 ? o->stack_skip :
+			 machinery_frames(btf);
+	ro->tail_size = c->tail_size;
+	ro->want_stack = want_stack;
+	ro->classify_lock = o->mode == LOCK_AGGR_ADDR;
+	ro->target_mode = o->target_mode;
+	ro->has_cpu = o->cpu_list != NULL;
+	ro->type_mask = o->type_mask;
+	ro->has_addr = o->nr_addrs > 0;
+	ro->nr_ranges = o->nr_ranges;
+	set_autoload(s, btf, o->follow_forks);
+
+	err = bpf_map__set_max_entries(s->maps.stats, o->map_entries);
+	err = err ?: bpf_map__set_value_size(s->maps.stats,
+					     sizeof(struct lock_stat) + c->tail_size);
+	err = err ?: bpf_map__set_max_entries(s->maps.overflow, o->ring_kb * 1024);
+	err = err ?: bpf_map__set_max_entries(s->maps.cpus, nr_cpus);
+	/* Targets: with a command, room for its processes to come. */
+	err = err ?: bpf_map__set_max_entries(s->maps.targets,
+					      o->follow_forks ? 65536 :
+					      o->nr_targets ? o->nr_targets : 1);
+	err = err ?: bpf_map__set_max_entries(s->maps.addrs,
+					      o->nr_addrs ? o->nr_addrs : 1);
+	err = err ?: bpf_map__set_max_entries(s->maps.ranges,
+					      o->nr_ranges ? o->nr_ranges : 1);
+	return err;
+}
+
+static int fill_maps(struct lock_collect *c, const struct lock_opts *o,
+		     const unsigned char *cpu_set, int nr_cpus)
+{
+	struct lock_bpf *s = c->skel;
+	unsigned char one = 1;
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < o->nr_targets; i++)
+		err = bpf_map__update_elem(s->maps.targets, &o->targets[i],
+					   sizeof(uint32_t), &one, 1, BPF_ANY);
+	for (i = 0; !err && i < o->nr_addrs; i++)
+		err = bpf_map__update_elem(s->maps.addrs, &o->addrs[i],
+					   sizeof(uint64_t), &one, 1, BPF_ANY);
+	for (i = 0; !err && i < o->nr_ranges; i++)
+		err = bpf_map__update_elem(s->maps.ranges, &i, sizeof(i), o->ranges[i],
+					   sizeof(o->ranges[i]), BPF_ANY);
+	for (i = 0; !err && cpu_set && i < (unsigned int)nr_cpus; i++) {
+		unsigned char v = cpu_set[i];
+
+		err = bpf_map__update_elem(s->maps.cpus, &i, sizeof(i), &v, 1, BPF_ANY);
+	}
+	return err;
+}
+
+static int attach(struct lock_collect *c, bool btf, bool fork)
+{
+	struct lock_bpf *s = c->skel;
+	struct bpf_program *fp;
+
+	c->begin = btf ? s->progs.lock_begin_btf : s->progs.lock_begin_raw;
+	c->end = btf ? s->progs.lock_end_btf : s->progs.lock_end_raw;
+	fp = btf ? s->progs.lock_fork_btf : s->progs.lock_fork_raw;
+	if (btf) {
+		c->links[0] = bpf_program__attach(c->begin);
+		c->links[1] = c->links[0] ? bpf_program__attach(c->end) : NULL;
+		c->links[2] = c->links[1] && fork ? bpf_program__attach(fp) : NULL;
+	} else {
+		c->links[0] = bpf_program__attach_raw_tracepoint(c->begin, "contention_begin");
+		c->links[1] = c->links[0] ?
+			bpf_program__attach_raw_tracepoint(c->end, "contention_end") : NULL;
+		c->links[2] = c->links[1] && fork ?
+			bpf_program__attach_raw_tracepoint(fp, "sched_process_fork") : NULL;
+	}
+	if (!c->links[0] || !c->links[1] || (fork && !c->links[2]))
+		return -errno ?: -EINVAL;
+	return 0;
+}
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	struct lock_collect *c = ctx;
+	const struct lock_event *ev = data;
+	size_t head = offsetof(struct lock_event, tail);
+
+	if (size < head + c->tail_size)
+		return 0;
+	c->merged++;
+	if (lock_table__add(c->table, ev->key, &ev->st, c->tail_size ? &ev->tail : NULL,
+			    c->tail_size))
+		c->merge_err = -ENOMEM;
+	return 0;
+}
+
+static void destroy_links(struct lock_collect *c)
+{
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		bpf_link__destroy(c->links[i]);
+		c->links[i] = NULL;
+	}
+}
+
+/* One attempt at one attach path; on failure everything is released. */
+static int try_path(struct lock_collect *c, const struct lock_opts *o, bool btf,
+		    const unsigned char *cpu_set, int nr_cpus)
+{
+	int err;
+
+	c->skel = lock_bpf__open();
+	if (!c->skel)
+		return -errno;
+	err = configure(c, o, btf);
+	err = err ?: lock_bpf__load(c->skel);
+	err = err ?: fill_maps(c, o, cpu_set, nr_cpus);
+	err = err ?: attach(c, btf, o->follow_forks);
+	if (err) {
+		destroy_links(c);
+		lock_bpf__destroy(c->skel);
+		c->skel = NULL;
+		return err;
+	}
+	c->path = btf ? "tp_btf" : "raw_tp";
+	return 0;
+}
+
+int lock_cpu_list_parse(const char *list, unsigned char *set, int nr_cpus);
+
+struct lock_collect *lock_collect__open(const struct lock_opts *o, int *errp)
+{
+	struct lock_collect *c = calloc(1, sizeof(*c));
+	unsigned char *cpu_set = NULL;
+	int nr_cpus = libbpf_num_possible_cpus(), err;
+
+	if (!c) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	if (o->cpu_list) {
+		cpu_set = calloc(nr_cpus > 0 ? nr_cpus : 1, 1);
+		err = cpu_set ? lock_cpu_list_parse(o->cpu_list, cpu_set, nr_cpus) : -ENOMEM;
+		if (err)
+			goto fail;
+	}
+	err = -ENOENT;
+	if (!o->force_raw_tp) {
+		err = try_path(c, o, true, cpu_set, nr_cpus);
+		if (err)
+			cli_log("lock: tp_btf unavailable (%s), trying raw_tp\n",
+				strerror(-err));
+	}
+	if (err)
+		err = try_path(c, o, false, cpu_set, nr_cpus);
+	if (err)
+		goto fail;
+	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.overflow), on_event, c, NULL);
+	if (!c->rb) {
+		err = -errno;
+		goto fail;
+	}
+	free(cpu_set);
+	return c;
+fail:
+	free(cpu_set);
+	lock_collect__destroy(c);
+	*errp = err;
+	return NULL;
+}
+
+const char *lock_collect__path(const struct lock_collect *c)
+{
+	return c->path;
+}
+
+int lock_collect__poll(struct lock_collect *c, struct lock_table *t, int timeout_ms)
+{
+	int n;
+
+	c->table = t;
+	n = ring_buffer__poll(c->rb, timeout_ms);
+	if (c->merge_err)
+		return c->merge_err;
+	return n == -EINTR ? 0 : n;
+}
+
+static int read_rows(struct lock_collect *c, struct lock_table *t, uint64_t *nrows)
+{
+	int fd = bpf_map__fd(c->skel->maps.stats);
+	size_t vsize = sizeof(struct lock_stat) + c->tail_size;
+	uint64_t key, next, *prev = NULL;
+	char *val = malloc(vsize);
+	int err = 0;
+
+	if (!val)
+		return -ENOMEM;
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		if (!bpf_map_lookup_elem(fd, &next, val)) {
+			err = lock_table__add(t, next, (struct lock_stat *)val,
+					      c->tail_size ? val + sizeof(struct lock_stat) : NULL,
+					      c->tail_size);
+			if (err)
+				break;
+			(*nrows)++;
+		}
+		key = next;
+		prev = &key;
+	}
+	free(val);
+	return err;
+}
+
+static int read_counters(struct lock_collect *c, struct lock_accounting *a)
+{
+	int fd = bpf_map__fd(c->skel->maps.counters);
+	int nr_cpus = libbpf_num_possible_cpus();
+	uint64_t *v;
+	uint32_t i;
+	int j, err = 0;
+
+	if (nr_cpus < 0)
+		return nr_cpus;
+	v = calloc(nr_cpus, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < LC_NR && !err; i++) {
+		err = bpf_map_lookup_elem(fd, &i, v) ? -errno : 0;
+		for (j = 0; !err && j < nr_cpus; j++)
+			a->c[i] += v[j];
+	}
+	free(v);
+	return err;
+}
+
+static void read_prog_stats(struct bpf_program *p, uint64_t *runs, uint64_t *ns,
+			    uint64_t *misses)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+		return;
+	*runs = info.run_cnt;
+	*ns = info.run_time_ns;
+	*misses += info.recursion_misses;
+}
+
+int lock_collect__finish(struct lock_collect *c, struct lock_table *t,
+			 struct lock_accounting *a)
+{
+	int err;
+
+	/* Detaching waits for running programs: after this the maps are final. */
+	destroy_links(c);
+	c->table = t;
+	while ((err = ring_buffer__consume(c->rb)) > 0)
+		;
+	if (err < 0)
+		return err;
+	if (c->merge_err)
+		return c->merge_err;
+	memset(a, 0, sizeof(*a));
+	a->merged = c->merged;
+	read_prog_stats(c->begin, &a->begin_runs, &a->begin_ns, &a->recursion_misses);
+	read_prog_stats(c->end, &a->end_runs, &a->end_ns, &a->recursion_misses);
+	a->have_stats = a->begin_ns || a->end_ns;
+	err = read_rows(c, t, &a->rows_kernel);
+	return err ?: read_counters(c, a);
+}
+
+void lock_collect__destroy(struct lock_collect *c)
+{
+	if (!c)
+		return;
+	ring_buffer__free(c->rb);
+	destroy_links(c);
+	lock_bpf__destroy(c->skel);
+	free(c);
+}

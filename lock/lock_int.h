@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * frugal lock, user-space side: the options, the collector (BPF loading,
+ * attaching, draining), the row table and the report.
+ */
+#ifndef FRUGAL_LOCK_INT_H
+#define FRUGAL_LOCK_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lock/lock.h"
+
+enum lock_sort {
+	LOCK_SORT_CONTENDED,
+	LOCK_SORT_WAIT_TOTAL,
+	LOCK_SORT_WAIT_MAX,
+	LOCK_SORT_WAIT_MIN,
+	LOCK_SORT_AVG_WAIT,
+};
+
+/* Output fields (-F), in display order when set. */
+enum lock_field {
+	LOCK_FIELD_CONTENDED	= 1 << 0,
+	LOCK_FIELD_WAIT_TOTAL	= 1 << 1,
+	LOCK_FIELD_WAIT_MAX	= 1 << 2,
+	LOCK_FIELD_WAIT_MIN	= 1 << 3,
+	LOCK_FIELD_AVG_WAIT	= 1 << 4,
+};
+#define LOCK_FIELDS_DEFAULT (LOCK_FIELD_CONTENDED | LOCK_FIELD_WAIT_TOTAL | \
+			     LOCK_FIELD_WAIT_MAX | LOCK_FIELD_AVG_WAIT)
+
+#define LOCK_MAX_TARGETS 1024
+#define LOCK_MAX_ADDRS	 64
+
+struct lock_opts {
+	enum lock_aggr mode;
+	enum lock_sort sort;
+	unsigned int fields;
+	unsigned int entries;		/* -E: 0 = all */
+	unsigned int max_stack;		/* frames per key */
+	unsigned int stack_skip;	/* extra frames skipped after the BPF ones */
+	unsigned int map_entries;	/* -M */
+	unsigned int ring_kb;
+	double duration;		/* -d: 0 = until the command ends / a signal */
+	bool verbose_stacks;		/* -v: stack under each row */
+	bool json;
+	const char *csv_sep;		/* -x */
+	/* targets */
+	bool system_wide;
+	int target_mode;		/* 0 all, 1 tgid, 2 tid */
+	unsigned int nr_targets;
+	uint32_t targets[LOCK_MAX_TARGETS];
+	const char *cpu_list;
+	const char *pid_arg, *tid_arg;	/* as given, for the report */
+	/* filters */
+	uint64_t type_mask;		/* 0: all */
+	const char *type_arg;
+	unsigned int nr_addrs;
+	uint64_t addrs[LOCK_MAX_ADDRS];
+	const char *lock_arg;
+	const char *callstack_arg;
+	uint64_t (*ranges)[2];		/* -S: sorted [start, end) of matching symbols */
+	unsigned int nr_ranges;
+	bool follow_forks;		/* a command: its children are targets */
+	bool force_raw_tp;		/* testing the fallback */
+};
+
+/* ---- the row table (table.c) ---- */
+
+struct lock_row {
+	uint64_t key;
+	struct lock_stat st;
+	uint64_t *stack;		/* caller mode: max_stack frames, or NULL */
+	char comm[LOCK_COMM_LEN];	/* task mode */
+};
+
+struct lock_table;
+
+struct lock_table *lock_table__new(unsigned int max_stack);
+void lock_table__free(struct lock_table *t);
+/* Merge one contention record (a kernel row or a ring event).  0 or -ENOMEM. */
+int lock_table__add(struct lock_table *t, uint64_t key, const struct lock_stat *st,
+		    const void *tail, size_t tail_size);
+size_t lock_table__len(const struct lock_table *t);
+/* Rows sorted by KEY (descending), stable on the key value; NULL on -ENOMEM. */
+struct lock_row **lock_table__sorted(struct lock_table *t, enum lock_sort key);
+uint64_t lock_table__sum_count(const struct lock_table *t);
+
+/* ---- the collector (collect.c) ---- */
+
+struct lock_collect;
+
+struct lock_accounting {
+	uint64_t c[LC_NR];
+	uint64_t merged;		/* ring events merged by user space */
+	uint64_t rows_kernel;		/* rows read from the kernel table */
+	uint64_t recursion_misses;	/* program runs the kernel skipped */
+	uint64_t begin_runs, begin_ns, end_runs, end_ns;	/* bpf_stats */
+	bool have_stats;
+};
+
+struct lock_collect *lock_collect__open(const struct lock_opts *o, int *err);
+/* Which attach path was taken: "tp_btf" or "raw_tp". */
+const char *lock_collect__path(const struct lock_collect *c);
+/* Wait for ring events up to timeout_ms and merge them.  >= 0 or -errno. */
+int lock_collect__poll(struct lock_collect *c, struct lock_table *t, int timeout_ms);
+/* Detach, drain the ring, read the kernel table and the counters. */
+int lock_collect__finish(struct lock_collect *c, struct lock_table *t,
+			 struct lock_accounting *acct);
+void lock_collect__destroy(struct lock_collect *c);
+unsigned int lock_collect__bpf_skip(const struct lock_collect *c);
+
+/* ---- the report (report.c) ---- */
+
+struct ksyms;
+
+struct lock_run_info {
+	const char *attach;		/* tp_btf / raw_tp */
+	double seconds;
+	const char *kernel;
+	const char *command;		/* NULL without one */
+	int exit_status;
+};
+
+/* Type name as perf prints it ("rwsem:W", "mutex", ...). */
+const char *lock_type_name(uint32_t flags);
+/* Parse -Y into a mask over (flags & LCB_F_MASK).  0 or -EINVAL. */
+int lock_type_parse(const char *arg, uint64_t *mask);
+/* "123 ns", "1.23 us", ... in a field of WIDTH. */
+void lock_fmt_time(char *buf, size_t size, uint64_t ns);
+uint64_t lock_row_value(const struct lock_row *r, enum lock_sort key);
+
+int lock_report(FILE *f, const struct lock_opts *o, struct lock_table *t,
+		const struct lock_accounting *a, const struct lock_run_info *ri,
+		struct ksyms *ks);
+
+#endif

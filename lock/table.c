@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The user-space row table: rows read from the kernel's table and events
+ * merged from the overflow ring end up here, keyed the same way the kernel
+ * keys them.  Open addressing over a power-of-two array; grows at 3/4 full.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lock/lock_int.h"
+
+struct lock_table {
+	struct lock_row *rows;
+	unsigned char *used;
+	size_t cap;			/* power of two */
+	size_t len;
+	unsigned int max_stack;
+	uint64_t sum_count;
+};
+
+static size_t slot_of(uint64_t key, size_t cap)
+{
+	key ^= key >> 33;
+	key *= 0xff51afd7ed558ccdULL;
+	key ^= key >> 33;
+	return key & (cap - 1);
+}
+
+struct lock_table *lock_table__new(unsigned int max_stack)
+{
+	struct lock_table *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->cap = 64;
+	t->max_stack = max_stack;
+	t->rows = calloc(t->cap, sizeof(*t->rows));
+	t->used = calloc(t->cap, 1);
+	if (!t->rows || !t->used) {
+		lock_table__free(t);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return t;
+}
+
+void lock_table__free(struct lock_table *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; t->used && i < t->cap; i++)
+		if (t->used[i])
+			free(t->rows[i].stack);
+	free(t->rows);
+	free(t->used);
+	free(t);
+}
+
+static struct lock_row *find_slot(struct lock_row *rows, unsigned char *used,
+				  size_t cap, uint64_t key)
+{
+	size_t i = slot_of(key, cap);
+
+	while (used[i] && rows[i].key != key)
+		i = (i + 1) & (cap - 1);
+	return &rows[i];
+}
+
+static int grow(struct lock_table *t)
+{
+	size_t cap = t->cap * 2, i;
+	struct lock_row *rows = calloc(cap, sizeof(*rows));
+	unsigned char *used = calloc(cap, 1);
+	int err = -ENOMEM;
+
+	if (!rows || !used)
+		goto out;
+	for (i = 0; i < t->cap; i++) {
+		struct lock_row *r;
+
+		if (!t->used[i])
+			continue;
+		r = find_slot(rows, used, cap, t->rows[i].key);
+		*r = t->rows[i];
+		used[r - rows] = 1;
+	}
+	free(t->rows);
+	free(t->used);
+	t->rows = rows;
+	t->used = used;
+	t->cap = cap;
+	rows = NULL;
+	used = NULL;
+	err = 0;
+out:
+	free(rows);
+	free(used);
+	return err;
+}
+
+static void merge_stat(struct lock_stat *dst, const struct lock_stat *src)
+{
+	dst->total_ns += src->total_ns;
+	dst->count += src->count;
+	if (src->max_ns > dst->max_ns)
+		dst->max_ns = src->max_ns;
+	if (src->min_ns < dst->min_ns)
+		dst->min_ns = src->min_ns;
+}
+
+int lock_table__add(struct lock_table *t, uint64_t key, const struct lock_stat *st,
+		    const void *tail, size_t tail_size)
+{
+	struct lock_row *r;
+	size_t idx;
+
+	if ((t->len + 1) * 4 > t->cap * 3 && grow(t))
+		return -ENOMEM;
+	r = find_slot(t->rows, t->used, t->cap, key);
+	idx = r - t->rows;
+	t->sum_count += st->count;
+	if (t->used[idx]) {
+		merge_stat(&r->st, st);
+		return 0;
+	}
+	memset(r, 0, sizeof(*r));
+	r->key = key;
+	r->st = *st;
+	if (tail && tail_size >= t->max_stack * sizeof(uint64_t) && t->max_stack) {
+		r->stack = malloc(t->max_stack * sizeof(uint64_t));
+		if (!r->stack)
+			return -ENOMEM;
+		memcpy(r->stack, tail, t->max_stack * sizeof(uint64_t));
+	} else if (tail && tail_size >= LOCK_COMM_LEN) {
+		memcpy(r->comm, tail, LOCK_COMM_LEN);
+		r->comm[LOCK_COMM_LEN - 1] = '\0';
+	}
+	t->used[idx] = 1;
+	t->len++;
+	return 0;
+}
+
+size_t lock_table__len(const struct lock_table *t)
+{
+	return t->len;
+}
+
+uint64_t lock_table__sum_count(const struct lock_table *t)
+{
+	return t->sum_count;
+}
+
+uint64_t lock_row_value(const struct lock_row *r, enum lock_sort key)
+{
+	switch (key) {
+	case LOCK_SORT_CONTENDED:	return r->st.count;
+	case LOCK_SORT_WAIT_TOTAL:	return r->st.total_ns;
+	case LOCK_SORT_WAIT_MAX:	return r->st.max_ns;
+	case LOCK_SORT_WAIT_MIN:	return r->st.min_ns;
+	case LOCK_SORT_AVG_WAIT:	return r->st.count ? r->st.total_ns / r->st.count : 0;
+	}
+	return 0;
+}
+
+static enum lock_sort sort_key;
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct lock_row *x = *(const struct lock_row * const *)a;
+	const struct lock_row *y = *(const struct lock_row * const *)b;
+	uint64_t vx = lock_row_value(x, sort_key), vy = lock_row_value(y, sort_key);
+
+	if (vx != vy)
+		return vx < vy ? 1 : -1;
+	/* Ties: the more contended first, then by key, so output is stable. */
+	if (x->st.count != y->st.count)
+		return x->st.count < y->st.count ? 1 : -1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+struct lock_row **lock_table__sorted(struct lock_table *t, enum lock_sort key)
+{
+	struct lock_row **v = malloc((t->len ? t->len : 1) * sizeof(*v));
+	size_t i, n = 0;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < t->cap; i++)
+		if (t->used[i])
+			v[n++] = &t->rows[i];
+	sort_key = key;
+	qsort(v, n, sizeof(*v), cmp_rows);
+	return v;
+}

@@ -316,6 +316,25 @@ static int emit_ptr(struct enc_batch *b, Dwarf_Die *die, const struct cu_ent *e)
 	return 0;
 }
 
+/*
+ * An array bound, -1 if absent or not a constant.  Only DW_FORM_sdata is
+ * signed: libdw sign-extends data1..data8, which would make 200 negative.
+ */
+static int64_t bound(Dwarf_Die *die, int name)
+{
+	Dwarf_Attribute a;
+	Dwarf_Sword s;
+	Dwarf_Word u;
+
+	if (!dwarf_attr(die, name, &a))
+		return -1;
+	if (dwarf_whatform(&a) == DW_FORM_sdata)
+		return dwarf_formsdata(&a, &s) ? -1 : s;
+	if (dwarf_whatform(&a) == DW_FORM_ref4 || dwarf_whatform(&a) == DW_FORM_exprloc)
+		return -1;
+	return dwarf_formudata(&a, &u) || (int64_t)u < 0 ? -1 : (int64_t)u;
+}
+
 /* pahole 1.24 encodes T a[2][3] as one ARRAY of 6 T. */
 static int emit_array(struct enc_batch *b, Dwarf_Die *die)
 {
@@ -333,15 +352,10 @@ static int emit_array(struct enc_batch *b, Dwarf_Die *die)
 
 			if (dwarf_tag(&c) != DW_TAG_subrange_type)
 				continue;
-			n = udata(&c, DW_AT_count, -1);
+			n = bound(&c, DW_AT_count);
 			if (n < 0) {
-				Dwarf_Attribute a;
-				Dwarf_Sword ub;
-
-				n = 0;
-				if (dwarf_attr(&c, DW_AT_upper_bound, &a) &&
-				    !dwarf_formsdata(&a, &ub) && ub >= 0)
-					n = ub + 1 - udata(&c, DW_AT_lower_bound, 0);
+				n = bound(&c, DW_AT_upper_bound);
+				n = n < 0 ? 0 : n + 1 - udata(&c, DW_AT_lower_bound, 0);
 			}
 			nelems *= (uint64_t)n;
 		} while (dwarf_siblingof(&c, &c) == 0);
@@ -746,9 +760,17 @@ static int emit_var(struct enc_batch *b, Dwarf_Die *die)
 		return 0;
 	if (!var_addr(die, &addr))
 		return 0;
-	p = find_pcpu(ctx, addr - b->pcpu_addr);
+	if (addr < b->pcpu_addr || addr - b->pcpu_addr >= ctx->pcpu_size)
+		return 0;
+	addr -= b->pcpu_addr;
+	p = find_pcpu(ctx, addr);
+	/*
+	 * Many special symbols share address 0 with a real variable, so the
+	 * DWARF and ELF names must agree.  pahole 1.24 leaves vmlinux's
+	 * variable at offset 0 (DEFINE_PER_CPU_FIRST's fixed_percpu_data) out.
+	 */
 	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
-	if (!p || !name || strcmp(name, p->name))
+	if (!p || !name || strcmp(name, p->name) || (!addr && !ctx->is_rel))
 		return 0;
 	err = type_id(b, die, true, &t);
 	if (err)

@@ -35,6 +35,7 @@
 #define MERGE_MIN_TYPES 100000
 
 int enc_ctx__load_syms(struct enc_ctx *ctx);
+int enc_gc_protos(struct btf **pbtf);
 
 struct cu_ref {
 	Dwarf_Off die;		/* offset of the CU DIE */
@@ -75,6 +76,7 @@ struct encoder {
 	struct enc_var *vars;
 	size_t nvars, vars_cap;
 	size_t since_dedup, dedup_size;
+	size_t folded;		/* FUNCs folded into an earlier batch's */
 };
 
 static int set_err(const struct btf_enc_opts *o, int err, const char *fmt, ...)
@@ -390,6 +392,7 @@ static void index_funcs(struct encoder *e, uint32_t from)
 			struct btf_type *m = (struct btf_type *)t;
 
 			m->type = btf__type_by_id(e->acc, e->func_id[idx])->type;
+			e->folded++;
 		}
 	}
 }
@@ -473,7 +476,9 @@ static int add_datasec(struct encoder *e)
 		k++;
 	}
 	qsort(si, k, sizeof(*si), cmp_secinfo);
-	err = btf__add_datasec(e->acc, ".data..percpu", e->ctx.pcpu_size);
+	/* pahole sizes the DATASEC to the end of its last variable. */
+	err = btf__add_datasec(e->acc, ".data..percpu",
+			       k ? si[k - 1].offset + si[k - 1].size : 0);
 	for (i = 0; err >= 0 && i < k; i++)
 		err = btf__add_datasec_var_info(e->acc, si[i].type, si[i].offset, si[i].size);
 	free(si);
@@ -705,6 +710,8 @@ int btf_enc__run(const struct btf_enc_opts *opts)
 		err = run_serial(&e);
 	if (!err && e.since_dedup)
 		err = acc_dedup(&e);
+	if (!err && e.folded && !e.ctx.base)
+		err = enc_gc_protos(&e.acc);
 	if (!err)
 		err = add_datasec(&e);
 	if (err) {

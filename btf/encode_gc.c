@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Dropping the prototypes of folded FUNCs.  When a later batch defines a
+ * function an earlier one already has, its FUNC is folded into the first
+ * (see encode.c), which leaves that batch's prototype referenced by
+ * nothing.  pahole never builds it, so it goes: a FUNC_PROTO nothing
+ * refers to whose parameters have names (only a function's prototype has
+ * named parameters; a DWARF subroutine type's do not).
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include <bpf/btf.h>
+
+#include "btf/encode_int.h"
+
+typedef void (*id_fn)(__u32 *id, void *arg);
+
+/* Call FN on every type id T refers to. */
+static void visit_ids(struct btf_type *t, id_fn fn, void *arg)
+{
+	int i, n = btf_vlen(t);
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST: case BTF_KIND_RESTRICT: case BTF_KIND_FUNC:
+	case BTF_KIND_VAR: case BTF_KIND_TYPE_TAG: case BTF_KIND_DECL_TAG:
+		fn(&t->type, arg);
+		break;
+	case BTF_KIND_ARRAY:
+		fn(&btf_array(t)->type, arg);
+		fn(&btf_array(t)->index_type, arg);
+		break;
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		for (i = 0; i < n; i++)
+			fn(&btf_members(t)[i].type, arg);
+		break;
+	case BTF_KIND_FUNC_PROTO:
+		fn(&t->type, arg);
+		for (i = 0; i < n; i++)
+			fn(&btf_params(t)[i].type, arg);
+		break;
+	case BTF_KIND_DATASEC:
+		for (i = 0; i < n; i++)
+			fn(&btf_var_secinfos(t)[i].type, arg);
+		break;
+	default:
+		break;
+	}
+}
+
+static void mark(__u32 *id, void *arg)
+{
+	((uint8_t *)arg)[*id] = 1;
+}
+
+static void remap(__u32 *id, void *arg)
+{
+	*id = ((const __u32 *)arg)[*id];
+}
+
+static bool orphan_proto(const struct btf_type *t, const uint8_t *refd, __u32 id)
+{
+	return btf_is_func_proto(t) && !refd[id] && btf_vlen(t) &&
+	       btf_params(t)[0].name_off;
+}
+
+int enc_gc_protos(struct btf **pbtf)
+{
+	struct btf *old = *pbtf, *nb = NULL;
+	__u32 n = btf__type_cnt(old), id, next = 1, *map = NULL;
+	uint8_t *refd = calloc(n, 1);
+	struct btf_type *t;
+	int err = -ENOMEM;
+
+	map = calloc(n, sizeof(*map));
+	if (!refd || !map)
+		goto out;
+	for (id = 1; id < n; id++)
+		visit_ids((struct btf_type *)btf__type_by_id(old, id), mark, refd);
+	for (id = 1; id < n; id++)
+		map[id] = orphan_proto(btf__type_by_id(old, id), refd, id) ? 0 : next++;
+	err = 0;
+	if (next == n)
+		goto out;
+	nb = btf__new_empty();
+	err = -ENOMEM;
+	if (!nb)
+		goto out;
+	for (id = 1; id < n; id++) {
+		if (!map[id])
+			continue;
+		err = btf__add_type(nb, old, btf__type_by_id(old, id));
+		if (err < 0)
+			goto out;
+		t = (struct btf_type *)btf__type_by_id(nb, err);
+		visit_ids(t, remap, map);
+	}
+	btf__free(old);
+	*pbtf = nb;
+	nb = NULL;
+	err = 0;
+out:
+	btf__free(nb);
+	free(map);
+	free(refd);
+	return err;
+}

@@ -61,7 +61,7 @@ static const struct {
 	{ { "field-separator", required_argument, NULL, 'x' }, "SEP", "CSV with SEP, raw nanoseconds" },
 	{ { "json", no_argument, NULL, OPT_JSON }, NULL, "one JSON object: rows, accounting, metadata" },
 	{ { "verbose", no_argument, NULL, 'v' }, NULL, "call stack under each row; log what was probed" },
-	{ { "max-stack", required_argument, NULL, OPT_MAX_STACK }, "N", "frames per stack (default 8)" },
+	{ { "max-stack", required_argument, NULL, OPT_MAX_STACK }, "N", "frames per stack (default 8 with -v, else 4: enough to name the caller)" },
 	{ { "stack-skip", required_argument, NULL, OPT_STACK_SKIP }, "N", "frames skipped at the top (default: the tracing frames)" },
 	{ { "type-filter", required_argument, NULL, 'Y' }, "TYPES", "spinlock, rwlock[:R|:W], rwsem[:R|:W], mutex, rt-mutex, percpu-rwsem, semaphore" },
 	{ { "lock-filter", required_argument, NULL, 'L' }, "ADDRS", "lock addresses or kernel symbols" },
@@ -640,7 +640,6 @@ int cmd_lock(int argc, char **argv)
 		.mode = LOCK_AGGR_CALLER,
 		.sort = LOCK_SORT_WAIT_TOTAL,
 		.fields = LOCK_FIELDS_DEFAULT,
-		.max_stack = 8,
 		.stack_skip = (unsigned int)-1,
 		.map_entries = LOCK_DEF_ENTRIES,
 		.ring_kb = 256,
@@ -651,6 +650,12 @@ int cmd_lock(int argc, char **argv)
 	err = parse_args(argc, argv, &o, &idx);
 	if (err)
 		return err < 0 ? EXIT_OK : err;
+	/*
+	 * Unwinding is most of the cost of an event (~100 ns a frame), so
+	 * without -v or -S only the frames that name the caller are taken.
+	 */
+	if (!o.max_stack)
+		o.max_stack = o.verbose_stacks || o.callstack_arg ? 8 : 4;
 	if (idx < argc)
 		r.cmd = argv + idx;
 	libbpf_set_print(libbpf_print);

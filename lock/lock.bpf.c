@@ -299,6 +299,7 @@ static __always_inline __u32 lock_class(__u64 lock, __u32 flags)
 	return 0;
 }
 
+/* Add to the row of ev->key; ev's tail is filled only if the row is new. */
 static __always_inline void add_row(struct lock_event *ev, __u64 ns)
 {
 	struct lock_stat *st = bpf_map_lookup_elem(&stats, &ev->key);
@@ -316,6 +317,12 @@ static __always_inline void add_row(struct lock_event *ev, __u64 ns)
 		count(LC_AGGR_HIT);
 		return;
 	}
+	if (aggr_mode == LOCK_AGGR_TASK)
+		bpf_get_current_comm(ev->tail.comm, sizeof(ev->tail.comm));
+	ev->st.total_ns = ns;
+	ev->st.max_ns = ns;
+	ev->st.min_ns = ns;
+	ev->st.count = 1;
 	if (!stats_full) {
 		err = bpf_map_update_elem(&stats, &ev->key, &ev->st, BPF_NOEXIST);
 		if (!err) {
@@ -406,7 +413,6 @@ static __always_inline int on_end(void *ctx, __u64 lock)
 		break;
 	case LOCK_AGGR_TASK:
 		ev->key = (__u32)bpf_get_current_pid_tgid();
-		bpf_get_current_comm(ev->tail.comm, sizeof(ev->tail.comm));
 		break;
 	case LOCK_AGGR_ADDR:
 		ev->key = lock;
@@ -417,10 +423,6 @@ static __always_inline int on_end(void *ctx, __u64 lock)
 		ev->key = bpf_get_current_cgroup_id();
 		break;
 	}
-	ev->st.total_ns = ns;
-	ev->st.max_ns = ns;
-	ev->st.min_ns = ns;
-	ev->st.count = 1;
 	ev->st.flags = s.flags;
 	add_row(ev, ns);
 	return 0;

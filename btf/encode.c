@@ -378,6 +378,8 @@ static void index_funcs(struct encoder *e, uint32_t from)
 	const struct btf_type *t;
 	int idx;
 
+	if (e->ctx.base && from < btf__type_cnt(e->ctx.base))
+		from = btf__type_cnt(e->ctx.base);
 	for (id = from; id < n; id++) {
 		t = btf__type_by_id(e->acc, id);
 		if (!btf_is_func(t))
@@ -469,7 +471,8 @@ static int add_datasec(struct encoder *e)
 	si = calloc(e->nvars, sizeof(*si));
 	if (!si)
 		return -ENOMEM;
-	for (id = 1; id < n && k < e->nvars; id++) {
+	id = e->ctx.base ? btf__type_cnt(e->ctx.base) : 1;
+	for (; id < n && k < e->nvars; id++) {
 		if (!btf_is_var(btf__type_by_id(e->acc, id)))
 			continue;
 		si[k] = (struct btf_var_secinfo){ id, e->vars[k].off, e->vars[k].size };

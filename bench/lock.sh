@@ -1,0 +1,359 @@
+#!/usr/bin/env bash
+# bench-lock: `frugal lock` beside its anchor, `perf lock contention -b` from
+# perf 6.1 built with BPF skeletons (bench/lock/build-perf.sh), and beside a
+# bpftrace script doing the same work (bench/lock/contention.bt), all in one
+# run.  See docs/bench.md for what each figure means.
+#
+# Environment: O (build dir), ROUNDS (interleaved traced/untraced pairs per
+# tool and workload, default 5), STARTS (start-up samples, default 5),
+# MAP_ENTRIES (map size of the pressure test, default 64), FRUGAL_CACHE.
+set -eu
+O=${O:-build}
+ROUNDS=${ROUNDS:-5}
+STARTS=${STARTS:-5}
+MAP_ENTRIES=${MAP_ENTRIES:-64}
+HERE=$(cd "$(dirname "$0")" && pwd)
+FRUGAL=$(realpath "$O/frugal")
+BT_CALLER=$HERE/lock/contention.bt
+BT_THREADS=$HERE/lock/contention-threads.bt
+TOOLS="frugal perf bpftrace"
+
+say() { echo "bench-lock: $*" >&2; }
+die() { say "$*"; exit 1; }
+
+[ "$(id -u)" -eq 0 ] || die "needs root (BPF programs and kernel.bpf_stats_enabled)"
+for c in bpftrace bpftool jq; do
+	command -v "$c" >/dev/null || die "$c missing (run scripts/install-deps.sh)"
+done
+[ -x /usr/bin/time ] || die "/usr/bin/time missing (apt-get install time)"
+PERF=$(bash "$HERE/lock/build-perf.sh") || die "could not build perf 6.1"
+if ! "$FRUGAL" lock --help >/dev/null 2>&1; then
+	say "$FRUGAL has no 'lock' command yet: measuring perf and bpftrace only"
+	TOOLS="perf bpftrace"
+fi
+
+tmp=$(mktemp -d)
+stats_prev=$(sysctl -n kernel.bpf_stats_enabled)
+cleanup() {
+	local p
+	# Everything started here is a job of this shell or a child of one
+	# (/usr/bin/time -> the profiler), or a profiler started by
+	# traced_run in a subshell, named in $tmp/running.  Profilers get SIGINT,
+	# on which they detach.
+	for p in $(cat "$tmp/running" 2>/dev/null) $(jobs -p); do
+		pkill -INT -P "$p" 2>/dev/null || true
+		kill -INT "$p" 2>/dev/null || true
+	done
+	sleep 0.2
+	for p in $(jobs -p); do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	sysctl -qw kernel.bpf_stats_enabled="$stats_prev" || true
+	[ -n "${KEEP:-}" ] && echo "kept $tmp" >&2 || rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+sysctl -qw kernel.bpf_stats_enabled=1
+# The sysctl is shared by everyone on the machine; the BPF_ENABLE_STATS fd
+# held by this helper keeps the counters running even if it is reset.
+python3 "$HERE/lock/hold-stats.py" >"$tmp/hold" &
+for _ in $(seq 50); do [ -s "$tmp/hold" ] && break; sleep 0.1; done
+grep -q ok "$tmp/hold" || say "could not hold BPF stats on; relying on the sysctl alone"
+
+# ---- the tools ---------------------------------------------------------------
+
+# tool_argv TOOL MODE [CMD...]: set ARGV to the command line of TOOL in MODE
+# (caller: the default report, by caller; pressure: by task, small maps).
+# Without CMD the tool traces system-wide until SIGINT.
+tool_argv() {
+	local tool=$1 mode=$2
+	shift 2
+	case $tool/$mode in
+	frugal/caller)	 ARGV=("$FRUGAL" lock -a) ;;
+	frugal8/caller)	 ARGV=("$FRUGAL" lock -a --max-stack 8) ;;
+	frugal/pressure) ARGV=("$FRUGAL" lock -a -t -M "$MAP_ENTRIES" --json) ;;
+	perf/caller)	 ARGV=("$PERF" lock contention -b -a) ;;
+	perf/pressure)	 ARGV=("$PERF" lock contention -b -a -t --map-nr-entries "$MAP_ENTRIES") ;;
+	bpftrace/caller) ARGV=(bpftrace "$BT_CALLER") ;;
+	bpftrace/pressure) ARGV=(env BPFTRACE_MAP_KEYS_MAX="$MAP_ENTRIES" bpftrace "$BT_THREADS") ;;
+	esac
+	[ $# -eq 0 ] && return
+	# bpftrace takes the command as one -c string (with an absolute path).
+	if [ "$tool" = bpftrace ]; then ARGV+=(-c "$*"); else ARGV+=(-- "$@"); fi
+}
+
+# run_tool TOOL MODE OUT [CMD...]: run the tool to completion under
+# /usr/bin/time; its output goes to OUT, its max RSS (KB) to OUT.rss.
+run_tool() {
+	local out=$3
+	tool_argv "$1" "$2" "${@:4}"
+	/usr/bin/time -f %M -o "$out.rss" "${ARGV[@]}" >"$out" 2>&1
+}
+
+# ---- workloads ---------------------------------------------------------------
+
+WL_EPOLL="$PERF bench epoll wait -r 3 -t 8"
+WL_MSG="$PERF bench sched messaging -g 10 -p"
+WL_PRESSURE="$PERF bench sched messaging -g 20 -p"
+
+# workload_run NAME: run a workload, print its figure of merit as "cost"
+# (bigger = slower): seconds per million epoll operations, or seconds.
+workload_run() {
+	local out
+	case $1 in
+	epoll)
+		out=$($WL_EPOLL 2>&1)
+		sed -n 's/^Averaged \([0-9]*\) operations.*/\1/p' <<<"$out" |
+			awk '{ printf "%.6f\n", 1e6 / $1 }' ;;
+	messaging)
+		out=$($WL_MSG 2>&1)
+		sed -n 's/.*Total time: \([0-9.]*\).*/\1/p' <<<"$out" ;;
+	esac
+}
+
+# ---- BPF program statistics --------------------------------------------------
+
+# tool_progs PID: "id kind" for every BPF program the process holds through a
+# program or link fd; kind is begin, end or other (from the link's
+# tracepoint, else from the program's name).
+tool_progs() {
+	local pid=$1 f id tp
+	for f in /proc/"$pid"/fdinfo/*; do
+		id=$(sed -n 's/^prog_id:\t*//p' "$f" 2>/dev/null) || continue
+		[ -n "$id" ] || continue
+		tp=$(sed -n 's/^tp_name:\t*//p' "$f" 2>/dev/null)
+		echo "$id $tp"
+	done | sort -n | awk '
+		{ if ($2 != "") tp[$1] = $2; else if (!($1 in tp)) tp[$1] = "" }
+		END { for (id in tp) print id, tp[id] }' |
+	while read -r id tp; do
+		[ -n "$tp" ] || tp=$(bpftool prog show id "$id" --json 2>/dev/null | jq -r '.name // ""')
+		case $tp in
+		*begi*)	echo "$id begin" ;;
+		*end*)	echo "$id end" ;;
+		*)	echo "$id other" ;;
+		esac
+	done
+}
+
+# prog_stats PROGS: "begin_ns begin_cnt end_ns end_cnt" summed over PROGS.
+prog_stats() {
+	local progs=$1 id kind json
+	json=$(bpftool prog show --json 2>/dev/null)
+	while read -r id kind; do
+		[ -n "$id" ] || continue
+		jq -r --argjson id "$id" --arg k "$kind" \
+			'.[] | select(.id == $id) | "\($k) \(.run_time_ns // 0) \(.run_cnt // 0)"' <<<"$json"
+	done <<<"$progs" | awk '
+		{ ns[$1] += $2; cnt[$1] += $3 }
+		END { printf "%d %d %d %d\n", ns["begin"], cnt["begin"], ns["end"], cnt["end"] }'
+}
+
+# wait_attached PID: wait (up to 20 s) until PID holds both a begin and an
+# end program, then print them.
+wait_attached() {
+	local pid=$1 i progs
+	for i in $(seq 200); do
+		kill -0 "$pid" 2>/dev/null || return 1
+		progs=$(tool_progs "$pid")
+		if grep -q ' begin$' <<<"$progs" && grep -q ' end$' <<<"$progs"; then
+			sleep 0.3	# the last attach step may follow the last load
+			echo "$progs"
+			return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
+# traced_run TOOL MODE OUT CMD...: run CMD (its stdout to OUT.cmd) while TOOL
+# traces system-wide in MODE; the tool's report goes to OUT, its max RSS to
+# OUT.rss.  Prints "begin_ns begin_cnt end_ns end_cnt rss_kb", the BPF
+# counters being deltas over CMD alone.
+traced_run() {
+	local tool=$1 mode=$2 out=$3 tpid pid= progs s0 s1
+	shift 3
+	tool_argv "$tool" "$mode"
+	/usr/bin/time -f %M -o "$out.rss" "${ARGV[@]}" >"$out" 2>&1 &
+	tpid=$!
+	echo "$tpid" >"$tmp/running"
+	for _ in $(seq 50); do
+		pid=$(pgrep -P "$tpid" | head -1) && [ -n "$pid" ] && break
+		sleep 0.05
+	done
+	[ -n "$pid" ] && progs=$(wait_attached "$pid") || {
+		[ -n "$pid" ] && kill -INT "$pid" 2>/dev/null
+		kill "$tpid" 2>/dev/null; wait "$tpid" 2>/dev/null
+		die "$tool did not attach; its output: $(tail -3 "$out")"
+	}
+	s0=$(prog_stats "$progs")
+	"$@" >"$out.cmd"
+	s1=$(prog_stats "$progs")
+	kill -INT "$pid"
+	wait "$tpid" || die "$tool failed; its output: $(tail -3 "$out")"
+	rm -f "$tmp/running"
+	echo "$(paste -d' ' <(tr ' ' '\n' <<<"$s1") <(tr ' ' '\n' <<<"$s0") |
+		awk '{ printf "%d ", $1 - $2 }')$(tail -1 "$out.rss")"
+}
+
+# ---- statistics helpers ------------------------------------------------------
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "NA"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+maxof() { sort -g | tail -1; }
+now() { date +%s.%N; }
+
+# ---- 1. slowdown, cost per event and RSS: interleaved pairs ---------------------
+
+declare -A R	# R[tool.metric] = value
+for wl in epoll messaging; do
+	tools=$TOOLS
+	# frugal keeps 4 frames by default, perf 8: measure frugal with 8 too.
+	[ "$wl" = epoll ] && [[ $TOOLS == *frugal* ]] && tools="$TOOLS frugal8"
+	say "$wl: $ROUNDS rounds of untraced/traced pairs for: $tools"
+	for r in $(seq "$ROUNDS"); do
+		for t in $tools; do
+			base=$(workload_run "$wl")
+			res=$(traced_run "$t" caller "$tmp/$t.$wl" workload_run "$wl")
+			cost=$(cat "$tmp/$t.$wl.cmd")
+			read -r bns bcnt ens ecnt rss <<<"$res"
+			echo "$t $wl $r base=$base traced=$cost begin=$bns/$bcnt end=$ens/$ecnt rss=$rss" >>"$tmp/log"
+			awk -v t="$cost" -v b="$base" 'BEGIN { printf "%.4f\n", t / b }' >>"$tmp/$t.$wl.slow"
+			[ "$bcnt" -gt 0 ] && echo $((bns / bcnt)) >>"$tmp/$t.$wl.begin"
+			[ "$ecnt" -gt 0 ] && echo $((ens / ecnt)) >>"$tmp/$t.$wl.end"
+			echo "$bcnt" >>"$tmp/$t.$wl.events"
+			echo "$rss" >>"$tmp/$t.rss"
+		done
+	done
+	for t in $tools; do
+		R[$t.$wl.slow]=$(median <"$tmp/$t.$wl.slow")
+		R[$t.$wl.begin]=$(cat "$tmp/$t.$wl.begin" 2>/dev/null | median)
+		R[$t.$wl.end]=$(cat "$tmp/$t.$wl.end" 2>/dev/null | median)
+		R[$t.$wl.events]=$(median <"$tmp/$t.$wl.events")
+	done
+done
+for t in $TOOLS; do
+	# frugal's figure is its default (frugal8 runs are listed in the log).
+	R[$t.rss]=$(maxof <"$tmp/$t.rss")
+done
+
+# ---- 2. start-up of `TOOL -a -- true` ----------------------------------------
+
+say "start-up: $STARTS runs of '-a -- true' per tool"
+for r in $(seq "$STARTS"); do
+	for t in $TOOLS; do
+		t0=$(now)
+		run_tool "$t" caller "$tmp/start.out" /usr/bin/true ||
+			die "$t -a -- true failed: $(tail -3 "$tmp/start.out")"
+		t1=$(now)
+		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }' >>"$tmp/$t.start"
+		tail -1 "$tmp/start.out.rss" >>"$tmp/$t.rss.start"
+	done
+done
+for t in $TOOLS; do
+	R[$t.start]=$(median <"$tmp/$t.start")
+done
+
+# ---- 3. map pressure ------------------------------------------------------------
+
+# rows_sum TOOL OUT: contentions the tool's report accounts for, as
+# "rows lost": the sum of its rows, and the losses it reports itself.
+rows_sum() {
+	case $1 in
+	perf)
+		# Sum the first column of the rows.  perf 6.1 also prints "bad: N"
+		# (events whose stack it could not save), but it still counts
+		# those in a row, and it counts nothing dropped on a full map.
+		awk '$1 ~ /^[0-9]+$/ && NF >= 6 { s += $1 } END { printf "%d 0\n", s }' "$2" ;;
+	bpftrace)
+		grep -o 'count [0-9]*' "$2" | awk '{ s += $2 } END { printf "%d 0\n", s }' ;;
+	frugal)
+		# lost_task/lost_nesting end up in lost_no_begin; lost_stack,
+		# lost_time and lost_data are events kept in the rows.
+		jq -r '"\([.rows[].contended] | add // 0) \(.accounting |
+			.lost_no_begin + .lost_ringbuf + .filtered)"' "$2" ;;
+	esac
+}
+
+say "map pressure: -t with $MAP_ENTRIES-entry maps over 'sched messaging -g 20 -p'"
+for t in $TOOLS; do
+	out=$tmp/$t.pressure
+	# The profiler attaches before the tracepoint counters start and detaches
+	# after they stop: it must account for at least every end they count.
+	traced_run "$t" pressure "$out" "$PERF" stat -a -x, -o "$out.stat" \
+		-e lock:contention_begin,lock:contention_end -- $WL_PRESSURE >/dev/null
+	truth=$(awk -F, '$3 == "lock:contention_end" { print $1 }' "$out.stat")
+	read -r rows lost <<<"$(rows_sum "$t" "$out")"
+	R[$t.p.truth]=$truth
+	R[$t.p.rows]=$rows
+	R[$t.p.lost]=$lost
+	R[$t.p.unacc]=$((truth - rows - lost))
+	R[$t.p.badrate]=$(sed -n 's/^bad rate: *\([0-9.]*\).*/\1%/p' "$out" | head -1)
+	echo "$t pressure fired=$truth rows=$rows lost=$lost" >>"$tmp/log"
+done
+if [ -n "${R[frugal.p.rows]:-}" ]; then
+	# frugal's own books must balance (every end it saw is in a row,
+	# filtered or counted lost), and it must have seen at least every end
+	# the tracepoint counters saw while it was attached.
+	acct=$tmp/frugal.pressure
+	R[frugal.p.seen]=$(jq '.accounting.completed' "$acct")
+	R[frugal.p.self]=$(jq '.accounting | .completed - .in_rows - .filtered
+		- .lost_no_begin - .lost_ringbuf' "$acct")
+	R[frugal.p.overflow]=$(jq '.accounting.merged_from_overflow' "$acct")
+	[ "${R[frugal.p.seen]}" -ge "${R[frugal.p.truth]}" ] || R[frugal.p.self]=missed
+	jq -c .accounting "$acct" >>"$tmp/log"
+fi
+
+# ---- the table ---------------------------------------------------------------
+
+cell() { echo "${R[$1]:-NA}"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {
+	if (a !~ /^-?[0-9.]+$/ || b !~ /^-?[0-9.]+$/ || b == 0) print "-"; else printf "%.2fx\n", a / b }'; }
+# verdict VALUE OP LIMIT
+verdict() { awk -v v="$1" -v l="$3" -v op="$2" 'BEGIN {
+	if (v == "NA" || v == "") { print "n/a"; exit }
+	if (v !~ /^-?[0-9.]+$/) { print "MISS"; exit }
+	ok = (op == "<=") ? (v + 0 <= l + 0) : (v + 0 == l + 0)
+	print ok ? "PASS" : "MISS" }'; }
+row() {	# metric frugal perf bpftrace target verdict
+	printf '%-34s %10s %10s %10s %8s  %-20s %s\n' "$1" "$2" "$3" "$4" "$(ratio "$2" "$3")" "$5" "$6"
+}
+fmt() { awk -v v="$1" -v s="$2" -v f="$3" 'BEGIN { if (v == "NA" || v == "") print "NA"; else printf f "\n", v / s }'; }
+
+for t in frugal frugal8 perf bpftrace; do
+	for wl in epoll messaging; do
+		b=$(cell $t.$wl.begin) e=$(cell $t.$wl.end)
+		R[$t.$wl.both]=$(awk -v b="$b" -v e="$e" 'BEGIN { if (b == "NA" || e == "NA") print "NA"; else print b + e }')
+	done
+done
+
+echo
+echo "bench-lock: $(uname -r), $(nproc) CPUs; perf -b from linux-source-6.1 $(cat "$(dirname "$PERF")/version"), bpftrace $(bpftrace --version | awk '{print $2}'); $ROUNDS pairs, medians"
+printf '%-34s %10s %10s %10s %8s  %-20s %s\n' metric frugal perf-6.1 bpftrace frugal/perf target verdict
+for wl in epoll messaging; do
+	row "$wl: events per run" "$(cell frugal.$wl.events)" "$(cell perf.$wl.events)" "$(cell bpftrace.$wl.events)" "" ""
+	row "$wl: ns per begin" "$(cell frugal.$wl.begin)" "$(cell perf.$wl.begin)" "$(cell bpftrace.$wl.begin)" "" ""
+	row "$wl: ns per end" "$(cell frugal.$wl.end)" "$(cell perf.$wl.end)" "$(cell bpftrace.$wl.end)" "" ""
+	lim=$(awk -v p="$(cell perf.$wl.both)" 'BEGIN { if (p == "NA") print "NA"; else print p / 2 }')
+	v=$([ "$wl" = epoll ] && verdict "$(cell frugal.$wl.both)" "<=" "$lim" || echo info)
+	row "$wl: ns per begin+end" "$(cell frugal.$wl.both)" "$(cell perf.$wl.both)" "$(cell bpftrace.$wl.both)" \
+		"$([ "$wl" = epoll ] && echo '<= 0.5x perf' || echo)" "$v"
+	[ "$wl" = epoll ] && row "epoll: begin+end, frugal --max-stack 8" "$(cell frugal8.epoll.both)" \
+		"$(cell perf.epoll.both)" "" "" ""
+	row "$wl: slowdown traced/untraced" "$(cell frugal.$wl.slow)" "$(cell perf.$wl.slow)" "$(cell bpftrace.$wl.slow)" "" info
+done
+mb() { fmt "$(cell "$1")" 1024 %.1f; }
+row "max RSS of the profiler (MB)" "$(mb frugal.rss)" "$(mb perf.rss)" "$(mb bpftrace.rss)" "<= 8 MB" \
+	"$(verdict "$(mb frugal.rss)" "<=" 8)"
+row "start-up '-a -- true' (s)" "$(cell frugal.start)" "$(cell perf.start)" "$(cell bpftrace.start)" "<= 0.05 s" \
+	"$(verdict "$(cell frugal.start)" "<=" 0.05)"
+row "pressure -t -M $MAP_ENTRIES: ends fired" "$(cell frugal.p.truth)" "$(cell perf.p.truth)" "$(cell bpftrace.p.truth)" "" ""
+row "pressure: in report rows" "$(cell frugal.p.rows)" "$(cell perf.p.rows)" "$(cell bpftrace.p.rows)" "" ""
+row "pressure: counted as lost" "$(cell frugal.p.lost)" "$(cell perf.p.lost)" "$(cell bpftrace.p.lost)" "" ""
+row "pressure: fired, not in report" "$(cell frugal.p.unacc)" "$(cell perf.p.unacc)" "$(cell bpftrace.p.unacc)" "<= 0" \
+	"$(verdict "$(cell frugal.p.unacc)" "<=" 0)"
+row "pressure: ends frugal saw" "$(cell frugal.p.seen)" "" "" "" ""
+row "pressure: merged from overflow" "$(cell frugal.p.overflow)" "" "" "" ""
+row "pressure: frugal unaccounted" "$(cell frugal.p.self)" "" "" "0" "$(verdict "$(cell frugal.p.self)" "==" 0)"
+if [ -n "${R[perf.p.badrate]:-}" ]; then
+	echo "perf printed a bad rate of $(cell perf.p.badrate) under map pressure (stacks it could not save)"
+fi
+cp "$tmp/log" "$O/bench-lock.log" 2>/dev/null && say "per-run figures: $O/bench-lock.log"

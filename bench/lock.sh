@@ -211,8 +211,11 @@ for wl in epoll messaging; do
 	say "$wl: $ROUNDS rounds of untraced/traced pairs for: $tools"
 	for r in $(seq "$ROUNDS"); do
 		for t in $tools; do
-			base=$(workload_run "$wl")
+			# Alternate which of the pair runs first, so that neither
+			# always gets the warmer caches.
+			[ $((r % 2)) -eq 1 ] && base=$(workload_run "$wl")
 			res=$(traced_run "$t" caller "$tmp/$t.$wl" workload_run "$wl")
+			[ $((r % 2)) -eq 0 ] && base=$(workload_run "$wl")
 			cost=$(cat "$tmp/$t.$wl.cmd")
 			read -r bns bcnt ens ecnt rss <<<"$res"
 			echo "$t $wl $r base=$base traced=$cost begin=$bns/$bcnt end=$ens/$ecnt rss=$rss" >>"$tmp/log"

@@ -25,8 +25,9 @@
 
 struct bench {
 	unsigned long long threads, procs;
-	double duration, delay;
+	double duration, delay, hold;
 	struct timespec start, stop;	/* CLOCK_MONOTONIC */
+	struct timespec leave;		/* stop + hold: when workers exit */
 };
 
 static void ts_add(struct timespec *ts, double s)
@@ -69,6 +70,7 @@ static void *mmap_worker(void *arg)
 		mprotect(p, 4096, PROT_READ);
 		munmap(p, 65536);
 	} while ((++n & 15) || !past(&b->stop));
+	wait_until(&b->leave);
 	return NULL;
 }
 
@@ -84,6 +86,7 @@ static void pipe_writer(const struct bench *b, int fd)
 		if (write(fd, buf, sizeof(buf)) < 0 && errno != EINTR)
 			break;
 	} while ((++n & 15) || !past(&b->stop));
+	wait_until(&b->leave);
 	_exit(0);
 }
 
@@ -137,7 +140,8 @@ static void usage(FILE *f)
 	      "  -T, --threads N   threads hammering mmap/mprotect/munmap (mmap_lock; default 4)\n"
 	      "  -P, --procs N     processes writing one pipe (pipe mutex; default 4)\n"
 	      "  -d, --duration S  how long to contend (default 2)\n"
-	      "      --delay S     create every worker, then wait S seconds before starting\n", f);
+	      "      --delay S     create every worker, then wait S seconds before starting\n"
+	      "      --hold S      after the run, keep every worker alive S more seconds\n", f);
 }
 
 static int parse(int argc, char **argv, struct bench *b)
@@ -147,6 +151,7 @@ static int parse(int argc, char **argv, struct bench *b)
 		{ "procs", required_argument, NULL, 'P' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "delay", required_argument, NULL, 'D' },
+		{ "hold", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -170,6 +175,10 @@ static int parse(int argc, char **argv, struct bench *b)
 			break;
 		case 'D':
 			if (cli_parse_double("--delay", optarg, 0, 3600, &b->delay))
+				return EXIT_USAGE;
+			break;
+		case 'H':
+			if (cli_parse_double("--hold", optarg, 0, 3600, &b->hold))
 				return EXIT_USAGE;
 			break;
 		case 'h':
@@ -206,9 +215,11 @@ static int bench_lock(int argc, char **argv)
 		goto out;
 	clock_gettime(CLOCK_MONOTONIC, &b.start);
 	/* Leave time to create everything before the start line. */
-	ts_add(&b.start, b.delay + 0.05 + (b.threads + b.procs) * 0.0005);
+	ts_add(&b.start, b.delay + 0.2 + (b.threads + b.procs) * 0.002);
 	b.stop = b.start;
 	ts_add(&b.stop, b.duration);
+	b.leave = b.stop;
+	ts_add(&b.leave, b.hold);
 	if (b.procs && (err = spawn_pipe(&b, pids, &npids)))
 		goto out;
 	for (i = 0; i < b.threads; i++) {

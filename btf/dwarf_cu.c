@@ -62,12 +62,11 @@ static int dwarf_err(struct enc_batch *b, Dwarf_Die *die)
 			      (unsigned long long)dwarf_dieoffset(die), dwarf_errmsg(-1));
 }
 
-static int add_off(Dwarf_Off **v, size_t *n, size_t *cap,
-		   Dwarf_Off off)
+static int add_die(Dwarf_Die **v, size_t *n, size_t *cap, Dwarf_Die *die)
 {
 	if (grow((void **)v, cap, *n + 1, sizeof(**v)))
 		return -ENOMEM;
-	(*v)[(*n)++] = off;
+	(*v)[(*n)++] = *die;
 	return 0;
 }
 
@@ -109,6 +108,7 @@ static int add_ent(struct enc_batch *b, Dwarf_Die *die, int nids)
 		return -ENOMEM;
 	e = &b->ents[b->nents++];
 	e->off = dwarf_dieoffset(die);
+	e->die = *die;
 	e->id = nids ? b->next_id : 0;
 	e->nids = nids;
 	b->next_id += nids;
@@ -156,7 +156,7 @@ static int scan_die(struct enc_batch *b, Dwarf_Die *die, bool top)
 	case DW_TAG_unspecified_type:
 		return add_ent(b, die, 0);
 	case DW_TAG_subprogram:
-		err = add_off(&b->subs, &b->nsubs, &b->subs_cap, dwarf_dieoffset(die));
+		err = add_die(&b->subs, &b->nsubs, &b->subs_cap, die);
 		return err ? err : scan_children(b, die, false);
 	case DW_TAG_lexical_block:
 	case DW_TAG_inlined_subroutine:
@@ -164,8 +164,7 @@ static int scan_die(struct enc_batch *b, Dwarf_Die *die, bool top)
 		return scan_children(b, die, false);
 	case DW_TAG_variable:
 		if (top && (feats & (BTF_FEAT_VAR | BTF_FEAT_GLOBAL_VAR)))
-			return add_off(&b->gvars, &b->ngvars, &b->gvars_cap,
-				       dwarf_dieoffset(die));
+			return add_die(&b->gvars, &b->ngvars, &b->gvars_cap, die);
 		return 0;
 	default:
 		return 0;
@@ -190,6 +189,25 @@ static int scan_children(struct enc_batch *b, Dwarf_Die *parent, bool top)
 		return dwarf_err(b, parent);
 	return 0;
 }
+
+static struct Dwarf_CU *cudie_cu(const struct enc_batch *b)
+{
+	return b->cu;
+}
+
+/*
+ * The CU-relative offset of a reference.  dwarf_formref() is deprecated in
+ * favour of dwarf_formref_die(), but that one finds the unit of the target
+ * through a locked tree search on every call, and a CU-local reference
+ * (DW_FORM_ref1..8, ref_udata: nearly all of them) needs no search.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+static int local_ref(Dwarf_Attribute *a, Dwarf_Off *ref)
+{
+	return dwarf_formref(a, ref);
+}
+#pragma GCC diagnostic pop
 
 static const struct cu_ent *find_ent(const struct enc_batch *b, Dwarf_Off off)
 {
@@ -216,6 +234,7 @@ static int type_id(struct enc_batch *b, Dwarf_Die *die, bool integrate, uint32_t
 	Dwarf_Attribute a;
 	Dwarf_Die t;
 	const struct cu_ent *e;
+	Dwarf_Off ref, off;
 	int depth;
 
 	*id = 0;
@@ -223,18 +242,25 @@ static int type_id(struct enc_batch *b, Dwarf_Die *die, bool integrate, uint32_t
 		if (!(integrate ? dwarf_attr_integrate(die, DW_AT_type, &a)
 				: dwarf_attr(die, DW_AT_type, &a)))
 			return 0;
-		if (!dwarf_formref_die(&a, &t))
-			return dwarf_err(b, die);
-		e = find_ent(b, dwarf_dieoffset(&t));
+		/* CU-local forms need no DIE lookup, the common and fast case. */
+		if (a.cu == cudie_cu(b) && local_ref(&a, &ref) == 0) {
+			off = b->cu_start + ref;
+		} else {
+			if (!dwarf_formref_die(&a, &t))
+				return dwarf_err(b, die);
+			off = dwarf_dieoffset(&t);
+		}
+		e = find_ent(b, off);
 		if (!e)
 			return enc_batch__err(b, -EINVAL,
 				"DIE 0x%llx refers to 0x%llx, not a type of its unit",
 				(unsigned long long)dwarf_dieoffset(die),
-				(unsigned long long)dwarf_dieoffset(&t));
+				(unsigned long long)off);
 		if (e->nids) {
 			*id = e->id;
 			return 0;
 		}
+		t = e->die;
 		if (dwarf_tag(&t) == DW_TAG_unspecified_type)
 			return 0;
 		die = &t;
@@ -615,24 +641,6 @@ static int emit_type_decl_tags(struct enc_batch *b, const struct cu_ent *e, Dwar
 	return emit_decl_tags(b, die, e->id, -1);
 }
 
-static int func_index(const struct enc_ctx *ctx, const char *name)
-{
-	size_t lo = 0, hi = ctx->nfuncs;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strcmp(ctx->funcs[mid], name);
-
-		if (!c)
-			return (int)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
 /* pahole 1.24: every parameter must be named, else no FUNC. */
 static bool params_named(Dwarf_Die *die)
 {
@@ -668,7 +676,7 @@ static int emit_func(struct enc_batch *b, Dwarf_Die *die)
 	if (!name || !params_named(die))
 		return 0;
 	if (ctx->nfuncs) {
-		idx = func_index(ctx, name);
+		idx = enc_ctx__func(ctx, name);
 		if (idx < 0 || b->func_done[idx])
 			return 0;
 	} else if (!flag(die, DW_AT_external)) {
@@ -682,7 +690,7 @@ static int emit_func(struct enc_batch *b, Dwarf_Die *die)
 		return btf_ret(b, die, id);
 	if (idx >= 0)
 		b->func_done[idx] = 1;
-	if (!(ctx->feats & BTF_FEAT_DECL_TAG))
+	if (!b->decl_tags)
 		return 0;
 	err = emit_decl_tags(b, die, id, -1);
 	if (err || dwarf_child(die, &c))
@@ -789,12 +797,12 @@ static int emit_var(struct enc_batch *b, Dwarf_Die *die)
 		return -ENOMEM;
 	b->vars[b->nvars].off = p->off;
 	b->vars[b->nvars++].size = p->size;
-	if (ctx->feats & BTF_FEAT_DECL_TAG)
+	if (b->decl_tags)
 		return emit_decl_tags(b, die, id, -1);
 	return 0;
 }
 
-static int emit_all(struct enc_batch *b, Dwarf *dbg)
+static int emit_all(struct enc_batch *b)
 {
 	Dwarf_Die die;
 	size_t i;
@@ -805,8 +813,7 @@ static int emit_all(struct enc_batch *b, Dwarf *dbg)
 
 		if (!e->nids)
 			continue;
-		if (!dwarf_offdie(dbg, e->off, &die))
-			return dwarf_err(b, &die);
+		die = e->die;
 		err = emit_ent(b, e, &die);
 		if (err)
 			return err;
@@ -814,10 +821,11 @@ static int emit_all(struct enc_batch *b, Dwarf *dbg)
 			return enc_batch__err(b, -EINVAL,
 				"DIE 0x%llx: BTF id drift", (unsigned long long)e->off);
 	}
-	if (b->ctx->feats & BTF_FEAT_DECL_TAG) {
+	if (b->decl_tags) {
 		for (i = 0; i < b->nents; i++) {
-			if (!b->ents[i].nids || !dwarf_offdie(dbg, b->ents[i].off, &die))
+			if (!b->ents[i].nids)
 				continue;
+			die = b->ents[i].die;
 			err = emit_type_decl_tags(b, &b->ents[i], &die);
 			if (err)
 				return err;
@@ -826,15 +834,25 @@ static int emit_all(struct enc_batch *b, Dwarf *dbg)
 	return 0;
 }
 
+/* Only clang emits btf_decl_tag annotations: skip looking for them otherwise. */
+static bool may_have_annotations(Dwarf_Die *cudie)
+{
+	Dwarf_Attribute a;
+	const char *p = dwarf_formstring(dwarf_attr(cudie, DW_AT_producer, &a));
+
+	return !p || strstr(p, "clang");
+}
+
 int dcu__encode(struct enc_batch *b, Dwarf_Die *cudie)
 {
-	Dwarf *dbg = dwarf_cu_getdwarf(cudie->cu);
 	bool need_int;
-	Dwarf_Die die;
 	size_t i;
 	int err;
 
 	b->nents = b->nsubs = b->ngvars = 0;
+	b->cu = cudie->cu;
+	b->decl_tags = (b->ctx->feats & BTF_FEAT_DECL_TAG) && may_have_annotations(cudie);
+	b->cu_start = dwarf_dieoffset(cudie) - dwarf_cuoffset(cudie);
 	b->int_id = 0;
 	b->has_array = false;
 	b->next_id = btf__type_cnt(b->btf);
@@ -848,7 +866,7 @@ int dcu__encode(struct enc_batch *b, Dwarf_Die *cudie)
 	need_int = !b->int_id && b->has_array;
 	if (need_int)
 		b->int_id = b->next_id;
-	err = emit_all(b, dbg);
+	err = emit_all(b);
 	if (err)
 		return err;
 	if (need_int) {
@@ -857,16 +875,12 @@ int dcu__encode(struct enc_batch *b, Dwarf_Die *cudie)
 			return btf_ret(b, cudie, err);
 	}
 	for (i = 0; i < b->nsubs; i++) {
-		if (!dwarf_offdie(dbg, b->subs[i], &die))
-			return dwarf_err(b, cudie);
-		err = emit_func(b, &die);
+		err = emit_func(b, &b->subs[i]);
 		if (err)
 			return err;
 	}
 	for (i = 0; i < b->ngvars; i++) {
-		if (!dwarf_offdie(dbg, b->gvars[i], &die))
-			return dwarf_err(b, cudie);
-		err = emit_var(b, &die);
+		err = emit_var(b, &b->gvars[i]);
 		if (err)
 			return err;
 	}

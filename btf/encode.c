@@ -44,7 +44,6 @@ struct cu_ref {
 
 /* One worker's view of the DWARF: its own Elf and Dwarf handles. */
 struct dwarf_src {
-	Elf *elf;
 	Dwarf *dbg;
 	Dwfl *dwfl;
 	uint64_t pcpu_addr;	/* .data..percpu address as DWARF sees it */
@@ -141,51 +140,43 @@ static int src_open_rel(struct dwarf_src *s, const struct enc_ctx *ctx)
 	return 0;
 }
 
+/*
+ * Every worker reads the one mapping of ctx->ef: a second mapping of the
+ * same file would count its pages in RSS twice.  dwarf_begin_elf() reads
+ * the section table and data pointers now, so the handles it makes for
+ * each worker (here, before any thread starts) share the Elf read-only.
+ */
 static int src_open(struct dwarf_src *s, const struct enc_ctx *ctx)
 {
 	GElf_Shdr shdr;
-	Elf_Scn *scn = NULL;
-	const char *n;
+	Elf_Scn *scn;
 	char *raw;
-	size_t rawlen, shstrndx;
+	size_t rawlen;
 
 	memset(s, 0, sizeof(*s));
 	if (ctx->is_rel)
 		return src_open_rel(s, ctx);
-	s->elf = elf_begin(ctx->ef.fd, ELF_C_READ_MMAP, NULL);
-	if (!s->elf)
-		return -EINVAL;
 	s->pcpu_addr = ctx->pcpu_addr;
-	s->dbg = dwarf_begin_elf(s->elf, DWARF_C_READ, NULL);
+	s->dbg = dwarf_begin_elf(ctx->ef.elf, DWARF_C_READ, NULL);
 	if (!s->dbg)
 		return -ENODATA;
 	/* Where .debug_info lies in the mapping, to give its pages back. */
-	raw = elf_rawfile(s->elf, &rawlen);
-	if (!raw || elf_getshdrstrndx(s->elf, &shstrndx))
-		return 0;
-	while ((scn = elf_nextscn(s->elf, scn))) {
-		if (!gelf_getshdr(scn, &shdr))
-			continue;
-		n = elf_strptr(s->elf, shstrndx, shdr.sh_name);
-		if (n && !strcmp(n, ".debug_info") && !(shdr.sh_flags & SHF_COMPRESSED) &&
-		    shdr.sh_type == SHT_PROGBITS && shdr.sh_offset + shdr.sh_size <= rawlen) {
-			s->info = raw + shdr.sh_offset;
-			s->info_len = shdr.sh_size;
-		}
+	raw = elf_rawfile(ctx->ef.elf, &rawlen);
+	scn = elf_file__section(&ctx->ef, ".debug_info", &shdr);
+	if (raw && scn && !(shdr.sh_flags & SHF_COMPRESSED) &&
+	    shdr.sh_type == SHT_PROGBITS && shdr.sh_offset + shdr.sh_size <= rawlen) {
+		s->info = raw + shdr.sh_offset;
+		s->info_len = shdr.sh_size;
 	}
 	return 0;
 }
 
 static void src_close(struct dwarf_src *s)
 {
-	if (s->dwfl) {
+	if (s->dwfl)
 		dwfl_end(s->dwfl);
-	} else {
-		if (s->dbg)
-			dwarf_end(s->dbg);
-		if (s->elf)
-			elf_end(s->elf);
-	}
+	else if (s->dbg)
+		dwarf_end(s->dbg);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -249,9 +240,15 @@ static bool lang_excluded(const struct enc_ctx *ctx, Dwarf_Die *cu)
 	return false;
 }
 
-static int list_cus(struct encoder *e, Dwarf *dbg)
+/*
+ * Reading each unit header faults in the pages around it (fault-around),
+ * so the pages read so far are given back every few MB: listing the units
+ * must not map all of .debug_info at once.
+ */
+static int list_cus(struct encoder *e, const struct dwarf_src *src)
 {
-	Dwarf_Off off = 0, next;
+	Dwarf *dbg = src->dbg;
+	Dwarf_Off off = 0, next, released = 0;
 	size_t hsize, cap = 0;
 	struct cu_ref *v;
 	int r;
@@ -266,6 +263,10 @@ static int list_cus(struct encoder *e, Dwarf *dbg)
 		}
 		e->cus[e->ncus++] = (struct cu_ref){ off + hsize, off, next };
 		off = next;
+		if (off - released >= BATCH_BYTES) {
+			src_release(src, released, off);
+			released = off;
+		}
 	}
 	if (r < 0)
 		return set_err(e->ctx.opts, -EINVAL, "bad DWARF unit header at 0x%llx: %s",
@@ -354,24 +355,6 @@ static int run_job(struct encoder *e, struct job *j, struct dwarf_src *s)
 
 /* --- merging batches, in order --- */
 
-static int func_idx(const struct enc_ctx *ctx, const char *name)
-{
-	size_t lo = 0, hi = ctx->nfuncs;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strcmp(ctx->funcs[mid], name);
-
-		if (!c)
-			return (int)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
 static void index_funcs(struct encoder *e, uint32_t from)
 {
 	uint32_t id, n = btf__type_cnt(e->acc);
@@ -384,7 +367,7 @@ static void index_funcs(struct encoder *e, uint32_t from)
 		t = btf__type_by_id(e->acc, id);
 		if (!btf_is_func(t))
 			continue;
-		idx = func_idx(&e->ctx, btf__name_by_offset(e->acc, t->name_off));
+		idx = enc_ctx__func(&e->ctx, btf__name_by_offset(e->acc, t->name_off));
 		if (idx < 0)
 			continue;
 		if (!e->func_id[idx]) {
@@ -492,18 +475,19 @@ static int add_datasec(struct encoder *e)
 
 struct worker {
 	struct encoder *e;
+	struct dwarf_src src;
+	int err;
 	pthread_t tid;
 };
 
 static void *worker_main(void *arg)
 {
-	struct encoder *e = arg;
-	struct dwarf_src s;
+	struct worker *w = arg;
+	struct encoder *e = w->e;
 	struct job *j;
 	size_t k;
-	int err;
+	int err = w->err;
 
-	err = src_open(&s, &e->ctx);
 	for (;;) {
 		pthread_mutex_lock(&e->lock);
 		/* Bounded look-ahead keeps finished batches from piling up. */
@@ -517,13 +501,12 @@ static void *worker_main(void *arg)
 		k = e->next_job++;
 		pthread_mutex_unlock(&e->lock);
 		j = &e->jobs[k];
-		j->err = err ? err : run_job(e, j, &s);
+		j->err = err ? err : run_job(e, j, &w->src);
 		pthread_mutex_lock(&e->lock);
 		j->done = true;
 		pthread_cond_broadcast(&e->cond);
 		pthread_mutex_unlock(&e->lock);
 	}
-	src_close(&s);
 	return NULL;
 }
 
@@ -550,8 +533,12 @@ static int run_threads(struct encoder *e)
 		return -ENOMEM;
 	pthread_mutex_init(&e->lock, NULL);
 	pthread_cond_init(&e->cond, NULL);
+	for (i = 0; i < n; i++) {
+		w[i].e = e;
+		w[i].err = src_open(&w[i].src, &e->ctx);
+	}
 	for (i = 0; i < n; i++, started++)
-		if (pthread_create(&w[i].tid, NULL, worker_main, e))
+		if (pthread_create(&w[i].tid, NULL, worker_main, &w[i]))
 			break;
 	if (!started)
 		err = -EAGAIN;
@@ -575,6 +562,8 @@ static int run_threads(struct encoder *e)
 	pthread_mutex_unlock(&e->lock);
 	for (i = 0; i < started; i++)
 		pthread_join(w[i].tid, NULL);
+	for (i = 0; i < n; i++)
+		src_close(&w[i].src);
 	for (k = 0; k < e->njobs; k++)
 		batch_free(&e->jobs[k].b);
 	free(w);
@@ -640,7 +629,8 @@ static int open_input(struct encoder *e)
 		return set_err(o, -ENODATA, "no DWARF%s%s", err == -ENODATA ? "" : ": ",
 			       err == -ENODATA ? "" : dwarf_errmsg(-1));
 	}
-	err = list_cus(e, dbg);
+	err = list_cus(e, &s);
+	src_release(&s, 0, s.info_len);
 	src_close(&s);
 	return err;
 }
@@ -680,6 +670,7 @@ static void encoder_free(struct encoder *e)
 	btf__free(e->acc);
 	btf__free(e->ctx.base);
 	free(e->ctx.funcs);
+	free(e->ctx.func_hash);
 	free(e->ctx.pcpu);
 	elf_file__close(&e->ctx.ef);
 }

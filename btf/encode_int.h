@@ -27,6 +27,8 @@ struct enc_ctx {
 	bool is_rel;			/* ET_REL: a kernel module */
 	const char **funcs;		/* sorted, unique STT_FUNC names */
 	size_t nfuncs;
+	uint32_t *func_hash;		/* index into funcs, UINT32_MAX: empty */
+	size_t func_mask;
 	struct enc_pcpu *pcpu;		/* sorted by offset */
 	size_t npcpu;
 	bool has_pcpu;
@@ -40,6 +42,7 @@ struct enc_ctx {
 /* One DIE that becomes types [id, id + nids) in the batch's BTF. */
 struct cu_ent {
 	Dwarf_Off off;
+	Dwarf_Die die;			/* kept: no dwarf_offdie() lookups later */
 	uint32_t id;
 	uint16_t nids;			/* 0: an alias of its DW_AT_type */
 };
@@ -60,7 +63,10 @@ struct enc_batch {
 	/* scratch for the CU being encoded */
 	struct cu_ent *ents;
 	size_t nents, ents_cap;
-	Dwarf_Off *subs, *gvars;
+	Dwarf_Die *subs, *gvars;
+	Dwarf_Off cu_start;		/* unit offset: base of CU-local refs */
+	struct Dwarf_CU *cu;
+	bool decl_tags;			/* look for clang's btf_decl_tag */
 	size_t nsubs, subs_cap, ngvars, gvars_cap;
 	uint32_t int_id;		/* "int" of this CU, the array index */
 	bool has_array;
@@ -68,6 +74,9 @@ struct enc_batch {
 	uint64_t pcpu_addr;		/* .data..percpu address in DWARF */
 	char err[256];
 };
+
+/* Index of NAME in ctx->funcs, or -1. */
+int enc_ctx__func(const struct enc_ctx *ctx, const char *name);
 
 /* Encode the CU whose DIE is CUDIE into b->btf.  0 or -errno + b->err. */
 int dcu__encode(struct enc_batch *b, Dwarf_Die *cudie);

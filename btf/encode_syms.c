@@ -52,6 +52,52 @@ static size_t uniq(const char **v, size_t n)
 	return out;
 }
 
+static uint32_t hash_str(const char *s)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/* An open-addressing index over ctx->funcs: looked up once per function DIE. */
+static int build_func_hash(struct enc_ctx *ctx)
+{
+	size_t i, n = 64, slot;
+
+	while (n < ctx->nfuncs * 2)
+		n *= 2;
+	ctx->func_hash = malloc(n * sizeof(*ctx->func_hash));
+	if (!ctx->func_hash)
+		return -ENOMEM;
+	memset(ctx->func_hash, 0xff, n * sizeof(*ctx->func_hash));
+	ctx->func_mask = n - 1;
+	for (i = 0; i < ctx->nfuncs; i++) {
+		slot = hash_str(ctx->funcs[i]) & ctx->func_mask;
+		while (ctx->func_hash[slot] != UINT32_MAX)
+			slot = (slot + 1) & ctx->func_mask;
+		ctx->func_hash[slot] = i;
+	}
+	return 0;
+}
+
+int enc_ctx__func(const struct enc_ctx *ctx, const char *name)
+{
+	size_t slot;
+	uint32_t i;
+
+	if (!ctx->func_hash)
+		return -1;
+	slot = hash_str(name) & ctx->func_mask;
+	while ((i = ctx->func_hash[slot]) != UINT32_MAX) {
+		if (!strcmp(ctx->funcs[i], name))
+			return (int)i;
+		slot = (slot + 1) & ctx->func_mask;
+	}
+	return -1;
+}
+
 int enc_ctx__load_syms(struct enc_ctx *ctx)
 {
 	const struct elf_file *ef = &ctx->ef;
@@ -98,5 +144,5 @@ int enc_ctx__load_syms(struct enc_ctx *ctx)
 	ctx->nfuncs = uniq(ctx->funcs, nf);
 	qsort(ctx->pcpu, np, sizeof(*ctx->pcpu), cmp_pcpu);
 	ctx->npcpu = np;
-	return 0;
+	return build_func_hash(ctx);
 }

@@ -52,10 +52,7 @@ for sig in INT TERM; do
 	check "SIG$sig: programs and links were ours while running" test -n "$progs" -a -n "$links"
 	check "SIG$sig: report printed" grep -q '^# contentions completed' "$_tmp/sig.out"
 	check "SIG$sig: the command was stopped too (exit $rc)" test $rc -eq 143
-	gone=1
-	for id in $progs; do bpftool prog show id "$id" >/dev/null 2>&1 && gone=0; done
-	for id in $links; do bpftool link show id "$id" >/dev/null 2>&1 && gone=0; done
-	check "SIG$sig: no program or link left behind" test $gone = 1
+	check "SIG$sig: no program or link left behind" all_gone "$progs" "$links"
 done
 
 # killed outright: the kernel closes our descriptors, and that is enough
@@ -63,8 +60,8 @@ done
 pid=$!
 for i in $(seq 50); do [ -n "$(ids_of_pid link $pid)" ] && break; sleep 0.1; done
 progs=$(ids_of_pid prog $pid)
+links=$(ids_of_pid link $pid)
 kill -KILL $pid; wait $pid 2>/dev/null
-gone=1
-for id in $progs; do bpftool prog show id "$id" >/dev/null 2>&1 && gone=0; done
-check "SIGKILL: no program left behind" test -n "$progs" -a $gone = 1
+check "SIGKILL: we had programs and links" test -n "$progs" -a -n "$links"
+check "SIGKILL: no program or link left behind" all_gone "$progs" "$links"
 finish

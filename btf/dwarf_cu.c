@@ -158,8 +158,12 @@ static int scan_die(struct enc_batch *b, Dwarf_Die *die, bool top)
 	case DW_TAG_subprogram:
 		err = add_die(&b->subs, &b->nsubs, &b->subs_cap, die);
 		return err ? err : scan_children(b, die, false);
+	/*
+	 * Local types live under their function or lexical block; inlined
+	 * copies point at the abstract instance's, so their (many, deeply
+	 * nested) DIEs are not walked.
+	 */
 	case DW_TAG_lexical_block:
-	case DW_TAG_inlined_subroutine:
 	case DW_TAG_namespace:
 		return scan_children(b, die, false);
 	case DW_TAG_variable:
@@ -229,45 +233,112 @@ static const struct cu_ent *find_ent(const struct enc_batch *b, Dwarf_Off off)
  * has no kind for) resolve to what they qualify.  A reference to a DIE that
  * is not a type of this CU is bad DWARF.
  */
+static int type_id(struct enc_batch *b, Dwarf_Die *die, bool integrate, uint32_t *id);
+
+/* The BTF id that DW_AT_type attribute A (of DIE) refers to. */
+static int attr_type_id(struct enc_batch *b, Dwarf_Attribute *a, Dwarf_Die *die,
+			uint32_t *id)
+{
+	const struct cu_ent *e;
+	Dwarf_Off ref, off;
+	Dwarf_Die t;
+
+	*id = 0;
+	/* CU-local forms need no DIE lookup, the common and fast case. */
+	if (a->cu == cudie_cu(b) && local_ref(a, &ref) == 0) {
+		off = b->cu_start + ref;
+	} else {
+		if (!dwarf_formref_die(a, &t))
+			return dwarf_err(b, die);
+		off = dwarf_dieoffset(&t);
+	}
+	e = find_ent(b, off);
+	if (!e)
+		return enc_batch__err(b, -EINVAL,
+			"DIE 0x%llx refers to 0x%llx, not a type of its unit",
+			(unsigned long long)dwarf_dieoffset(die), (unsigned long long)off);
+	if (e->nids) {
+		*id = e->id;
+		return 0;
+	}
+	t = e->die;
+	if (dwarf_tag(&t) == DW_TAG_unspecified_type)
+		return 0;
+	if (++b->alias_depth > MAX_ALIAS_DEPTH)
+		return enc_batch__err(b, -ELOOP, "DIE 0x%llx: type alias loop",
+				      (unsigned long long)dwarf_dieoffset(die));
+	return type_id(b, &t, false, id);
+}
+
 static int type_id(struct enc_batch *b, Dwarf_Die *die, bool integrate, uint32_t *id)
 {
 	Dwarf_Attribute a;
-	Dwarf_Die t;
-	const struct cu_ent *e;
-	Dwarf_Off ref, off;
-	int depth;
+	int err;
 
 	*id = 0;
-	for (depth = 0; depth < MAX_ALIAS_DEPTH; depth++) {
-		if (!(integrate ? dwarf_attr_integrate(die, DW_AT_type, &a)
-				: dwarf_attr(die, DW_AT_type, &a)))
-			return 0;
-		/* CU-local forms need no DIE lookup, the common and fast case. */
-		if (a.cu == cudie_cu(b) && local_ref(&a, &ref) == 0) {
-			off = b->cu_start + ref;
-		} else {
-			if (!dwarf_formref_die(&a, &t))
-				return dwarf_err(b, die);
-			off = dwarf_dieoffset(&t);
-		}
-		e = find_ent(b, off);
-		if (!e)
-			return enc_batch__err(b, -EINVAL,
-				"DIE 0x%llx refers to 0x%llx, not a type of its unit",
-				(unsigned long long)dwarf_dieoffset(die),
-				(unsigned long long)off);
-		if (e->nids) {
-			*id = e->id;
-			return 0;
-		}
-		t = e->die;
-		if (dwarf_tag(&t) == DW_TAG_unspecified_type)
-			return 0;
-		die = &t;
-		integrate = false;
+	if (!(integrate ? dwarf_attr_integrate(die, DW_AT_type, &a)
+			: dwarf_attr(die, DW_AT_type, &a)))
+		return 0;
+	err = attr_type_id(b, &a, die, id);
+	b->alias_depth = 0;
+	return err;
+}
+
+/* The attributes of one DIE, read in a single pass (dwarf_attr rescans). */
+enum { DA_NAME, DA_TYPE, DA_DATA_BIT_OFFSET, DA_MEMBER_LOC, DA_BIT_OFFSET,
+       DA_BIT_SIZE, DA_BYTE_SIZE, DA_CONST_VALUE, DA_NR };
+
+struct die_attrs {
+	Dwarf_Attribute a[DA_NR];
+	unsigned int has;
+	bool skip;		/* DW_AT_external or DW_AT_declaration */
+};
+
+static int collect_attr(Dwarf_Attribute *attr, void *arg)
+{
+	struct die_attrs *da = arg;
+	int i;
+
+	switch (dwarf_whatattr(attr)) {
+	case DW_AT_name: i = DA_NAME; break;
+	case DW_AT_type: i = DA_TYPE; break;
+	case DW_AT_data_bit_offset: i = DA_DATA_BIT_OFFSET; break;
+	case DW_AT_data_member_location: i = DA_MEMBER_LOC; break;
+	case DW_AT_bit_offset: i = DA_BIT_OFFSET; break;
+	case DW_AT_bit_size: i = DA_BIT_SIZE; break;
+	case DW_AT_byte_size: i = DA_BYTE_SIZE; break;
+	case DW_AT_const_value: i = DA_CONST_VALUE; break;
+	case DW_AT_external: case DW_AT_declaration:
+		da->skip = true;
+		return DWARF_CB_OK;
+	default:
+		return DWARF_CB_OK;
 	}
-	return enc_batch__err(b, -ELOOP, "DIE 0x%llx: type alias loop",
-			      (unsigned long long)dwarf_dieoffset(die));
+	da->a[i] = *attr;
+	da->has |= 1u << i;
+	return DWARF_CB_OK;
+}
+
+static int die_attrs__read(Dwarf_Die *die, struct die_attrs *da)
+{
+	da->has = 0;
+	da->skip = false;
+	/* 1: every attribute seen; -1: bad DWARF */
+	return dwarf_getattrs(die, collect_attr, da, 0) == 1 ? 0 : -1;
+}
+
+static uint64_t da_udata(struct die_attrs *da, int i, uint64_t dflt)
+{
+	Dwarf_Word w;
+
+	if (!(da->has & (1u << i)) || dwarf_formudata(&da->a[i], &w))
+		return dflt;
+	return w;
+}
+
+static const char *da_name(struct die_attrs *da)
+{
+	return (da->has & (1u << DA_NAME)) ? dwarf_formstring(&da->a[DA_NAME]) : NULL;
 }
 
 static int64_t udata(Dwarf_Die *die, int name, int64_t dflt)
@@ -391,32 +462,28 @@ static int emit_array(struct enc_batch *b, Dwarf_Die *die)
 	return btf_ret(b, die, btf__add_array(b->btf, b->int_id, elem, (uint32_t)nelems));
 }
 
-static int member_bit_offset(Dwarf_Die *m, uint64_t *off)
+static uint64_t member_bit_offset(struct die_attrs *da)
 {
-	Dwarf_Attribute a;
 	Dwarf_Word w;
 	Dwarf_Op *ops;
 	size_t nops;
+	uint64_t off = 0;
 
-	*off = 0;
-	if (dwarf_attr(m, DW_AT_data_bit_offset, &a))
-		return dwarf_formudata(&a, off);
-	if (dwarf_attr(m, DW_AT_data_member_location, &a)) {
-		if (dwarf_formudata(&a, &w) == 0) {
-			*off = w * 8;
-		} else if (dwarf_getlocation(&a, &ops, &nops) == 0 && nops == 1 &&
-			   ops[0].atom == DW_OP_plus_uconst) {
-			*off = ops[0].number * 8;
-		}
+	if (da->has & (1u << DA_DATA_BIT_OFFSET))
+		return da_udata(da, DA_DATA_BIT_OFFSET, 0);
+	if (da->has & (1u << DA_MEMBER_LOC)) {
+		if (dwarf_formudata(&da->a[DA_MEMBER_LOC], &w) == 0)
+			off = w * 8;
+		else if (dwarf_getlocation(&da->a[DA_MEMBER_LOC], &ops, &nops) == 0 &&
+			 nops == 1 && ops[0].atom == DW_OP_plus_uconst)
+			off = ops[0].number * 8;
 	}
 	/* DWARF 2-4 bitfields count DW_AT_bit_offset from the storage unit's MSB. */
-	if (dwarf_attr(m, DW_AT_bit_offset, &a) && dwarf_formudata(&a, &w) == 0) {
-		int64_t unit = udata(m, DW_AT_byte_size, 0) * 8;
-		int64_t bits = udata(m, DW_AT_bit_size, 0);
-
-		*off += unit - (int64_t)w - bits;
+	if (da->has & (1u << DA_BIT_OFFSET)) {
+		w = da_udata(da, DA_BIT_OFFSET, 0);
+		off += da_udata(da, DA_BYTE_SIZE, 0) * 8 - w - da_udata(da, DA_BIT_SIZE, 0);
 	}
-	return 0;
+	return off;
 }
 
 static int emit_struct(struct enc_batch *b, Dwarf_Die *die, int tag)
@@ -436,19 +503,23 @@ static int emit_struct(struct enc_batch *b, Dwarf_Die *die, int tag)
 	if (dwarf_child(die, &c))
 		return 0;
 	do {
-		uint64_t off;
-		uint32_t t;
+		struct die_attrs da;
+		uint32_t t = 0;
 
-		if (dwarf_tag(&c) != DW_TAG_member || flag(&c, DW_AT_external) ||
-		    flag(&c, DW_AT_declaration))
+		if (dwarf_tag(&c) != DW_TAG_member)
 			continue;
-		err = type_id(b, &c, false, &t);
-		if (err)
-			return err;
-		if (member_bit_offset(&c, &off))
+		if (die_attrs__read(&c, &da))
 			return dwarf_err(b, &c);
-		err = btf__add_field(b->btf, dwarf_diename(&c), t, off,
-				     udata(&c, DW_AT_bit_size, 0));
+		if (da.skip)
+			continue;
+		if (da.has & (1u << DA_TYPE)) {
+			err = attr_type_id(b, &da.a[DA_TYPE], &c, &t);
+			b->alias_depth = 0;
+			if (err)
+				return err;
+		}
+		err = btf__add_field(b->btf, da_name(&da), t, member_bit_offset(&da),
+				     da_udata(&da, DA_BIT_SIZE, 0));
 		if (err < 0)
 			return btf_ret(b, &c, err);
 	} while (dwarf_siblingof(&c, &c) == 0);

@@ -66,7 +66,8 @@ struct enc_batch {
 	Dwarf_Die *subs, *gvars;
 	Dwarf_Off cu_start;		/* unit offset: base of CU-local refs */
 	struct Dwarf_CU *cu;
-	bool decl_tags;			/* look for clang's btf_decl_tag */
+	bool decl_tags;
+	int alias_depth;			/* look for clang's btf_decl_tag */
 	size_t nsubs, subs_cap, ngvars, gvars_cap;
 	uint32_t int_id;		/* "int" of this CU, the array index */
 	bool has_array;

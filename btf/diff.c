@@ -41,7 +41,7 @@ static const struct opt_help opt_table[] = {
 	  "base of B alone" },
 	{ { "kinds", required_argument, NULL, OPT_KINDS }, "LIST",
 	  "compare only these: int,float,struct,union,enum,fwd,typedef,anon,\n"
-	  "\t\t\tfunc,var,datasec,decl_tag, or the groups types, decls, all" },
+	  "                         func,var,datasec,decl_tag; or types, decls, all" },
 	{ { "summary", no_argument, NULL, 's' }, NULL,
 	  "print counts per kind instead of the differences" },
 	{ { "full", no_argument, NULL, OPT_FULL }, NULL,

@@ -16,13 +16,14 @@
 #include <bpf/libbpf.h>
 
 #include "cli/cli.h"
+#include "lock/kbtf.h"
 #include "lock/lock_int.h"
 #include "lock/lock.skel.h"
 
 struct lock_collect {
 	struct lock_bpf *skel;
 	struct ring_buffer *rb;
-	struct bpf_link *links[3];
+	int links[3];			/* raw tracepoint fds; -1 when closed */
 	struct bpf_program *begin, *end;
 	const char *path;
 	size_t tail_size;
@@ -30,6 +31,63 @@ struct lock_collect {
 	uint64_t merged;
 	int merge_err;
 };
+
+/* What the loader needs from the kernel's BTF. */
+enum {
+	Q_BEGIN, Q_END, Q_FORK,			/* btf_trace_* typedef ids */
+	Q_TGID, Q_MM, Q_SIGHAND, Q_MMAP_LOCK, Q_SIGLOCK,
+	Q_NR,
+};
+
+static struct kbtf_query kq[Q_NR] = {
+	[Q_BEGIN]	= { "btf_trace_contention_begin" },
+	[Q_END]		= { "btf_trace_contention_end" },
+	[Q_FORK]	= { "btf_trace_sched_process_fork" },
+	[Q_TGID]	= { "task_struct", "tgid" },
+	[Q_MM]		= { "task_struct", "mm" },
+	[Q_SIGHAND]	= { "task_struct", "sighand" },
+	[Q_MMAP_LOCK]	= { "mm_struct", "mmap_lock" },
+	[Q_SIGLOCK]	= { "sighand_struct", "siglock" },
+};
+static int kq_err = 1;		/* 1: not asked yet */
+
+static int kbtf_facts(void)
+{
+	if (kq_err == 1)
+		kq_err = kbtf__resolve(NULL, kq, Q_NR);
+	return kq_err;
+}
+
+/*
+ * "frugal_tp_btf/NAME" programs are opened as raw tracepoints (so libbpf
+ * does not load vmlinux BTF for them) and become tp_btf programs here, just
+ * before the kernel sees them, with the attach id kbtf found.
+ */
+static int prep_tp_btf(struct bpf_program *prog, struct bpf_prog_load_opts *opts,
+		       long cookie)
+{
+	const char *tp = strchr(bpf_program__section_name(prog), '/') + 1;
+	uint32_t id = !strcmp(tp, "contention_begin") ? kq[Q_BEGIN].id :
+		      !strcmp(tp, "contention_end") ? kq[Q_END].id : kq[Q_FORK].id;
+
+	(void)cookie;
+	if (!id)
+		return -ESRCH;
+	opts->expected_attach_type = BPF_TRACE_RAW_TP;
+	opts->attach_btf_id = id;
+	return bpf_program__set_type(prog, BPF_PROG_TYPE_TRACING);
+}
+
+static int register_tp_btf(void)
+{
+	static int handler;
+	LIBBPF_OPTS(libbpf_prog_handler_opts, ho, .prog_prepare_load_fn = prep_tp_btf);
+
+	if (!handler)
+		handler = libbpf_register_prog_handler("frugal_tp_btf/",
+						       BPF_PROG_TYPE_RAW_TRACEPOINT, 0, &ho);
+	return handler < 0 ? handler : 0;
+}
 
 static void set_autoload(struct lock_bpf *s, bool btf, bool fork)
 {
@@ -77,12 +135,24 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 			 machinery_frames(btf);
 	ro->tail_size = c->tail_size;
 	ro->want_stack = want_stack;
-	ro->classify_lock = o->mode == LOCK_AGGR_ADDR;
 	ro->target_mode = o->target_mode;
 	ro->has_cpu = o->cpu_list != NULL;
 	ro->type_mask = o->type_mask;
 	ro->has_addr = o->nr_addrs > 0;
 	ro->nr_ranges = o->nr_ranges;
+	if ((o->follow_forks || o->mode == LOCK_AGGR_ADDR) && kbtf_facts() == 0) {
+		ro->off_task_tgid = kq[Q_TGID].offset;
+		ro->off_task_mm = kq[Q_MM].offset;
+		ro->off_task_sighand = kq[Q_SIGHAND].offset;
+		ro->off_mm_mmap_lock = kq[Q_MMAP_LOCK].offset;
+		ro->off_sighand_siglock = kq[Q_SIGLOCK].offset;
+	}
+	/* Without the offsets: no -l classes, and no following of a command. */
+	ro->classify_lock = o->mode == LOCK_AGGR_ADDR && kq[Q_MM].offset > 0 &&
+			    kq[Q_MMAP_LOCK].offset >= 0 && kq[Q_SIGHAND].offset > 0 &&
+			    kq[Q_SIGLOCK].offset >= 0;
+	if (o->follow_forks && kq[Q_TGID].offset <= 0)
+		return -ESRCH;
 	set_autoload(s, btf, o->follow_forks);
 
 	err = bpf_map__set_max_entries(s->maps.stats, o->map_entries);
@@ -126,6 +196,13 @@ static int fill_maps(struct lock_collect *c, const struct lock_opts *o,
 	return err;
 }
 
+static int attach_one(struct bpf_program *p, const char *tp, bool btf)
+{
+	int fd = bpf_raw_tracepoint_open(btf ? NULL : tp, bpf_program__fd(p));
+
+	return fd < 0 ? -errno : fd;
+}
+
 static int attach(struct lock_collect *c, bool btf, bool fork)
 {
 	struct lock_bpf *s = c->skel;
@@ -134,19 +211,13 @@ static int attach(struct lock_collect *c, bool btf, bool fork)
 	c->begin = btf ? s->progs.lock_begin_btf : s->progs.lock_begin_raw;
 	c->end = btf ? s->progs.lock_end_btf : s->progs.lock_end_raw;
 	fp = btf ? s->progs.lock_fork_btf : s->progs.lock_fork_raw;
-	if (btf) {
-		c->links[0] = bpf_program__attach(c->begin);
-		c->links[1] = c->links[0] ? bpf_program__attach(c->end) : NULL;
-		c->links[2] = c->links[1] && fork ? bpf_program__attach(fp) : NULL;
-	} else {
-		c->links[0] = bpf_program__attach_raw_tracepoint(c->begin, "contention_begin");
-		c->links[1] = c->links[0] ?
-			bpf_program__attach_raw_tracepoint(c->end, "contention_end") : NULL;
-		c->links[2] = c->links[1] && fork ?
-			bpf_program__attach_raw_tracepoint(fp, "sched_process_fork") : NULL;
-	}
-	if (!c->links[0] || !c->links[1] || (fork && !c->links[2]))
-		return -errno ?: -EINVAL;
+	/* The fork hook first: no process of the command can slip past. */
+	if (fork && (c->links[2] = attach_one(fp, "sched_process_fork", btf)) < 0)
+		return c->links[2];
+	if ((c->links[0] = attach_one(c->begin, "contention_begin", btf)) < 0)
+		return c->links[0];
+	if ((c->links[1] = attach_one(c->end, "contention_end", btf)) < 0)
+		return c->links[1];
 	return 0;
 }
 
@@ -170,8 +241,9 @@ static void destroy_links(struct lock_collect *c)
 	size_t i;
 
 	for (i = 0; i < 3; i++) {
-		bpf_link__destroy(c->links[i]);
-		c->links[i] = NULL;
+		if (c->links[i] >= 0)
+			close(c->links[i]);
+		c->links[i] = -1;
 	}
 }
 
@@ -181,6 +253,11 @@ static int try_path(struct lock_collect *c, const struct lock_opts *o, bool btf,
 {
 	int err;
 
+	if (btf) {
+		err = kbtf_facts() ?: register_tp_btf();
+		if (err)
+			return err;
+	}
 	c->skel = lock_bpf__open();
 	if (!c->skel)
 		return -errno;
@@ -210,6 +287,7 @@ struct lock_collect *lock_collect__open(const struct lock_opts *o, int *errp)
 		err = -ENOMEM;
 		goto fail;
 	}
+	c->links[0] = c->links[1] = c->links[2] = -1;
 	if (o->cpu_list) {
 		cpu_set = calloc(nr_cpus > 0 ? nr_cpus : 1, 1);
 		err = cpu_set ? lock_cpu_list_parse(o->cpu_list, cpu_set, nr_cpus) : -ENOMEM;

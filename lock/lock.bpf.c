@@ -15,7 +15,6 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
-#include <bpf/bpf_core_read.h>
 
 #include "lock/lock.h"
 
@@ -34,6 +33,16 @@ const volatile bool has_cpu;
 const volatile __u64 type_mask;		/* bit (flags & 63) set: accepted; 0: all */
 const volatile bool has_addr;
 const volatile __u32 nr_ranges;		/* -S: sorted [start, end) text ranges */
+/*
+ * Kernel struct offsets, found by the loader in the kernel's BTF.  Reading
+ * through them with bpf_probe_read_kernel keeps this object free of CO-RE
+ * relocations, so libbpf never loads vmlinux BTF (see lock/kbtf.h).
+ */
+const volatile __u32 off_task_tgid;
+const volatile __u32 off_task_mm;
+const volatile __u32 off_task_sighand;
+const volatile __u32 off_mm_mmap_lock;
+const volatile __u32 off_sighand_siglock;
 
 struct slot {
 	__u64 ts;
@@ -281,19 +290,26 @@ static __always_inline __u64 hash_stack(__u64 *stack)
 	return h;
 }
 
+static __always_inline __u64 read_ptr(__u64 base, __u32 off)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), (void *)(base + off));
+	return v;
+}
+
+/* -l: is LOCK the current task's mmap_lock or its signal-handler lock? */
 static __always_inline __u32 lock_class(__u64 lock, __u32 flags)
 {
-	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 t = bpf_get_current_task(), p;
 
 	if (flags == LCB_F_READ || flags == LCB_F_WRITE) {
-		struct mm_struct *mm = t->mm;
-
-		if (mm && (__u64)&mm->mmap_lock == lock)
+		p = read_ptr(t, off_task_mm);
+		if (p && p + off_mm_mmap_lock == lock)
 			return LOCK_F_MMAP_LOCK;
 	} else if (flags == LCB_F_SPIN) {
-		struct sighand_struct *sh = t->sighand;
-
-		if (sh && (__u64)&sh->siglock == lock)
+		p = read_ptr(t, off_task_sighand);
+		if (p && p + off_sighand_siglock == lock)
 			return LOCK_F_SIGLOCK;
 	}
 	return 0;
@@ -432,54 +448,68 @@ filtered:
 	return 0;
 }
 
-SEC("tp_btf/contention_begin")
-int BPF_PROG(lock_begin_btf, void *lock, unsigned int flags)
+/*
+ * Each program twice: as a raw tracepoint, and in "frugal_tp_btf/" sections
+ * that the loader turns into tp_btf programs (BTF-typed tracepoints) with
+ * an attach id it finds itself.  The context is the same array of u64
+ * arguments either way; loading whole u64s keeps the tp_btf verifier happy.
+ */
+static __always_inline __u64 arg(__u64 *ctx, int i)
 {
-	return on_begin((__u64)lock, flags);
+	__u64 v = ctx[i];
+
+	barrier_var(v);
+	return v;
 }
 
-SEC("tp_btf/contention_end")
-int BPF_PROG(lock_end_btf, void *lock, int ret)
+SEC("frugal_tp_btf/contention_begin")
+int lock_begin_btf(__u64 *ctx)
 {
-	return on_end(ctx, (__u64)lock);
+	return on_begin(arg(ctx, 0), arg(ctx, 1));
+}
+
+SEC("frugal_tp_btf/contention_end")
+int lock_end_btf(__u64 *ctx)
+{
+	return on_end(ctx, arg(ctx, 0));
 }
 
 SEC("raw_tp/contention_begin")
-int lock_begin_raw(struct bpf_raw_tracepoint_args *ctx)
+int lock_begin_raw(__u64 *ctx)
 {
-	return on_begin(ctx->args[0], (__u32)ctx->args[1]);
+	return on_begin(arg(ctx, 0), arg(ctx, 1));
 }
 
 SEC("raw_tp/contention_end")
-int lock_end_raw(struct bpf_raw_tracepoint_args *ctx)
+int lock_end_raw(__u64 *ctx)
 {
-	return on_end(ctx, ctx->args[0]);
+	return on_end(ctx, arg(ctx, 0));
 }
 
 /* With a command to run: its new processes become targets too. */
-static __always_inline int on_fork(struct task_struct *parent,
-				   struct task_struct *child)
+static __always_inline int on_fork(__u64 child)
 {
-	__u32 ptgid = BPF_CORE_READ(parent, tgid);
-	__u32 ctgid = BPF_CORE_READ(child, tgid);
+	__u32 ptgid = bpf_get_current_pid_tgid() >> 32, ctgid = 0;
 	__u8 one = 1;
 
-	if (ptgid == ctgid || !bpf_map_lookup_elem(&targets, &ptgid))
+	if (!bpf_map_lookup_elem(&targets, &ptgid))
 		return 0;
-	bpf_map_update_elem(&targets, &ctgid, &one, BPF_NOEXIST);
+	bpf_probe_read_kernel(&ctgid, sizeof(ctgid), (void *)(child + off_task_tgid));
+	if (ctgid && ctgid != ptgid)
+		bpf_map_update_elem(&targets, &ctgid, &one, BPF_NOEXIST);
 	return 0;
 }
 
-SEC("tp_btf/sched_process_fork")
-int BPF_PROG(lock_fork_btf, struct task_struct *parent, struct task_struct *child)
+SEC("frugal_tp_btf/sched_process_fork")
+int lock_fork_btf(__u64 *ctx)
 {
-	return on_fork(parent, child);
+	return on_fork(arg(ctx, 1));
 }
 
 SEC("raw_tp/sched_process_fork")
-int lock_fork_raw(struct bpf_raw_tracepoint_args *ctx)
+int lock_fork_raw(__u64 *ctx)
 {
-	return on_fork((void *)ctx->args[0], (void *)ctx->args[1]);
+	return on_fork(arg(ctx, 1));
 }
 
 char LICENSE[] SEC("license") = "GPL";

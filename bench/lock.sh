@@ -35,16 +35,20 @@ fi
 tmp=$(mktemp -d)
 stats_prev=$(sysctl -n kernel.bpf_stats_enabled)
 cleanup() {
-	local p
-	# Everything started here is a job of this shell or a child of one
-	# (/usr/bin/time -> the profiler), or a profiler started by
-	# traced_run in a subshell, named in $tmp/running.  Profilers get SIGINT,
-	# on which they detach.
-	for p in $(cat "$tmp/running" 2>/dev/null) $(jobs -p); do
+	local p running
+	# Everything started here is a job of this shell, or a child of one, or
+	# the /usr/bin/time (-> profiler) that traced_run started in a job and
+	# named in $tmp/running.  Profilers get SIGINT, on which they detach;
+	# wait up to 10 s for that before removing their files.
+	running=$(cat "$tmp/running" 2>/dev/null) || true
+	for p in $running $(jobs -p); do
 		pkill -INT -P "$p" 2>/dev/null || true
 		kill -INT "$p" 2>/dev/null || true
 	done
-	sleep 0.2
+	for _ in $(seq 100); do
+		[ -n "$running" ] && kill -0 "$running" 2>/dev/null || break
+		sleep 0.1
+	done
 	for p in $(jobs -p); do kill "$p" 2>/dev/null || true; done
 	wait 2>/dev/null || true
 	sysctl -qw kernel.bpf_stats_enabled="$stats_prev" || true
@@ -195,6 +199,16 @@ traced_run() {
 		awk '{ printf "%d ", $1 - $2 }')$(tail -1 "$out.rss")"
 }
 
+# interruptible OUT CMD...: run CMD with its output to OUT, in the background,
+# and wait for it: a SIGINT/SIGTERM then reaches the trap (and cleanup) at
+# once, where a foreground CMD would delay it until CMD ends.
+interruptible() {
+	local out=$1
+	shift
+	"$@" >"$out" &
+	wait $!
+}
+
 # ---- statistics helpers ------------------------------------------------------
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "NA"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -213,9 +227,10 @@ for wl in epoll messaging; do
 		for t in $tools; do
 			# Alternate which of the pair runs first, so that neither
 			# always gets the warmer caches.
-			[ $((r % 2)) -eq 1 ] && base=$(workload_run "$wl")
-			res=$(traced_run "$t" caller "$tmp/$t.$wl" workload_run "$wl")
-			[ $((r % 2)) -eq 0 ] && base=$(workload_run "$wl")
+			[ $((r % 2)) -eq 1 ] && interruptible "$tmp/base" workload_run "$wl"
+			interruptible "$tmp/res" traced_run "$t" caller "$tmp/$t.$wl" workload_run "$wl"
+			[ $((r % 2)) -eq 0 ] && interruptible "$tmp/base" workload_run "$wl"
+			base=$(cat "$tmp/base") res=$(cat "$tmp/res")
 			cost=$(cat "$tmp/$t.$wl.cmd")
 			read -r bns bcnt ens ecnt rss <<<"$res"
 			echo "$t $wl $r base=$base traced=$cost begin=$bns/$bcnt end=$ens/$ecnt rss=$rss" >>"$tmp/log"
@@ -281,8 +296,8 @@ for t in $TOOLS; do
 	out=$tmp/$t.pressure
 	# The profiler attaches before the tracepoint counters start and detaches
 	# after they stop: it must account for at least every end they count.
-	traced_run "$t" pressure "$out" "$PERF" stat -a -x, -o "$out.stat" \
-		-e lock:contention_begin,lock:contention_end -- $WL_PRESSURE >/dev/null
+	interruptible /dev/null traced_run "$t" pressure "$out" "$PERF" stat -a -x, -o "$out.stat" \
+		-e lock:contention_begin,lock:contention_end -- $WL_PRESSURE
 	truth=$(awk -F, '$3 == "lock:contention_end" { print $1 }' "$out.stat")
 	read -r rows lost <<<"$(rows_sum "$t" "$out")"
 	R[$t.p.truth]=$truth

@@ -116,6 +116,17 @@ static int add_ent(struct enc_batch *b, Dwarf_Die *die, int nids)
 }
 
 static int scan_children(struct enc_batch *b, Dwarf_Die *parent, bool top);
+static int64_t udata(Dwarf_Die *die, int name, int64_t dflt);
+
+/*
+ * BTF integers are 1, 2, 4, 8 or 16 bytes.  clang describes DW_OP_convert
+ * targets such as a 6-byte "DW_ATE_unsigned_48"; pahole encodes those as
+ * a 4-byte "__SANITIZED_FAKE_INT__", and so do we.
+ */
+static bool base_size_ok(int64_t size)
+{
+	return size == 1 || size == 2 || size == 4 || size == 8 || size == 16;
+}
 
 /* First walk: which DIEs become types, and how many ids each takes. */
 static int scan_die(struct enc_batch *b, Dwarf_Die *die, bool top)
@@ -376,6 +387,8 @@ static int emit_base(struct enc_batch *b, Dwarf_Die *die)
 
 	if (!name)
 		name = "";
+	if (!base_size_ok(size))
+		return btf_ret(b, die, btf__add_int(b->btf, "__SANITIZED_FAKE_INT__", 4, 0));
 	if (enc == DW_ATE_float && (b->ctx->feats & BTF_FEAT_FLOAT))
 		return btf_ret(b, die, btf__add_float(b->btf, name, size));
 	if (enc == DW_ATE_signed || enc == DW_ATE_signed_char)

@@ -154,7 +154,7 @@ static int src_open(struct dwarf_src *s, const struct enc_ctx *ctx)
 	size_t rawlen;
 
 	memset(s, 0, sizeof(*s));
-	if (ctx->is_rel)
+	if (ctx->is_rel && !ctx->ef.priv)
 		return src_open_rel(s, ctx);
 	s->pcpu_addr = ctx->pcpu_addr;
 	s->dbg = dwarf_begin_elf(ctx->ef.elf, DWARF_C_READ, NULL);
@@ -163,7 +163,7 @@ static int src_open(struct dwarf_src *s, const struct enc_ctx *ctx)
 	/* Where .debug_info lies in the mapping, to give its pages back. */
 	raw = elf_rawfile(ctx->ef.elf, &rawlen);
 	scn = elf_file__section(&ctx->ef, ".debug_info", &shdr);
-	if (raw && scn && !(shdr.sh_flags & SHF_COMPRESSED) &&
+	if (raw && scn && !ctx->ef.priv && !(shdr.sh_flags & SHF_COMPRESSED) &&
 	    shdr.sh_type == SHT_PROGBITS && shdr.sh_offset + shdr.sh_size <= rawlen) {
 		s->info = raw + shdr.sh_offset;
 		s->info_len = shdr.sh_size;
@@ -600,9 +600,11 @@ static int load_base(struct encoder *e)
 	e->ctx.base = btf__parse(path, NULL);
 	err = e->ctx.base ? 0 : -errno;
 	if (err) {
-		return set_err(e->ctx.opts, -EINVAL, "base BTF %s: %s", path,
-			       err == -ENOENT ? "no such file or no .BTF section"
-					      : "not valid BTF");
+		/* The file at fault is the base: name it first. */
+		snprintf(e->ctx.opts->errbuf, e->ctx.opts->errlen, "%s: %s (--btf_base)",
+			 path, access(path, R_OK) ? strerror(errno)
+			 : err == -ENOENT ? "no .BTF section" : "not valid BTF");
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -619,6 +621,21 @@ static int open_input(struct encoder *e)
 	if (err)
 		return set_err(o, err, "%s", why ? why : strerror(-err));
 	e->ctx.is_rel = e->ctx.ef.ehdr.e_type == ET_REL;
+	err = elf_file__inflate_zstd(&e->ctx.ef);
+	if (err)
+		return set_err(o, err, "zstd-compressed section: %s",
+			       err == -ENOTSUP ? "cannot load libzstd.so.1" : "corrupt data");
+	/*
+	 * ET_REL: relocate the DWARF ourselves where we can (every worker can
+	 * then share it, and zstd sections work); libdwfl does it otherwise.
+	 */
+	if (e->ctx.is_rel && elf_file__can_relocate(&e->ctx.ef)) {
+		err = elf_file__relocate_debug(&e->ctx.ef);
+		if (err)
+			return set_err(o, err, "cannot apply DWARF relocations: %s",
+				       err == -ENOTSUP ? "unsupported relocation type"
+						       : "bad relocation section");
+	}
 	err = enc_ctx__load_syms(&e->ctx);
 	if (err)
 		return set_err(o, err, "bad symbol table: %s", strerror(-err));
@@ -647,10 +664,18 @@ static int write_output(struct encoder *e)
 	raw = btf__raw_data(e->acc, &len);
 	if (!raw)
 		return set_err(o, -ENOMEM, "cannot serialize BTF");
-	if (o->detached)
+	if (o->detached) {
 		err = enc_write_raw(o->detached, raw, len);
-	else
-		err = enc_write_elf(&e->ctx.ef, o->path, raw, len);
+	} else {
+		/* A fresh view of the file: ctx.ef may hold inflated sections. */
+		struct elf_file out;
+		const char *why;
+
+		err = elf_file__open(&out, o->path, &why);
+		if (!err)
+			err = enc_write_elf(&out, o->path, raw, len);
+		elf_file__close(&out);
+	}
 	if (err)
 		return set_err(o, err, "cannot write %s: %s",
 			       o->detached ? o->detached : "the .BTF section", strerror(-err));
@@ -697,8 +722,8 @@ int btf_enc__run(const struct btf_enc_opts *opts)
 	e.func_id = calloc(e.ctx.nfuncs + 1, sizeof(*e.func_id));
 	if (!e.func_id || plan_jobs(&e))
 		goto out;
-	/* ET_REL relocation happens in libdwfl's private copy: one worker. */
-	if (opts->jobs > 1 && e.njobs > 1 && !e.ctx.is_rel)
+	/* libdwfl relocates in a private copy per handle: one worker then. */
+	if (opts->jobs > 1 && e.njobs > 1 && (!e.ctx.is_rel || e.ctx.ef.priv))
 		err = run_threads(&e);
 	else
 		err = run_serial(&e);

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <bpf/libbpf.h>
+
 #include "btf/btf.h"
 #include "btf/encode.h"
 #include "cli/cli.h"
@@ -242,6 +244,14 @@ static int parse_args(struct encode_args *a, int argc, char **argv)
 	return 0;
 }
 
+/* libbpf's own messages are logs: shown with -V only. */
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (!cli_verbose || level == LIBBPF_DEBUG)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
 int btf_encode_main(int argc, char **argv, bool as_pahole)
 {
 	struct encode_args a = {
@@ -265,6 +275,7 @@ int btf_encode_main(int argc, char **argv, bool as_pahole)
 			       FRUGAL_VERSION, PAHOLE_COMPAT_VERSION);
 		return EXIT_OK;
 	}
+	libbpf_set_print(libbpf_print);
 	a.opts.errbuf = errbuf;
 	a.opts.errlen = sizeof(errbuf);
 	err = btf_enc__run(&a.opts);

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ELF files read through mmap: sections and symbols without copies. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -50,8 +53,15 @@ err_close:
 
 void elf_file__close(struct elf_file *ef)
 {
+	size_t i;
+
 	if (ef->elf)
 		elf_end(ef->elf);
+	for (i = 0; i < ef->nbufs; i++)
+		free(ef->bufs[i]);
+	free(ef->bufs);
+	ef->bufs = NULL;
+	ef->nbufs = 0;
 	if (ef->fd >= 0)
 		close(ef->fd);
 	ef->elf = NULL;
@@ -119,4 +129,208 @@ const char *elf_file__sym(const struct elf_file *ef, const struct elf_symtab *st
 	if (!sym->st_name)
 		return NULL;
 	return elf_strptr(ef->elf, st->strndx, sym->st_name);
+}
+
+#ifndef ELFCOMPRESS_ZSTD
+#define ELFCOMPRESS_ZSTD 2
+#endif
+
+typedef size_t (*zstd_decompress_fn)(void *dst, size_t cap, const void *src, size_t len);
+typedef unsigned int (*zstd_iserror_fn)(size_t code);
+
+/*
+ * libzstd is loaded only when an input needs it: libelf already links
+ * zlib for the common case, and most inputs are not zstd-compressed.
+ */
+static int zstd_load(zstd_decompress_fn *dec, zstd_iserror_fn *iserr)
+{
+	static void *h;
+
+	if (!h)
+		h = dlopen("libzstd.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return -ENOTSUP;
+	*dec = (zstd_decompress_fn)dlsym(h, "ZSTD_decompress");
+	*iserr = (zstd_iserror_fn)dlsym(h, "ZSTD_isError");
+	return *dec && *iserr ? 0 : -ENOTSUP;
+}
+
+int elf_file__make_private(struct elf_file *ef)
+{
+	Elf *priv;
+
+	if (ef->priv)
+		return 0;
+	priv = elf_begin(ef->fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	if (!priv)
+		return -EINVAL;
+	elf_end(ef->elf);
+	ef->elf = priv;
+	ef->priv = true;
+	return 0;
+}
+
+static bool is_zstd(Elf_Scn *scn, const GElf_Shdr *shdr, GElf_Chdr *chdr)
+{
+	return (shdr->sh_flags & SHF_COMPRESSED) && gelf_getchdr(scn, chdr) &&
+	       chdr->ch_type == ELFCOMPRESS_ZSTD;
+}
+
+static int inflate_one(struct elf_file *ef, Elf_Scn *scn, GElf_Shdr *shdr,
+		       const GElf_Chdr *chdr, zstd_decompress_fn dec, zstd_iserror_fn iserr)
+{
+	size_t hdr = gelf_fsize(ef->elf, ELF_T_CHDR, 1, EV_CURRENT);
+	Elf_Data *raw, *d;
+	void *buf, **v;
+	size_t n;
+
+	raw = elf_rawdata(scn, NULL);
+	if (!raw || raw->d_size < hdr || chdr->ch_size > (1ull << 34))
+		return -EINVAL;
+	buf = malloc(chdr->ch_size ? chdr->ch_size : 1);
+	v = realloc(ef->bufs, (ef->nbufs + 1) * sizeof(*v));
+	if (!buf || !v) {
+		free(buf);
+		return -ENOMEM;
+	}
+	ef->bufs = v;
+	ef->bufs[ef->nbufs++] = buf;
+	n = dec(buf, chdr->ch_size, (const char *)raw->d_buf + hdr, raw->d_size - hdr);
+	if (iserr(n) || n != chdr->ch_size)
+		return -EINVAL;
+	d = elf_getdata(scn, NULL);
+	if (!d)
+		return -EINVAL;
+	d->d_buf = buf;
+	d->d_size = n;
+	d->d_type = ELF_T_BYTE;
+	d->d_align = chdr->ch_addralign;
+	shdr->sh_flags &= ~SHF_COMPRESSED;
+	shdr->sh_size = n;
+	return gelf_update_shdr(scn, shdr) ? 0 : -EINVAL;
+}
+
+int elf_file__inflate_zstd(struct elf_file *ef)
+{
+	zstd_decompress_fn dec = NULL;
+	zstd_iserror_fn iserr = NULL;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+	GElf_Chdr chdr;
+	bool any = false;
+	int err;
+
+	while ((scn = elf_nextscn(ef->elf, scn)))
+		if (gelf_getshdr(scn, &shdr) && is_zstd(scn, &shdr, &chdr))
+			any = true;
+	if (!any)
+		return 0;
+	err = zstd_load(&dec, &iserr);
+	if (err)
+		return err;
+	/* Headers are edited in memory: map the file copy-on-write. */
+	err = elf_file__make_private(ef);
+	if (err)
+		return err;
+	while ((scn = elf_nextscn(ef->elf, scn))) {
+		if (!gelf_getshdr(scn, &shdr) || !is_zstd(scn, &shdr, &chdr))
+			continue;
+		err = inflate_one(ef, scn, &shdr, &chdr, dec, iserr);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Relocation types that DWARF sections use: absolute 32- and 64-bit words. */
+static int reloc_width(unsigned int machine, unsigned int type)
+{
+	switch (machine) {
+	case EM_X86_64:
+		return type == R_X86_64_64 ? 8 : type == R_X86_64_32 ||
+		       type == R_X86_64_32S ? 4 : type == R_X86_64_NONE ? 0 : -1;
+	case EM_AARCH64:
+		return type == R_AARCH64_ABS64 ? 8 : type == R_AARCH64_ABS32 ? 4
+		       : type == R_AARCH64_NONE ? 0 : -1;
+	default:
+		return -1;
+	}
+}
+
+bool elf_file__can_relocate(const struct elf_file *ef)
+{
+	return ef->ehdr.e_machine == EM_X86_64 || ef->ehdr.e_machine == EM_AARCH64;
+}
+
+static int apply_rela(struct elf_file *ef, Elf_Scn *rscn, const GElf_Shdr *rsh,
+		      Elf_Data *target, Elf_Data *syms)
+{
+	bool swap = ef->ehdr.e_ident[EI_DATA] != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+						  ? ELFDATA2LSB : ELFDATA2MSB);
+	Elf_Data *rd = elf_getdata(rscn, NULL);
+	size_t i, n;
+	GElf_Rela r;
+	GElf_Sym sym;
+	uint64_t v;
+	int w;
+
+	if (!rd || !rsh->sh_entsize || swap)
+		return -EINVAL;
+	n = rsh->sh_size / rsh->sh_entsize;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getrela(rd, (int)i, &r))
+			return -EINVAL;
+		w = reloc_width(ef->ehdr.e_machine, GELF_R_TYPE(r.r_info));
+		if (w < 0)
+			return -ENOTSUP;
+		if (!w)
+			continue;
+		if (r.r_offset + w > target->d_size ||
+		    !gelf_getsym(syms, (int)GELF_R_SYM(r.r_info), &sym))
+			return -EINVAL;
+		/* An ET_REL symbol's value is its offset in its section. */
+		v = sym.st_value + r.r_addend;
+		if (w == 8) {
+			memcpy((char *)target->d_buf + r.r_offset, &v, 8);
+		} else {
+			uint32_t v32 = (uint32_t)v;
+
+			memcpy((char *)target->d_buf + r.r_offset, &v32, 4);
+		}
+	}
+	return 0;
+}
+
+int elf_file__relocate_debug(struct elf_file *ef)
+{
+	struct elf_symtab st;
+	Elf_Scn *scn = NULL, *tscn;
+	GElf_Shdr sh, tsh;
+	Elf_Data *target;
+	const char *name;
+	int err;
+
+	err = elf_file__make_private(ef);
+	if (err)
+		return err;
+	err = elf_file__symtab(ef, &st);
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	while ((scn = elf_nextscn(ef->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA)
+			continue;
+		tscn = elf_getscn(ef->elf, sh.sh_info);
+		if (!tscn || !gelf_getshdr(tscn, &tsh))
+			return -EINVAL;
+		name = elf_file__section_name(ef, &tsh);
+		if (!name || strncmp(name, ".debug_", 7) || (tsh.sh_flags & SHF_COMPRESSED))
+			continue;
+		target = elf_getdata(tscn, NULL);
+		if (!target)
+			return -EINVAL;
+		err = apply_rela(ef, scn, &sh, target, st.syms);
+		if (err)
+			return err;
+	}
+	return 0;
 }

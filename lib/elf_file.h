@@ -17,11 +17,36 @@ struct elf_file {
 	GElf_Ehdr ehdr;
 	size_t shstrndx;
 	size_t size;		/* file size in bytes */
+	bool priv;		/* mapped copy-on-write: data may be edited */
+	void **bufs;		/* sections decompressed here (zstd) */
+	size_t nbufs;
 };
 
 /* Open PATH read-only.  0 or -errno; on -EINVAL *why says what is wrong. */
 int elf_file__open(struct elf_file *ef, const char *path, const char **why);
 void elf_file__close(struct elf_file *ef);
+
+/*
+ * libelf before 0.189 cannot decompress ELFCOMPRESS_ZSTD sections, which
+ * libdw then cannot read.  This decompresses them into heap buffers that
+ * the section descriptors point at, and clears SHF_COMPRESSED in memory
+ * (the file is mapped copy-on-write for that), so libdw sees plain
+ * sections.  0 (also when there is nothing to do) or -errno; -ENOTSUP when
+ * libzstd cannot be loaded.
+ */
+int elf_file__inflate_zstd(struct elf_file *ef);
+
+/* Remap the file copy-on-write so section data may be edited in memory. */
+int elf_file__make_private(struct elf_file *ef);
+
+/*
+ * ET_REL: apply the RELA relocations of the .debug_* sections in memory
+ * (absolute 32/64-bit words, which is all DWARF uses), so libdw reads
+ * what the linker would have produced.  x86_64 and aarch64, native byte
+ * order; elf_file__can_relocate() says whether this file qualifies.
+ */
+bool elf_file__can_relocate(const struct elf_file *ef);
+int elf_file__relocate_debug(struct elf_file *ef);
 
 /* Section named NAME (first one), its header in *shdr; NULL if none. */
 Elf_Scn *elf_file__section(const struct elf_file *ef, const char *name, GElf_Shdr *shdr);

@@ -323,8 +323,11 @@ int elf_file__relocate_debug(struct elf_file *ef)
 		if (!tscn || !gelf_getshdr(tscn, &tsh))
 			return -EINVAL;
 		name = elf_file__section_name(ef, &tsh);
-		if (!name || strncmp(name, ".debug_", 7) || (tsh.sh_flags & SHF_COMPRESSED))
+		if (!name || strncmp(name, ".debug_", 7))
 			continue;
+		/* zlib: libelf inflates it in place (zstd was done before). */
+		if ((tsh.sh_flags & SHF_COMPRESSED) && elf_compress(tscn, 0, 0) < 0)
+			return -EINVAL;
 		target = elf_getdata(tscn, NULL);
 		if (!target)
 			return -EINVAL;

@@ -595,8 +595,11 @@ static int emit_enum(struct enc_batch *b, Dwarf_Die *die)
 		if (dwarf_tag(&c) != DW_TAG_enumerator)
 			continue;
 		v = enumerator_value(&c, is_signed, size);
-		/* No ENUM64: pahole keeps the low 32 bits of a wide enum's values. */
-		if (!is64 && size > 4)
+		/*
+		 * Without ENUM64 pahole 1.24 encodes as before signed enums
+		 * existed: the low 32 bits, unsigned.
+		 */
+		if (!(b->ctx->feats & BTF_FEAT_ENUM64))
 			v = (uint32_t)v;
 		err = is64 ? btf__add_enum64_value(b->btf, dwarf_diename(&c), v)
 			   : btf__add_enum_value(b->btf, dwarf_diename(&c), v);

@@ -15,8 +15,13 @@
 #include "btf/encode.h"
 #include "cli/cli.h"
 
-/* The pahole release whose command line we accept; kernels pick flags by it. */
-#define PAHOLE_COMPAT_VERSION "v1.27"
+/*
+ * The pahole release whose output we reproduce, answered to --version.  A
+ * kernel build picks its flags by this number, so it must not be higher
+ * than what is implemented: claiming 1.26+ would make it pass features
+ * (optimized_func, consistent_func, decl_tag_kfuncs) as if they were done.
+ */
+#define PAHOLE_COMPAT_VERSION "v1.24"
 
 enum {
 	OPT_JOBS = 'j',

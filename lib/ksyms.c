@@ -244,3 +244,155 @@ int ksyms__at(const struct ksyms *ks, size_t i, struct ksym *sym, uint64_t *end)
 	*end = j < ks->nr ? ks->ents[j].addr : ks->ents[i].addr + 1;
 	return 0;
 }
+
+/*
+ * ksyms__load_addrs: a symbol at A is a candidate for every wanted address
+ * at or above A; store it only at the first such address (slot j), keeping
+ * the highest A per slot.  The symbol containing wanted[k] is then the
+ * highest candidate over slots 0..k.  One binary search per line, no
+ * matter how the file is ordered.
+ */
+#define KSYMS_NAME_MAX 512
+
+struct slot {
+	uint64_t addr;
+	char type;
+	bool used;
+	char name[KSYMS_NAME_MAX];
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static size_t lower_bound(const uint64_t *v, size_t n, uint64_t x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void slot_set(struct slot *s, uint64_t addr, char type, const char *name, size_t len)
+{
+	if (len >= KSYMS_NAME_MAX)
+		len = KSYMS_NAME_MAX - 1;
+	s->addr = addr;
+	s->type = type;
+	s->used = true;
+	memcpy(s->name, name, len);
+	s->name[len] = '\0';
+}
+
+struct want {
+	uint64_t *addrs;
+	size_t n;
+	struct slot *slots;
+	const char *const *names;
+	size_t nr_names;
+};
+
+static int scan_wanted(struct ksyms *ks, struct linebuf *lb, struct want *w, bool *nonzero)
+{
+	char *line, *name, type;
+	uint64_t addr;
+	size_t len, nlen, i, j;
+	int n, err;
+
+	while ((n = linebuf__next(lb, &line, &len)) != 0) {
+		if (n == -E2BIG)
+			return -EINVAL;
+		if (n < 0)
+			return n;
+		if (!len)
+			continue;
+		err = parse_line(line, &addr, &type, &name, &nlen);
+		if (err)
+			return err;
+		if (addr)
+			*nonzero = true;
+		for (i = 0; i < w->nr_names; i++)
+			if (strlen(w->names[i]) == nlen && !memcmp(w->names[i], name, nlen) &&
+			    (err = add(ks, addr, type, name, nlen)))
+				return err;
+		j = lower_bound(w->addrs, w->n, addr);
+		if (j < w->n && (!w->slots[j].used || w->slots[j].addr < addr))
+			slot_set(&w->slots[j], addr, type, name, nlen);
+	}
+	return 0;
+}
+
+static int keep_best(struct ksyms *ks, struct want *w)
+{
+	const struct slot *best = NULL;
+	size_t k;
+	int err;
+
+	for (k = 0; k < w->n; k++) {
+		const struct slot *s = &w->slots[k];
+
+		if (s->used && (!best || s->addr > best->addr)) {
+			best = s;
+			err = add(ks, s->addr, s->type, s->name, strlen(s->name));
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+struct ksyms *ksyms__load_addrs(const char *path, const uint64_t *addrs, size_t n,
+				const char *const *names, size_t nr_names)
+{
+	struct want w = { NULL, 0, NULL, names, nr_names };
+	char buf[65536];
+	struct linebuf lb;
+	struct ksyms *ks;
+	bool nonzero = false;
+	size_t i;
+	int err = -ENOMEM;
+
+	ks = calloc(1, sizeof(*ks));
+	w.addrs = malloc((n ? n : 1) * sizeof(*w.addrs));
+	if (!ks || !w.addrs)
+		goto fail;
+	memcpy(w.addrs, addrs, n * sizeof(*addrs));
+	qsort(w.addrs, n, sizeof(*w.addrs), cmp_u64);
+	for (i = 0; i < n; i++)
+		if (!w.n || w.addrs[w.n - 1] != w.addrs[i])
+			w.addrs[w.n++] = w.addrs[i];
+	w.slots = calloc(w.n ? w.n : 1, sizeof(*w.slots));
+	if (!w.slots)
+		goto fail;
+	err = linebuf__open(&lb, path ? path : "/proc/kallsyms", buf, sizeof(buf));
+	if (err)
+		goto fail;
+	err = scan_wanted(ks, &lb, &w, &nonzero);
+	linebuf__close(&lb);
+	err = err ?: keep_best(ks, &w);
+	if (err)
+		goto fail;
+	err = -EPERM;
+	if (!nonzero && (ks->nr || w.n))
+		goto fail;
+	qsort(ks->ents, ks->nr, sizeof(*ks->ents), cmp_ent);
+	free(w.addrs);
+	free(w.slots);
+	return ks;
+fail:
+	free(w.addrs);
+	free(w.slots);
+	ksyms__free(ks);
+	errno = -err;
+	return NULL;
+}

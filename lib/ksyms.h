@@ -27,6 +27,16 @@ struct ksym {
 struct ksyms *ksyms__load(const char *path, const char *types);
 void ksyms__free(struct ksyms *ks);
 
+/*
+ * A small table for known addresses: one read of PATH keeps, for each of
+ * ADDRS, only the symbol that contains it, plus the symbols called one of
+ * NAMES.  Memory is a few hundred bytes per address instead of megabytes
+ * for the whole table.  Lookups of other addresses may name the wrong
+ * symbol.  Errors as ksyms__load().
+ */
+struct ksyms *ksyms__load_addrs(const char *path, const uint64_t *addrs, size_t n,
+				const char *const *names, size_t nr_names);
+
 size_t ksyms__count(const struct ksyms *ks);
 /* Bytes held by the table and the names, for accounting and tests. */
 size_t ksyms__mem_bytes(const struct ksyms *ks, size_t *names);

@@ -512,6 +512,41 @@ static bool needs_ksyms(const struct lock_opts *o, size_t rows)
 			o->verbose_stacks);
 }
 
+/*
+ * Symbols only now, and only those the report names: the frames of the
+ * printed rows (or their lock addresses) and the section marks that tell
+ * locking code apart.
+ */
+static struct ksyms *load_report_syms(const struct lock_opts *o, struct lock_table *t)
+{
+	static const char *const marks[] = {
+		"__lock_text_start", "__lock_text_end",
+		"__sched_text_start", "__sched_text_end",
+	};
+	struct lock_row **rows = lock_table__sorted(t, o->sort);
+	size_t i, j, n = lock_table__len(t), nr = 0;
+	struct ksyms *ks = NULL;
+	uint64_t *addrs;
+
+	if (o->entries && n > o->entries)
+		n = o->entries;
+	addrs = malloc((n ? n : 1) * (o->max_stack + 1) * sizeof(*addrs));
+	if (rows && addrs) {
+		for (i = 0; i < n; i++) {
+			if (o->mode == LOCK_AGGR_ADDR)
+				addrs[nr++] = rows[i]->key;
+			for (j = 0; rows[i]->stack && j < o->max_stack && rows[i]->stack[j]; j++)
+				addrs[nr++] = rows[i]->stack[j];
+		}
+		ks = ksyms__load_addrs(NULL, addrs, nr, marks, 4);
+	} else {
+		errno = ENOMEM;
+	}
+	free(addrs);
+	free(rows);
+	return ks;
+}
+
 static int report(struct run *r, struct lock_collect *c, struct lock_table *t,
 		  struct lock_accounting *a, struct ksyms **ks)
 {
@@ -521,8 +556,7 @@ static int report(struct run *r, struct lock_collect *c, struct lock_table *t,
 	int i, err;
 
 	if (!*ks && needs_ksyms(r->o, lock_table__len(t))) {
-		/* Symbols only now, and only the kinds the report names. */
-		*ks = ksyms__load(NULL, r->o->mode == LOCK_AGGR_ADDR ? NULL : "tTwW");
+		*ks = load_report_syms(r->o, t);
 		if (!*ks)
 			cli_log("lock: no kernel symbols (%s): printing addresses\n",
 				strerror(errno));

@@ -40,14 +40,14 @@ enum {
 };
 
 static struct kbtf_query kq[Q_NR] = {
-	[Q_BEGIN]	= { "btf_trace_contention_begin" },
-	[Q_END]		= { "btf_trace_contention_end" },
-	[Q_FORK]	= { "btf_trace_sched_process_fork" },
-	[Q_TGID]	= { "task_struct", "tgid" },
-	[Q_MM]		= { "task_struct", "mm" },
-	[Q_SIGHAND]	= { "task_struct", "sighand" },
-	[Q_MMAP_LOCK]	= { "mm_struct", "mmap_lock" },
-	[Q_SIGLOCK]	= { "sighand_struct", "siglock" },
+	[Q_BEGIN]	= { .name = "btf_trace_contention_begin" },
+	[Q_END]		= { .name = "btf_trace_contention_end" },
+	[Q_FORK]	= { .name = "btf_trace_sched_process_fork" },
+	[Q_TGID]	= { .name = "task_struct", .member = "tgid" },
+	[Q_MM]		= { .name = "task_struct", .member = "mm" },
+	[Q_SIGHAND]	= { .name = "task_struct", .member = "sighand" },
+	[Q_MMAP_LOCK]	= { .name = "mm_struct", .member = "mmap_lock" },
+	[Q_SIGLOCK]	= { .name = "sighand_struct", .member = "siglock" },
 };
 static int kq_err = 1;		/* 1: not asked yet */
 

@@ -113,6 +113,44 @@ static void test_errors(void)
 	TEST_END();
 }
 
+static void test_addrs(void)
+{
+	static const char *const names[] = { "__sched_text_start" };
+	const uint64_t want[] = { 0xffffffff81000250, 0xffffffff81000100,
+				  0xffffffffc0001008, 0xffffffff81000250, 0xffffffff81000110 };
+	struct ksyms *ks;
+	uint64_t off = 0, addr = 0;
+
+	TEST_BEGIN("ksyms: a small table for known addresses, unsorted input");
+	/* modules first, out of order, and decoys between the wanted ones */
+	write_file("ffffffffc0001000 t mod_fn\t[mymod]\n"
+		   "ffffffff81000200 T second\n"
+		   "ffffffff81000100 T first\n"
+		   "ffffffff81000300 T third\n"
+		   "ffffffff81000240 t second_half\n"
+		   "ffffffff81000050 T __sched_text_start\n"
+		   "ffffffff810000f0 t before_first\n");
+	ks = ksyms__load_addrs(path, want, 5, names, 1);
+	if (!CHECK(ks, "load failed: %s", strerror(errno)))
+		goto out;
+	CHECK_STR(resolve(ks, 0xffffffff81000250, &off), "second_half");
+	CHECK_EQ(off, 0x10);
+	CHECK_STR(resolve(ks, 0xffffffff81000100, &off), "first");
+	CHECK_EQ(off, 0);
+	CHECK_STR(resolve(ks, 0xffffffff81000110, &off), "first");
+	CHECK_STR(resolve(ks, 0xffffffffc0001008, &off), "mod_fn");
+	CHECK(!ksyms__find(ks, "__sched_text_start", &addr) && addr == 0xffffffff81000050,
+	      "named symbol kept");
+	/* what was not needed was not kept */
+	CHECK_EQ(ksyms__find(ks, "third", &addr), -ENOENT);
+	CHECK_EQ(ksyms__find(ks, "before_first", &addr), -ENOENT);
+	CHECK(ksyms__count(ks) <= 4, "%zu symbols kept", ksyms__count(ks));
+	TEST_END();
+out:
+	ksyms__free(ks);
+	unlink(path);
+}
+
 static void test_real(void)
 {
 	struct ksyms *ks = ksyms__load(NULL, NULL);
@@ -143,6 +181,7 @@ int main(void)
 	test_lookup();
 	test_filter();
 	test_errors();
+	test_addrs();
 	test_real();
 	TEST_EXIT();
 }

@@ -347,11 +347,6 @@ static uint64_t da_udata(struct die_attrs *da, int i, uint64_t dflt)
 	return w;
 }
 
-static const char *da_name(struct die_attrs *da)
-{
-	return (da->has & (1u << DA_NAME)) ? dwarf_formstring(&da->a[DA_NAME]) : NULL;
-}
-
 static int64_t udata(Dwarf_Die *die, int name, int64_t dflt)
 {
 	Dwarf_Attribute a;
@@ -376,6 +371,106 @@ static int btf_ret(struct enc_batch *b, Dwarf_Die *die, int id)
 		return 0;
 	return enc_batch__err(b, id, "DIE 0x%llx: cannot add BTF type: %s",
 			      (unsigned long long)dwarf_dieoffset(die), strerror(-id));
+}
+
+/*
+ * Interning a name in the BTF string table hashes and compares it; a batch
+ * adds the same few hundred thousand names millions of times (every CU
+ * repeats its headers' members).  Names in .debug_str are one pointer per
+ * distinct string, so a batch maps that pointer to its string offset once.
+ */
+static uint32_t ptr_hash(const void *p)
+{
+	uint64_t v = (uintptr_t)p;
+
+	return (uint32_t)((v * 0x9E3779B97F4A7C15ull) >> 32);
+}
+
+static int str_cache_grow(struct enc_batch *b)
+{
+	size_t cap = b->str_cap ? b->str_cap * 2 : 1 << 14, i, slot;
+	const char **keys = calloc(cap, sizeof(*keys));
+	uint32_t *offs = malloc(cap * sizeof(*offs));
+
+	if (!keys || !offs) {
+		free(keys);
+		free(offs);
+		return -ENOMEM;
+	}
+	for (i = 0; i < b->str_cap; i++) {
+		if (!b->str_keys[i])
+			continue;
+		slot = ptr_hash(b->str_keys[i]) & (cap - 1);
+		while (keys[slot])
+			slot = (slot + 1) & (cap - 1);
+		keys[slot] = b->str_keys[i];
+		offs[slot] = b->str_offs[i];
+	}
+	free(b->str_keys);
+	free(b->str_offs);
+	b->str_keys = keys;
+	b->str_offs = offs;
+	b->str_cap = cap;
+	return 0;
+}
+
+/* The string offset of name attribute A in b->btf; 0 for no name. */
+static int name_off(struct enc_batch *b, Dwarf_Attribute *a)
+{
+	const char *name = a ? dwarf_formstring(a) : NULL;
+	unsigned int form;
+	size_t slot;
+	int off;
+
+	if (!name || !*name)
+		return 0;
+	form = dwarf_whatform(a);
+	if (form == DW_FORM_string)	/* inline in the DIE: no identity */
+		return btf__add_str(b->btf, name);
+	if (b->str_n * 2 >= b->str_cap && str_cache_grow(b))
+		return -ENOMEM;
+	slot = ptr_hash(name) & (b->str_cap - 1);
+	while (b->str_keys[slot]) {
+		if (b->str_keys[slot] == name)
+			return b->str_offs[slot];
+		slot = (slot + 1) & (b->str_cap - 1);
+	}
+	off = btf__add_str(b->btf, name);
+	if (off < 0)
+		return off;
+	b->str_keys[slot] = name;
+	b->str_offs[slot] = off;
+	b->str_n++;
+	return off;
+}
+
+/* Set the name of the last member/enumerator/param of type ID. */
+static void set_last_name(struct enc_batch *b, int id, int off)
+{
+	struct btf_type *t = (struct btf_type *)btf__type_by_id(b->btf, id);
+	int i = btf_vlen(t) - 1;
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		btf_members(t)[i].name_off = off;
+		break;
+	case BTF_KIND_ENUM:
+		btf_enum(t)[i].name_off = off;
+		break;
+	case BTF_KIND_ENUM64:
+		btf_enum64(t)[i].name_off = off;
+		break;
+	case BTF_KIND_FUNC_PROTO:
+		btf_params(t)[i].name_off = off;
+		break;
+	default:
+		break;
+	}
+}
+
+static void set_type_name(struct enc_batch *b, int id, int off)
+{
+	((struct btf_type *)btf__type_by_id(b->btf, id))->name_off = off;
 }
 
 static int emit_base(struct enc_batch *b, Dwarf_Die *die)
@@ -503,16 +598,22 @@ static int emit_struct(struct enc_batch *b, Dwarf_Die *die, int tag)
 {
 	const char *name = dwarf_diename(die);
 	bool is_union = tag == DW_TAG_union_type;
+	Dwarf_Attribute na;
 	Dwarf_Die c;
-	int err;
+	int err, id;
 
 	if (flag(die, DW_AT_declaration))
 		return btf_ret(b, die, btf__add_fwd(b->btf, name ? name : "",
 				       is_union ? BTF_FWD_UNION : BTF_FWD_STRUCT));
-	err = is_union ? btf__add_union(b->btf, name, udata(die, DW_AT_byte_size, 0))
-		       : btf__add_struct(b->btf, name, udata(die, DW_AT_byte_size, 0));
+	err = is_union ? btf__add_union(b->btf, NULL, udata(die, DW_AT_byte_size, 0))
+		       : btf__add_struct(b->btf, NULL, udata(die, DW_AT_byte_size, 0));
 	if (err < 0)
 		return btf_ret(b, die, err);
+	id = err;
+	err = name_off(b, dwarf_attr(die, DW_AT_name, &na));
+	if (err < 0)
+		return btf_ret(b, die, err);
+	set_type_name(b, id, err);
 	if (dwarf_child(die, &c))
 		return 0;
 	do {
@@ -531,10 +632,14 @@ static int emit_struct(struct enc_batch *b, Dwarf_Die *die, int tag)
 			if (err)
 				return err;
 		}
-		err = btf__add_field(b->btf, da_name(&da), t, member_bit_offset(&da),
+		err = btf__add_field(b->btf, NULL, t, member_bit_offset(&da),
 				     da_udata(&da, DA_BIT_SIZE, 0));
 		if (err < 0)
 			return btf_ret(b, &c, err);
+		err = name_off(b, (da.has & (1u << DA_NAME)) ? &da.a[DA_NAME] : NULL);
+		if (err < 0)
+			return btf_ret(b, &c, err);
+		set_last_name(b, id, err);
 	} while (dwarf_siblingof(&c, &c) == 0);
 	return 0;
 }
@@ -580,8 +685,9 @@ static int emit_enum(struct enc_batch *b, Dwarf_Die *die)
 	int64_t size = udata(die, DW_AT_byte_size, 4);
 	bool is_signed = enum_is_signed(die);
 	bool is64 = size > 4 && (b->ctx->feats & BTF_FEAT_ENUM64);
+	Dwarf_Attribute na;
 	Dwarf_Die c;
-	int err;
+	int err, id;
 
 	if (is64)
 		err = btf__add_enum64(b->btf, name, size, is_signed);
@@ -589,6 +695,7 @@ static int emit_enum(struct enc_batch *b, Dwarf_Die *die)
 		err = btf__add_enum(b->btf, name, size);
 	if (err < 0 || dwarf_child(die, &c))
 		return btf_ret(b, die, err);
+	id = err;
 	do {
 		int64_t v;
 
@@ -601,10 +708,15 @@ static int emit_enum(struct enc_batch *b, Dwarf_Die *die)
 		 */
 		if (!(b->ctx->feats & BTF_FEAT_ENUM64))
 			v = (uint32_t)v;
-		err = is64 ? btf__add_enum64_value(b->btf, dwarf_diename(&c), v)
-			   : btf__add_enum_value(b->btf, dwarf_diename(&c), v);
+		/* A placeholder name (libbpf wants one), then the cached one. */
+		err = is64 ? btf__add_enum64_value(b->btf, "_", v)
+			   : btf__add_enum_value(b->btf, "_", v);
 		if (err < 0)
 			return btf_ret(b, &c, err);
+		err = name_off(b, dwarf_attr(&c, DW_AT_name, &na));
+		if (err < 0)
+			return btf_ret(b, &c, err);
+		set_last_name(b, id, err);
 	} while (dwarf_siblingof(&c, &c) == 0);
 	return 0;
 }
@@ -617,6 +729,7 @@ static int emit_enum(struct enc_batch *b, Dwarf_Die *die)
 static int emit_proto(struct enc_batch *b, Dwarf_Die *die, bool named)
 {
 	uint32_t ret, t;
+	Dwarf_Attribute na;
 	Dwarf_Die c;
 	int err, id;
 
@@ -637,7 +750,12 @@ static int emit_proto(struct enc_batch *b, Dwarf_Die *die, bool named)
 			err = type_id(b, &c, named, &t);
 			if (err)
 				return err;
-			err = btf__add_func_param(b->btf, named ? dwarf_diename(&c) : NULL, t);
+			err = btf__add_func_param(b->btf, NULL, t);
+			if (err >= 0 && named) {
+				err = name_off(b, dwarf_attr_integrate(&c, DW_AT_name, &na));
+				if (err >= 0)
+					set_last_name(b, id, err);
+			}
 		} else {
 			continue;
 		}

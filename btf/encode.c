@@ -300,6 +300,8 @@ static int plan_jobs(struct encoder *e)
 
 static void batch_free(struct enc_batch *b)
 {
+	free(b->str_keys);
+	free(b->str_offs);
 	btf__free(b->btf);
 	free(b->func_done);
 	free(b->vars);
@@ -311,6 +313,11 @@ static void batch_free(struct enc_batch *b)
 
 static void batch_scratch_free(struct enc_batch *b)
 {
+	free(b->str_keys);
+	free(b->str_offs);
+	b->str_keys = NULL;
+	b->str_offs = NULL;
+	b->str_cap = b->str_n = 0;
 	free(b->func_done);
 	free(b->ents);
 	free(b->subs);

@@ -66,6 +66,10 @@ struct enc_batch {
 	Dwarf_Die *subs, *gvars;
 	Dwarf_Off cu_start;		/* unit offset: base of CU-local refs */
 	struct Dwarf_CU *cu;
+	/* DWARF name (.debug_str pointer) -> string offset in btf */
+	const char **str_keys;
+	uint32_t *str_offs;
+	size_t str_cap, str_n;
 	bool decl_tags;
 	int alias_depth;			/* look for clang's btf_decl_tag */
 	size_t nsubs, subs_cap, ngvars, gvars_cap;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 
@@ -74,12 +75,30 @@ static void *mmap_worker(void *arg)
 	return NULL;
 }
 
-/* Writers and one reader of a shared pipe: its mutex. */
-static void pipe_writer(const struct bench *b, int fd)
+/* Spread workers over the CPUs: contention needs them to run at once. */
+static void pin(unsigned int i)
 {
-	char buf[512];
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+
+	if (n < 2)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(i % n, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * Writers and one reader of a shared pipe: its mutex.  Writes of 16 KB
+ * keep the mutex held long enough (a copy of four pages) for writers on
+ * other CPUs to find it taken.
+ */
+static void pipe_writer(const struct bench *b, int fd, unsigned int i)
+{
+	static char buf[16384];
 	unsigned int n = 0;
 
+	pin(i);
 	memset(buf, 'x', sizeof(buf));
 	wait_until(&b->start);
 	do {
@@ -119,7 +138,7 @@ static int spawn_pipe(const struct bench *b, pid_t *pids, unsigned int *npids)
 		pid = fork();
 		if (pid == 0) {
 			close(p[0]);
-			pipe_writer(b, p[1]);
+			pipe_writer(b, p[1], i);
 		}
 		if (pid < 0)
 			goto fail;

@@ -328,6 +328,34 @@ static void batch_scratch_free(struct enc_batch *b)
 	b->ents_cap = b->subs_cap = b->gvars_cap = 0;
 }
 
+/*
+ * libdw creates its record of a unit by reading every unit header before
+ * it, the first time a unit is asked for.  A worker that jumps over another
+ * worker's batch would thus fault those headers' pages back in (with
+ * fault-around, 64 KB each) after their owner gave them back.  So each
+ * handle reads all the headers once, up front, and the pages go back.
+ */
+static void src_prime(struct dwarf_src *s, const struct encoder *e)
+{
+	Dwarf_Off released = 0;
+	Dwarf_Die die;
+	size_t i;
+
+	if (!s->dbg)
+		return;
+	/* In steps, giving pages back as it goes, as list_cus() does. */
+	for (i = 0; i < e->ncus; i += 32) {
+		dwarf_offdie(s->dbg, e->cus[i].die, &die);
+		if (e->cus[i].start - released >= BATCH_BYTES) {
+			src_release(s, released, e->cus[i].start);
+			released = e->cus[i].start;
+		}
+	}
+	if (e->ncus)
+		dwarf_offdie(s->dbg, e->cus[e->ncus - 1].die, &die);
+	src_release(s, 0, s->info_len);
+}
+
 static int run_job(struct encoder *e, struct job *j, struct dwarf_src *s)
 {
 	struct enc_batch *b = &j->b;
@@ -543,6 +571,7 @@ static int run_threads(struct encoder *e)
 	for (i = 0; i < n; i++) {
 		w[i].e = e;
 		w[i].err = src_open(&w[i].src, &e->ctx);
+		src_prime(&w[i].src, e);
 	}
 	for (i = 0; i < n; i++, started++)
 		if (pthread_create(&w[i].tid, NULL, worker_main, &w[i]))

@@ -26,16 +26,30 @@
 
 static volatile sig_atomic_t stop_signal;
 static volatile sig_atomic_t child_exited;
+/* Signal handlers write a byte here so a wait that is about to start wakes. */
+static int wake_pipe[2] = { -1, -1 };
+
+static void wake(void)
+{
+	int saved = errno;
+
+	/* If the pipe is full, a wake-up is pending anyway. */
+	if (wake_pipe[1] >= 0 && write(wake_pipe[1], "", 1) < 0) {
+	}
+	errno = saved;
+}
 
 static void on_stop(int sig)
 {
 	stop_signal = sig;
+	wake();
 }
 
 static void on_child(int sig)
 {
 	(void)sig;
 	child_exited = 1;
+	wake();
 }
 
 enum {
@@ -447,6 +461,8 @@ static void install_signals(void)
 {
 	struct sigaction sa;
 
+	if (wake_pipe[0] < 0 && pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK))
+		wake_pipe[0] = wake_pipe[1] = -1;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop;
 	sigaction(SIGINT, &sa, NULL);
@@ -478,9 +494,12 @@ static int collect_loop(struct run *r, struct lock_collect *c, struct lock_table
 	int n;
 
 	while (!stop_signal) {
-		if (r->o->duration && now_s() - start >= r->o->duration)
+		double left = r->o->duration ? r->o->duration - (now_s() - start) : 0.1;
+
+		if (left <= 0)
 			break;
-		n = lock_collect__poll(c, t, 100);
+		n = lock_collect__poll(c, t, left < 0.1 ? (int)(left * 1000) + 1 : 100,
+				       wake_pipe[0]);
 		if (n < 0)
 			return cli_err(NULL, "reading the overflow ring: %s", strerror(-n));
 		if (r->child > 0 && child_exited &&
@@ -615,10 +634,14 @@ static int run(struct run *r)
 		err = r->child < 0 ? cli_err(NULL, "fork: %s", strerror(errno)) : 0;
 		if (err)
 			goto out;
-		o->targets[0] = r->child;
-		o->nr_targets = 1;
-		o->target_mode = 1;
-		o->follow_forks = true;
+		/* Without -a or -C, the command and what it starts are the target;
+		 * with them, the command only sets how long we look. */
+		if (!o->system_wide && !o->cpu_list) {
+			o->targets[0] = r->child;
+			o->nr_targets = 1;
+			o->target_mode = 1;
+			o->follow_forks = true;
+		}
 	} else {
 		install_signals();
 	}

@@ -8,6 +8,7 @@
  * of this process and goes away with it, however it ends.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -49,13 +50,23 @@ static struct kbtf_query kq[Q_NR] = {
 	[Q_MMAP_LOCK]	= { .name = "mm_struct", .member = "mmap_lock" },
 	[Q_SIGLOCK]	= { .name = "sighand_struct", .member = "siglock" },
 };
-static int kq_err = 1;		/* 1: not asked yet */
+static int kq_done;		/* queries answered so far: a prefix of kq[] */
 
-static int kbtf_facts(void)
+/*
+ * Ask only what this run needs: the attach ids always, the fork hook's
+ * id and the tgid offset to follow a command, the rest for -l.
+ */
+static int kbtf_facts(const struct lock_opts *o)
 {
-	if (kq_err == 1)
-		kq_err = kbtf__resolve(NULL, kq, Q_NR);
-	return kq_err;
+	int want = o->mode == LOCK_AGGR_ADDR ? Q_NR : o->follow_forks ? Q_TGID + 1 : Q_FORK;
+	int err;
+
+	if (want <= kq_done)
+		return 0;
+	err = kbtf__resolve(NULL, kq, want);
+	if (!err)
+		kq_done = want;
+	return err;
 }
 
 /*
@@ -140,7 +151,7 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	ro->type_mask = o->type_mask;
 	ro->has_addr = o->nr_addrs > 0;
 	ro->nr_ranges = o->nr_ranges;
-	if ((o->follow_forks || o->mode == LOCK_AGGR_ADDR) && kbtf_facts() == 0) {
+	if ((o->follow_forks || o->mode == LOCK_AGGR_ADDR) && kbtf_facts(o) == 0) {
 		ro->off_task_tgid = kq[Q_TGID].offset;
 		ro->off_task_mm = kq[Q_MM].offset;
 		ro->off_task_sighand = kq[Q_SIGHAND].offset;
@@ -254,7 +265,7 @@ static int try_path(struct lock_collect *c, const struct lock_opts *o, bool btf,
 	int err;
 
 	if (btf) {
-		err = kbtf_facts() ?: register_tp_btf();
+		err = kbtf_facts(o) ?: register_tp_btf();
 		if (err)
 			return err;
 	}
@@ -324,15 +335,31 @@ const char *lock_collect__path(const struct lock_collect *c)
 	return c->path;
 }
 
-int lock_collect__poll(struct lock_collect *c, struct lock_table *t, int timeout_ms)
+int lock_collect__poll(struct lock_collect *c, struct lock_table *t, int timeout_ms,
+		       int wake_fd)
 {
+	struct pollfd p[2] = {
+		{ .fd = ring_buffer__epoll_fd(c->rb), .events = POLLIN },
+		{ .fd = wake_fd, .events = POLLIN },
+	};
 	int n;
 
 	c->table = t;
-	n = ring_buffer__poll(c->rb, timeout_ms);
-	if (c->merge_err)
-		return c->merge_err;
-	return n == -EINTR ? 0 : n;
+	n = poll(p, wake_fd >= 0 ? 2 : 1, timeout_ms);
+	if (n < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (wake_fd >= 0 && p[1].revents) {
+		char buf[64];
+
+		while (read(wake_fd, buf, sizeof(buf)) > 0)
+			;
+	}
+	if (p[0].revents) {
+		n = ring_buffer__consume(c->rb);
+		if (n < 0)
+			return n;
+	}
+	return c->merge_err;
 }
 
 static int read_rows(struct lock_collect *c, struct lock_table *t, uint64_t *nrows)

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <linux/btf.h>
 
 #include "lock/kbtf.h"
@@ -20,19 +22,29 @@
 
 struct kbtf {
 	int fd;
+	const char *map;	/* the whole file, when the kernel lets us map it */
+	size_t map_len;
 	struct btf_header hdr;
 	char *buf;
 	size_t cap;
 	/* wanted names and their string offsets (0: not found) */
 	const char *names[KBTF_NAMES];
+	size_t name_len[KBTF_NAMES];
 	uint32_t name_off[KBTF_NAMES];
 	int nr_names;
 };
 
-static int read_at(int fd, void *p, size_t len, off_t off)
+static int read_at(struct kbtf *b, void *p, size_t len, off_t off)
 {
+	int fd = b->fd;
 	ssize_t n;
 
+	if (b->map) {
+		if ((size_t)off > b->map_len || len > b->map_len - off)
+			return -EINVAL;
+		memcpy(p, b->map + off, len);
+		return 0;
+	}
 	while (len) {
 		n = pread(fd, p, len, off);
 		if (n < 0 && errno == EINTR)
@@ -56,6 +68,7 @@ static int want_name(struct kbtf *b, const char *name)
 	if (b->nr_names == KBTF_NAMES)
 		return -E2BIG;
 	b->names[b->nr_names] = name;
+	b->name_len[b->nr_names] = strlen(name);
 	b->name_off[b->nr_names] = 0;
 	return b->nr_names++;
 }
@@ -72,17 +85,20 @@ static int find_names(struct kbtf *b)
 
 		if (want > left)
 			want = left;
-		err = read_at(b->fd, b->buf + have, want, base + pos + have);
+		err = read_at(b, b->buf + have, want, base + pos + have);
 		if (err)
 			return err;
 		have += want;
 		for (start = 0; ; ) {
 			char *nul = memchr(b->buf + start, '\0', have - start);
+			size_t len;
 
 			if (!nul)
 				break;
+			len = nul - (b->buf + start);
 			for (i = 0; i < b->nr_names; i++)
-				if (!b->name_off[i] && !strcmp(b->buf + start, b->names[i]))
+				if (b->name_len[i] == len && !b->name_off[i] &&
+				    !memcmp(b->buf + start, b->names[i], len))
 					b->name_off[i] = pos + start;
 			start = nul + 1 - b->buf;
 		}
@@ -137,7 +153,7 @@ static int for_each_type(struct kbtf *b, kbtf_fn fn, void *ctx)
 
 		if (want > left)
 			want = left;
-		err = read_at(b->fd, b->buf + have, want, base + pos + have);
+		err = read_at(b, b->buf + have, want, base + pos + have);
 		if (err)
 			return err;
 		have += want;
@@ -255,6 +271,25 @@ static int run_passes(struct kbtf *b, struct kbtf_query *q, struct qstate *s, in
 	return 0;
 }
 
+/*
+ * Since 6.16 the kernel maps its BTF read-only into the process (PFN map:
+ * no page is copied and none counts as ours); sysfs reads would otherwise
+ * come a page per call.  Without it, read.
+ */
+static void map_file(struct kbtf *b)
+{
+	struct stat st;
+	void *p;
+
+	if (fstat(b->fd, &st) || st.st_size <= 0)
+		return;
+	p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, b->fd, 0);
+	if (p == MAP_FAILED)
+		return;
+	b->map = p;
+	b->map_len = st.st_size;
+}
+
 int kbtf__resolve(const char *path, struct kbtf_query *q, int n)
 {
 	struct kbtf b = { .fd = -1 };
@@ -275,7 +310,11 @@ int kbtf__resolve(const char *path, struct kbtf_query *q, int n)
 			goto out;
 	}
 	b.fd = open(path ? path : "/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC);
-	err = b.fd < 0 ? -errno : read_at(b.fd, &b.hdr, sizeof(b.hdr), 0);
+	err = b.fd < 0 ? -errno : 0;
+	if (err)
+		goto out;
+	map_file(&b);
+	err = read_at(&b, &b.hdr, sizeof(b.hdr), 0);
 	if (err)
 		goto out;
 	err = -EINVAL;
@@ -285,6 +324,8 @@ int kbtf__resolve(const char *path, struct kbtf_query *q, int n)
 	if (!err)
 		err = run_passes(&b, q, s, n);
 out:
+	if (b.map)
+		munmap((void *)b.map, b.map_len);
 	if (b.fd >= 0)
 		close(b.fd);
 	free(b.buf);

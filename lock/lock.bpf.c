@@ -88,8 +88,11 @@ struct {
 } scratch SEC(".maps");
 
 /* The table; value_size = sizeof(struct lock_stat) + tail_size (loader). */
+/* Not preallocated: creating 16K entries up front costs more start-up time
+ * than allocating the few hundred rows a run usually has. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, LOCK_DEF_ENTRIES);
 	__uint(key_size, sizeof(__u64));
 	__uint(value_size, sizeof(struct lock_stat));

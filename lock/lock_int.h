@@ -105,8 +105,12 @@ struct lock_accounting {
 struct lock_collect *lock_collect__open(const struct lock_opts *o, int *err);
 /* Which attach path was taken: "tp_btf" or "raw_tp". */
 const char *lock_collect__path(const struct lock_collect *c);
-/* Wait for ring events up to timeout_ms and merge them.  >= 0 or -errno. */
-int lock_collect__poll(struct lock_collect *c, struct lock_table *t, int timeout_ms);
+/*
+ * Wait up to timeout_ms for ring events or for WAKE_FD to become readable
+ * (-1: none), and merge what came.  0 or -errno.
+ */
+int lock_collect__poll(struct lock_collect *c, struct lock_table *t, int timeout_ms,
+		       int wake_fd);
 /* Detach, drain the ring, read the kernel table and the counters. */
 int lock_collect__finish(struct lock_collect *c, struct lock_table *t,
 			 struct lock_accounting *acct);

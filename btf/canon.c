@@ -715,6 +715,47 @@ static size_t key_run_end(const struct btf_canon *c, size_t i)
 	return j;
 }
 
+/* How alike two texts look: the length of their common prefix and suffix. */
+static size_t similarity(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), p = 0, q = 0;
+
+	while (p < la && p < lb && a[p] == b[p])
+		p++;
+	while (q < la - p && q < lb - p && a[la - 1 - q] == b[lb - 1 - q])
+		q++;
+	return p + q;
+}
+
+/*
+ * Several entries of one key left on both sides (same-named structs of
+ * different CUs, one of them changed): reorder B's so that each of A's, in
+ * turn, faces the most similar of B's not yet taken.  Greedy, deterministic.
+ */
+static void pair_similar(const struct btf_canon_ent **a, size_t na,
+			 const struct btf_canon_ent **b, size_t nb)
+{
+	const struct btf_canon_ent *tmp;
+	size_t i, j, best, score, best_score;
+
+	if (na < 2 && nb < 2)
+		return;
+	for (i = 0; i < na && i < nb; i++) {
+		best = i;
+		best_score = 0;
+		for (j = i; j < nb; j++) {
+			score = similarity(a[i]->text, b[j]->text);
+			if (j == i || score > best_score) {
+				best = j;
+				best_score = score;
+			}
+		}
+		tmp = b[i];
+		b[i] = b[best];
+		b[best] = tmp;
+	}
+}
+
 /*
  * Within one key: cancel equal texts (both runs are sorted by text), then
  * pair what is left in order.  LEFT_A and LEFT_B are scratch of run size.
@@ -739,6 +780,7 @@ static long diff_run(const struct btf_canon_ent *a, size_t na,
 			left_b[lb++] = &b[j++];
 		}
 	}
+	pair_similar(left_a, la, left_b, lb);
 	for (k = 0; k < la || k < lb; k++, n++) {
 		if (k < la && k < lb)
 			ret = fn(BTF_DIFF_CHANGED, left_a[k], left_b[k], ctx);

@@ -264,6 +264,64 @@ static void test_multi(void)
 	TEST_END();
 }
 
+/*
+ * Two same-named structs, both changed: each must be paired with its own
+ * counterpart (by likeness), not by sort order, which here would cross them.
+ */
+static struct btf *build_pair(bool changed)
+{
+	struct btf *b = btf__new_empty();
+	int i32, i64, chr;
+
+	if (!b)
+		return NULL;
+	i32 = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	i64 = btf__add_int(b, "long", 8, BTF_INT_SIGNED);
+	chr = btf__add_int(b, "char", 1, BTF_INT_SIGNED);
+	btf__add_struct(b, "pair", 16);
+	btf__add_field(b, "a", i64, 0, 0);
+	btf__add_field(b, "b", i32, 64, 0);
+	if (changed)
+		btf__add_field(b, "c", i32, 96, 0);
+	btf__add_struct(b, "pair", 16);
+	btf__add_field(b, changed ? "_m" : "m", chr, 0, 0);
+	return b;
+}
+
+static int first_changed(enum btf_diff_kind kind, const struct btf_canon_ent *a,
+			 const struct btf_canon_ent *b, void *ctx)
+{
+	const char **texts = ctx;
+
+	if (kind == BTF_DIFF_CHANGED && !texts[0]) {
+		texts[0] = a->text;
+		texts[1] = b->text;
+	}
+	return 0;
+}
+
+static void test_pairing(void)
+{
+	struct btf *a = build_pair(false), *b = build_pair(true);
+	struct btf_canon *ca = a ? btf_canon__new(a, BTF_CANON_ALL) : NULL;
+	struct btf_canon *cb = b ? btf_canon__new(b, BTF_CANON_ALL) : NULL;
+	const char *texts[2] = {};
+
+	TEST_BEGIN("same-named structs, both changed: each paired with its own");
+	if (CHECK(ca && cb, "building the canons failed")) {
+		CHECK_EQ(btf_canon__diff(ca, cb, first_changed, texts), 2);
+		if (CHECK(texts[0] && texts[1], "no change reported"))
+			CHECK(!strncmp(texts[0], texts[1], strlen("struct pair size=16\n  a 0 long")) ||
+			      (strstr(texts[0], " m ") && strstr(texts[1], " _m ")),
+			      "crossed pairing: '%s' with '%s'", texts[0], texts[1]);
+	}
+	TEST_END();
+	btf_canon__free(ca);
+	btf_canon__free(cb);
+	btf__free(a);
+	btf__free(b);
+}
+
 /* The same through the command: exit 0, 1, 2, and --kinds. */
 static int write_blob(const char *path, unsigned int v)
 {
@@ -340,6 +398,7 @@ int main(void)
 	expect_one("one of two same-named structs changed", V_SAME, V_DUP | V_REORDER,
 		   BTF_DIFF_CHANGED, "struct dup");
 	test_multi();
+	test_pairing();
 	test_command();
 	TEST_EXIT();
 }

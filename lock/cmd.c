@@ -98,11 +98,9 @@ static void usage(FILE *f)
 		char left[48];
 		int c = opt_table[i].lo.val;
 
-		snprintf(left, sizeof(left), "%s%c%s--%s%s%s", c < 256 ? "-" : "",
-			 c < 256 ? c : ' ', c < 256 ? ", " : "  ", opt_table[i].lo.name,
+		snprintf(left, sizeof(left), "%c%c%c --%s%s%s", c < 256 ? '-' : ' ',
+			 c < 256 ? c : ' ', c < 256 ? ',' : ' ', opt_table[i].lo.name,
 			 opt_table[i].arg ? " " : "", opt_table[i].arg ? opt_table[i].arg : "");
-		if (c >= 256)
-			memmove(left, left + 1, strlen(left));
 		fprintf(f, "  %-32s %s\n", left, opt_table[i].help);
 	}
 }

@@ -409,7 +409,7 @@ static size_t acct_lines(const struct lock_accounting *a, uint64_t rows_sum,
 
 #define L(j, t, val) (l[n++] = (struct acct_line){ j, t, val })
 	L("completed", "contentions completed (ends seen)", c[LC_ENDS]);
-	L("in_rows", "  in the rows above", rows_sum);
+	L("in_rows", "  in rows (all of them, printed or not)", rows_sum);
 	L("aggregated_in_kernel", "    aggregated in kernel", c[LC_AGGR_HIT] + c[LC_AGGR_NEW]);
 	L("merged_from_overflow", "    merged from overflow ring", a->merged);
 	L("filtered", "  filtered out (-Y/-L/-S)", c[LC_FILTERED]);

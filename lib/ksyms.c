@@ -396,3 +396,18 @@ fail:
 	errno = -err;
 	return NULL;
 }
+
+struct ksyms *ksyms__new(void)
+{
+	return calloc(1, sizeof(struct ksyms));
+}
+
+int ksyms__add(struct ksyms *ks, uint64_t addr, char type, const char *name)
+{
+	return add(ks, addr, type, name, strlen(name));
+}
+
+void ksyms__sort(struct ksyms *ks)
+{
+	qsort(ks->ents, ks->nr, sizeof(*ks->ents), cmp_ent);
+}

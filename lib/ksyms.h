@@ -37,6 +37,14 @@ void ksyms__free(struct ksyms *ks);
 struct ksyms *ksyms__load_addrs(const char *path, const uint64_t *addrs, size_t n,
 				const char *const *names, size_t nr_names);
 
+/*
+ * A table built by hand, from symbols learnt elsewhere (the kernel's own
+ * lookup, say): new, add in any order, then sort once before lookups.
+ */
+struct ksyms *ksyms__new(void);
+int ksyms__add(struct ksyms *ks, uint64_t addr, char type, const char *name);
+void ksyms__sort(struct ksyms *ks);
+
 size_t ksyms__count(const struct ksyms *ks);
 /* Bytes held by the table and the names, for accounting and tests. */
 size_t ksyms__mem_bytes(const struct ksyms *ks, size_t *names);

@@ -555,7 +555,13 @@ static struct ksyms *load_report_syms(const struct lock_opts *o, struct lock_tab
 			for (j = 0; rows[i]->stack && j < o->max_stack && rows[i]->stack[j]; j++)
 				addrs[nr++] = rows[i]->stack[j];
 		}
-		ks = ksyms__load_addrs(NULL, addrs, nr, marks, 4);
+		/* The kernel names them fastest; /proc/kallsyms is the fallback. */
+		ks = lock_symbolize(addrs, nr, marks, 4);
+		if (!ks) {
+			cli_log("lock: kernel symbolizer unavailable (%s): reading /proc/kallsyms\n",
+				strerror(errno));
+			ks = ksyms__load_addrs(NULL, addrs, nr, marks, 4);
+		}
 	} else {
 		errno = ENOMEM;
 	}

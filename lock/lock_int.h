@@ -117,6 +117,14 @@ int lock_collect__finish(struct lock_collect *c, struct lock_table *t,
 void lock_collect__destroy(struct lock_collect *c);
 unsigned int lock_collect__bpf_skip(const struct lock_collect *c);
 
+/* ---- symbols from the kernel (symbols.c) ---- */
+
+struct ksyms;
+
+/* A small table naming ADDRS and the symbols MARKS (up to 4); NULL + errno. */
+struct ksyms *lock_symbolize(const uint64_t *addrs, size_t n,
+			     const char *const *marks, size_t nr_marks);
+
 /* ---- the report (report.c) ---- */
 
 struct ksyms;

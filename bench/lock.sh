@@ -46,7 +46,7 @@ cleanup() {
 		kill -INT "$p" 2>/dev/null || true
 	done
 	for _ in $(seq 100); do
-		[ -n "$running" ] && kill -0 "$running" 2>/dev/null || break
+		[ -n "$running" ] && pgrep -P "$running" >/dev/null || break
 		sleep 0.1
 	done
 	for p in $(jobs -p); do kill "$p" 2>/dev/null || true; done
@@ -169,6 +169,20 @@ wait_attached() {
 	return 1
 }
 
+# stop_tool PID: SIGINT the profiler PID until it exits.  A busy bpftrace
+# has been seen to miss one SIGINT that came while it was still setting up,
+# so it is repeated every 2 s, up to 20 s.  (PID is a child of
+# /usr/bin/time, which reaps it at once: kill -0 fails when it has exited.)
+stop_tool() {
+	local i
+	for i in $(seq 200); do
+		[ $((i % 20)) -eq 1 ] && kill -INT "$1" 2>/dev/null
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	kill -TERM "$1" 2>/dev/null || true
+}
+
 # traced_run TOOL MODE OUT CMD...: run CMD (its stdout to OUT.cmd) while TOOL
 # traces system-wide in MODE; the tool's report goes to OUT, its max RSS to
 # OUT.rss.  Prints "begin_ns begin_cnt end_ns end_cnt rss_kb", the BPF
@@ -192,7 +206,7 @@ traced_run() {
 	s0=$(prog_stats "$progs")
 	"$@" >"$out.cmd"
 	s1=$(prog_stats "$progs")
-	kill -INT "$pid"
+	stop_tool "$pid"
 	wait "$tpid" || die "$tool failed; its output: $(tail -3 "$out")"
 	rm -f "$tmp/running"
 	echo "$(paste -d' ' <(tr ' ' '\n' <<<"$s1") <(tr ' ' '\n' <<<"$s0") |

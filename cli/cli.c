@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Error reporting and option parsing shared by every subcommand. */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -66,7 +67,8 @@ int cli_parse_u64(const char *opt, const char *arg, unsigned long long min,
 	unsigned long long v;
 	char *end;
 
-	if (!arg || !*arg || *arg == '-' || *arg == '+' || *arg == ' ') {
+	/* strtoull skips any leading blank and takes a sign: neither is a count. */
+	if (!arg || !*arg || *arg == '-' || *arg == '+' || isspace((unsigned char)*arg)) {
 		cli_usage_err("%s: '%s' is not a number", opt, arg ? arg : "");
 		return -EINVAL;
 	}

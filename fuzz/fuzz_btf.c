@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BTF loading and `frugal btf diff` over arbitrary bytes.  The input is
+ * written to a memfd and named by its /proc/self/fd path, so it goes
+ * through the same btf_load() as a file on the command line (raw BTF, or
+ * an ELF's .BTF section).  When it loads:
+ *  - two renderings of the same bytes are equal, for every category mask
+ *    tried, and a canon diffed against itself has no difference;
+ *  - each entry has a key and a text, and its category is in the mask;
+ *  - `frugal btf diff -q FILE FILE` exits 0 (it exits 2 when it cannot load).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+
+#include "btf/btf.h"
+#include "btf/canon.h"
+#include "btf/load.h"
+
+static int memfd = -1;
+static char path[64];
+
+static int count_diff(enum btf_diff_kind kind, const struct btf_canon_ent *a,
+		      const struct btf_canon_ent *b, void *ctx)
+{
+	(void)kind, (void)a, (void)b, (void)ctx;
+	return 0;
+}
+
+static void check_canon(const struct btf_canon *c, unsigned int mask)
+{
+	const struct btf_canon_ent *e;
+	size_t i;
+
+	for (i = 0; i < btf_canon__cnt(c); i++) {
+		e = btf_canon__ent(c, i);
+		if (!e->key || !e->text || e->cat >= BTF_CANON_CAT_CNT || !(mask & (1u << e->cat)))
+			abort();
+	}
+}
+
+static void check_self(struct btf *a, struct btf *b, unsigned int mask)
+{
+	struct btf_canon *ca, *cb;
+
+	ca = btf_canon__new(a, mask);
+	cb = btf_canon__new(b, mask);
+	/* Rendering may fail only for want of memory, and then on both. */
+	if (!ca || !cb) {
+		if (ca || cb || errno != ENOMEM)
+			abort();
+		return;
+	}
+	check_canon(ca, mask);
+	if (btf_canon__cnt(ca) != btf_canon__cnt(cb))
+		abort();
+	if (btf_canon__diff(ca, cb, count_diff, NULL) != 0 ||
+	    btf_canon__diff(ca, ca, count_diff, NULL) != 0)
+		abort();
+	btf_canon__free(cb);
+	btf_canon__free(ca);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc, (void)argv;
+	btf_load__quiet_libbpf();
+	memfd = memfd_create("btf", 0);
+	if (memfd < 0)
+		abort();
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", memfd);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *argv[] = { "diff", "-q", path, path, NULL };
+	struct btf *a, *b;
+	const char *why;
+	int err;
+
+	if (ftruncate(memfd, 0) || (size && pwrite(memfd, data, size, 0) != (ssize_t)size))
+		abort();
+	err = btf_load(path, NULL, &a, &why);
+	if (err) {
+		if (!why || !*why || a)
+			abort();
+		return 0;
+	}
+	if (btf_load(path, NULL, &b, &why))
+		abort();
+	check_self(a, b, BTF_CANON_ALL);
+	check_self(a, b, BTF_CANON_TYPES);
+	check_self(a, b, 1u << BTF_CANON_ANON | 1u << BTF_CANON_FUNC);
+	btf__free(b);
+	btf__free(a);
+	if (btf_diff_main(4, argv) != 0)
+		abort();
+	return 0;
+}

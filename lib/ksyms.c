@@ -385,7 +385,8 @@ struct ksyms *ksyms__load_addrs(const char *path, const uint64_t *addrs, size_t 
 	err = -EPERM;
 	if (!nonzero && (ks->nr || w.n))
 		goto fail;
-	qsort(ks->ents, ks->nr, sizeof(*ks->ents), cmp_ent);
+	if (ks->nr > 1)		/* ents is NULL when empty: qsort must not see it */
+		qsort(ks->ents, ks->nr, sizeof(*ks->ents), cmp_ent);
 	free(w.addrs);
 	free(w.slots);
 	return ks;
@@ -409,5 +410,6 @@ int ksyms__add(struct ksyms *ks, uint64_t addr, char type, const char *name)
 
 void ksyms__sort(struct ksyms *ks)
 {
-	qsort(ks->ents, ks->nr, sizeof(*ks->ents), cmp_ent);
+	if (ks->nr > 1)
+		qsort(ks->ents, ks->nr, sizeof(*ks->ents), cmp_ent);
 }

@@ -31,6 +31,12 @@
 
 /* Anonymous types nest; a loop in a malformed blob must not recurse forever. */
 #define MAX_DEPTH 64
+/*
+ * Nor take forever: an anonymous type used twice by the one above it, 64
+ * deep, renders 2^64 times.  No real type comes near this bound (the
+ * kernel's largest rendering is under 20 KB); past it the entry fails.
+ */
+#define MAX_TEXT (1u << 20)
 
 struct btf_canon {
 	struct btf_canon_ent *ents;
@@ -42,6 +48,7 @@ struct sbuf {
 	char *p;
 	size_t len, cap;
 	bool oom;
+	bool big;		/* past MAX_TEXT; oom is set too, to stop */
 };
 
 static void sb_vputf(struct sbuf *s, const char *fmt, va_list ap)
@@ -60,6 +67,10 @@ static void sb_vputf(struct sbuf *s, const char *fmt, va_list ap)
 		return;
 	}
 	need = s->len + (size_t)n + 1;
+	if (need > MAX_TEXT) {
+		s->oom = s->big = true;
+		return;
+	}
 	if (need > s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 256;
 		char *p;
@@ -81,6 +92,7 @@ static void sb_vputf(struct sbuf *s, const char *fmt, va_list ap)
 static void sb_reset(struct sbuf *s)
 {
 	s->len = 0;
+	s->oom = s->big = false;
 	if (s->p)
 		s->p[0] = '\0';
 }
@@ -284,6 +296,8 @@ static void render_ref(const struct btf *btf, struct sbuf *s, __u32 id, int dept
 	const struct btf_type *t;
 	const char *name;
 
+	if (s->oom)
+		return;
 	if (!id) {
 		sb_putf(s, "void");
 		return;
@@ -663,7 +677,7 @@ struct btf_canon *btf_canon__new(const struct btf *btf, unsigned int mask)
 		if (cat < 0 || !(mask & (1u << cat)))
 			continue;
 		if (key.oom || text.oom) {
-			err = -ENOMEM;
+			err = key.big || text.big ? -E2BIG : -ENOMEM;
 			goto out;
 		}
 		err = canon_add(c, &key, &text, cat);

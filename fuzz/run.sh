@@ -6,6 +6,8 @@ set -u
 O=${O:-build}
 FUZZ_TIME=${FUZZ_TIME:-60}
 status=0
+# UBSan reports and continues unless told to stop: a report is a finding.
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 for bin in "$O"/fuzz/fuzz_*; do
 	[ -x "$bin" ] || continue
 	name=$(basename "$bin")

@@ -3,6 +3,7 @@
  * frugal lock [options] [-- command [args...]]: perf lock contention's
  * flags and report, from BPF, with nothing lost.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -166,6 +167,9 @@ int lock_cpu_list_parse(const char *list, unsigned char *set, int nr_cpus)
 	while (*p) {
 		unsigned long a, b;
 
+		/* strtoul would skip blanks and take a sign: only digits here. */
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
 		errno = 0;
 		a = strtoul(p, &end, 10);
 		if (end == p || errno)
@@ -173,6 +177,8 @@ int lock_cpu_list_parse(const char *list, unsigned char *set, int nr_cpus)
 		b = a;
 		if (*end == '-') {
 			p = end + 1;
+			if (!isdigit((unsigned char)*p))
+				return -EINVAL;
 			b = strtoul(p, &end, 10);
 			if (end == p || errno || b < a)
 				return -EINVAL;
@@ -601,7 +607,12 @@ static int report(struct run *r, struct lock_collect *c, struct lock_table *t,
 
 static int prepare_filters(struct lock_opts *o, struct ksyms **ks)
 {
+	unsigned int i;
 	int err = 0;
+
+	for (i = 0; o->pid_arg && i < o->nr_targets; i++)
+		if (kill(o->targets[i], 0) && errno == ESRCH)
+			return cli_err("-p", "no process %u", o->targets[i]);
 
 	if (o->lock_arg || o->callstack_arg) {
 		*ks = ksyms__load(NULL, o->callstack_arg && !o->lock_arg ? "tTwW" : NULL);

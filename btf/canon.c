@@ -684,7 +684,8 @@ struct btf_canon *btf_canon__new(const struct btf *btf, unsigned int mask)
 		if (err)
 			goto out;
 	}
-	qsort(c->ents, c->cnt, sizeof(*c->ents), ent_cmp);
+	if (c->cnt > 1)		/* ents is NULL when empty */
+		qsort(c->ents, c->cnt, sizeof(*c->ents), ent_cmp);
 out:
 	free(ref);
 	free(key.p);

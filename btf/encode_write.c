@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,17 +26,49 @@
 
 #include "btf/encode_write.h"
 
+/*
+ * The new file starts without a name (O_TMPFILE), so a kill -9 halfway
+ * through leaves nothing behind; it gets one only once complete.  TMP is
+ * the name it will get, ".BASE.XXXXXX" in the target's directory, still
+ * ending in XXXXXX while unnamed.  File systems without O_TMPFILE get a
+ * named temporary (mkostemp) as before.
+ */
 static int tmp_open(const char *path, char *tmp, size_t len)
 {
 	char dir[PATH_MAX], base[PATH_MAX];
+	const char *d;
 	int fd;
 
 	snprintf(dir, sizeof(dir), "%s", path);
 	snprintf(base, sizeof(base), "%s", path);
-	if ((size_t)snprintf(tmp, len, "%s/.%s.XXXXXX", dirname(dir), basename(base)) >= len)
+	d = dirname(dir);
+	if ((size_t)snprintf(tmp, len, "%s/.%s.XXXXXX", d, basename(base)) >= len)
 		return -ENAMETOOLONG;
+	fd = open(d, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
 	fd = mkostemp(tmp, O_CLOEXEC);
 	return fd < 0 ? -errno : fd;
+}
+
+static bool tmp_unnamed(const char *tmp)
+{
+	size_t n = strlen(tmp);
+
+	return n >= 6 && !strcmp(tmp + n - 6, "XXXXXX");
+}
+
+/* Give the unnamed file FD the name TMP (a stale one of a dead run goes). */
+static int tmp_link(int fd, char *tmp)
+{
+	char proc[64];
+
+	snprintf(tmp + strlen(tmp) - 6, 7, "%06x", (unsigned int)getpid() & 0xffffff);
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) && errno == EEXIST &&
+	    !unlink(tmp))
+		linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW);
+	return access(tmp, F_OK) ? -errno : 0;
 }
 
 static int pwrite_all(int fd, const void *buf, size_t len, off_t off)
@@ -56,11 +89,15 @@ static int pwrite_all(int fd, const void *buf, size_t len, off_t off)
 	return 0;
 }
 
-/* Make TMP the file at PATH, with MODE: fsync, chmod, rename. */
-static int tmp_commit(int fd, const char *tmp, const char *path, mode_t mode)
+/* Make TMP the file at PATH, with MODE: fsync, chmod, name it, rename. */
+static int tmp_commit(int fd, char *tmp, const char *path, mode_t mode)
 {
+	int err;
+
 	if (fchmod(fd, mode) || fsync(fd))
 		return -errno;
+	if (tmp_unnamed(tmp) && (err = tmp_link(fd, tmp)))
+		return err;
 	if (rename(tmp, path))
 		return -errno;
 	return 0;
@@ -81,7 +118,7 @@ int enc_write_raw(const char *path, const void *data, size_t len)
 	if (!err)
 		err = tmp_commit(fd, tmp, path, 0666 & ~mask);
 	close(fd);
-	if (err)
+	if (err && !tmp_unnamed(tmp))
 		unlink(tmp);
 	return err;
 }
@@ -316,7 +353,7 @@ int enc_write_elf(const struct elf_file *ef, const char *path, const void *btf, 
 	if (!err)
 		err = tmp_commit(fd, tmp, path, st.st_mode & 07777);
 	close(fd);
-	if (err)
+	if (err && !tmp_unnamed(tmp))
 		unlink(tmp);
 	free(sh);
 	return err;

@@ -35,8 +35,9 @@
  * Nor take forever: an anonymous type used twice by the one above it, 64
  * deep, renders 2^64 times.  No real type comes near this bound (the
  * kernel's largest rendering is under 20 KB); past it the entry fails.
+ * The bound is also what a hostile blob costs per entry, so not more.
  */
-#define MAX_TEXT (1u << 20)
+#define MAX_TEXT (256u << 10)
 
 struct btf_canon {
 	struct btf_canon_ent *ents;

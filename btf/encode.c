@@ -34,8 +34,6 @@
 #define BATCH_BYTES (6u << 20)
 #define MERGE_MIN_TYPES 100000
 
-int enc_ctx__load_syms(struct enc_ctx *ctx);
-int enc_gc_protos(struct btf **pbtf);
 
 struct cu_ref {
 	Dwarf_Off die;		/* offset of the CU DIE */
@@ -446,7 +444,8 @@ static int merge_job(struct encoder *e, struct job *j)
 		e->vars = v;
 		e->vars_cap = cap;
 	}
-	memcpy(e->vars + e->nvars, b->vars, b->nvars * sizeof(*b->vars));
+	if (b->nvars)
+		memcpy(e->vars + e->nvars, b->vars, b->nvars * sizeof(*b->vars));
 	e->nvars += b->nvars;
 	if (!e->acc) {
 		/* The first batch becomes the result. */

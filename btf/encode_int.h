@@ -80,6 +80,11 @@ struct enc_batch {
 	char err[256];
 };
 
+/* Fill ctx->funcs and ctx->pcpu from the symbol table. */
+int enc_ctx__load_syms(struct enc_ctx *ctx);
+/* Drop FUNC_PROTOs left unused by folded FUNCs (encode_gc.c). */
+int enc_gc_protos(struct btf **pbtf);
+
 /* Index of NAME in ctx->funcs, or -1. */
 int enc_ctx__func(const struct enc_ctx *ctx, const char *name);
 

@@ -37,6 +37,8 @@ VMLINUX=$KDIR/vmlinux
 pver=$("$PAHOLE" --version)
 REF=$CACHE/btf-ref/$PKGVER-pahole-$pver-$(printf '%s' "$FEATS" | tr -c 'a-z0-9' _)
 mkdir -p "$REF/modules"
+exec 8>"$REF.lock"
+flock 8	# another run filling the same cache: wait for it, then reuse its work
 
 # The modules: NMOD spread evenly over all of them sorted by size.
 find -L "$KDIR/modules" -name '*.ko' -printf '%s %P\n' | sort -n -k1,1 -k2 > "$W/all-mods"
@@ -65,6 +67,8 @@ xargs -P2 -I{} bash -c '
 	"$PAHOLE" -J -j1 $FEATS --btf_base="$REF/vmlinux.btf" \
 		--btf_encode_detached="$out.tmp" "$KDIR/modules/$1" >/dev/null 2>&1 &&
 		mv "$out.tmp" "$out"' _ {} < "$W/mods"
+
+flock -u 8
 
 # ---- frugal ----------------------------------------------------------------------
 t0=$(date +%s)

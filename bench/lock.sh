@@ -188,7 +188,7 @@ stop_tool() {
 # OUT.rss.  Prints "begin_ns begin_cnt end_ns end_cnt rss_kb", the BPF
 # counters being deltas over CMD alone.
 traced_run() {
-	local tool=$1 mode=$2 out=$3 tpid pid= progs s0 s1
+	local tool=$1 mode=$2 out=$3 tpid pid='' progs s0 s1
 	shift 3
 	tool_argv "$tool" "$mode"
 	/usr/bin/time -f %M -o "$out.rss" "${ARGV[@]}" >"$out" 2>&1 &

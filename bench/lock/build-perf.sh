@@ -24,7 +24,7 @@ pkg_installed() {
 }
 
 install_deps() {
-	local missing= p
+	local missing='' p
 	for p in $BUILD_DEPS; do pkg_installed "$p" || missing="$missing $p"; done
 	[ -z "$missing" ] && return 0
 	[ "$(id -u)" -eq 0 ] || die "missing packages:$missing; run as root"

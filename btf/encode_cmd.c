@@ -230,7 +230,7 @@ static int parse_args(struct encode_args *a, int argc, char **argv)
 		longopts[i] = opt_table[i].opt;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+Jj::Vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Jj::Vh", longopts, NULL)) != -1) {
 		if (c == '?')
 			return cli_usage_err("unknown option '%s'", argv[optind - 1]);
 		if (c == ':')

@@ -346,6 +346,26 @@ static void print_stack(FILE *f, const struct lock_opts *o, const struct symctx 
 	}
 }
 
+/*
+ * A text field of a CSV row: comms, symbols and cgroup paths may hold the
+ * separator, quotes or newlines (a task names itself), so such a field is
+ * quoted as RFC 4180 says, its quotes doubled.
+ */
+static void put_csv_str(FILE *f, const char *s, const char *sep)
+{
+	if (!strstr(s, sep) && !strpbrk(s, "\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
 static void print_csv_row(FILE *f, const struct lock_opts *o, const struct lock_row *r,
 			  const struct rowname *rn)
 {
@@ -359,15 +379,19 @@ static void print_csv_row(FILE *f, const struct lock_opts *o, const struct lock_
 	}
 	switch (o->mode) {
 	case LOCK_AGGR_TASK:
-		fprintf(f, "%s%s%s\n", rn->a, sep, rn->b);
+		fprintf(f, "%s%s", rn->a, sep);
+		put_csv_str(f, rn->b, sep);
 		break;
 	case LOCK_AGGR_ADDR:
-		fprintf(f, "%s%s%s%s%s\n", rn->a, sep, rn->b, sep,
-			lock_type_name(r->st.flags));
+		fprintf(f, "%s%s", rn->a, sep);
+		put_csv_str(f, rn->b, sep);
+		fprintf(f, "%s%s", sep, lock_type_name(r->st.flags));
 		break;
 	default:
-		fprintf(f, "%s%s%s\n", lock_type_name(r->st.flags), sep, rn->a);
+		fprintf(f, "%s%s", lock_type_name(r->st.flags), sep);
+		put_csv_str(f, rn->a, sep);
 	}
+	fputc('\n', f);
 }
 
 static void print_csv_header(FILE *f, const struct lock_opts *o)

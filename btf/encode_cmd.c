@@ -172,6 +172,10 @@ static int apply_features(struct encode_args *a)
 		feats |= bit;
 	}
 	a->opts.features = feats;
+	if (feats & (BTF_FEAT_OPTIMIZED_FUNC | BTF_FEAT_CONSISTENT_FUNC |
+		     BTF_FEAT_DECL_TAG_KFUNCS | BTF_FEAT_GLOBAL_VAR))
+		cli_log("btf: optimized_func, consistent_func, decl_tag_kfuncs and "
+			"global_var are not implemented: encoding as pahole 1.24 does\n");
 	return 0;
 }
 

@@ -32,6 +32,9 @@ fi
 
 can_bpf "lock lifecycle" || finish
 
+expect_exit "-p with a process that does not exist: exit 1" 1 "$FRUGAL" lock -p 999999999
+check "-p: message names it" grep -q "frugal lock: -p: no process 999999999" <<<"$err"
+
 expect_exit "command not found: exit 127" 127 "$FRUGAL" lock -- no-such-command-here
 check "command not found: message" grep -q "frugal lock: no-such-command-here: command not found" <<<"$err"
 expect_exit "exit status of the command comes back" 3 "$FRUGAL" lock -x , -- sh -c 'exit 3'

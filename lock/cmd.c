@@ -638,6 +638,9 @@ static int run(struct run *r)
 	err = prepare_filters(o, &ks);
 	if (err)
 		goto out;
+	/* The filters hold addresses now; the report loads what it names. */
+	ksyms__free(ks);
+	ks = NULL;
 	if (r->cmd) {
 		err = command_exists(r->cmd[0]) ? 0 : 127;
 		if (err) {

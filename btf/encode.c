@@ -768,6 +768,8 @@ int btf_enc__run(const struct btf_enc_opts *opts)
 		err = enc_gc_protos(&e.acc);
 	if (!err)
 		err = add_datasec(&e);
+	if (!err && (opts->features & BTF_FEAT_DECL_TAG_KFUNCS))
+		err = enc_tag_kfuncs(&e.ctx, e.acc);
 	if (err) {
 		set_err(opts, err, "encoding failed: %s", strerror(-err));
 		goto out;

@@ -19,7 +19,7 @@
  * The pahole release whose output we reproduce, answered to --version.  A
  * kernel build picks its flags by this number, so it must not be higher
  * than what is implemented: claiming 1.26+ would make it pass features
- * (optimized_func, consistent_func, decl_tag_kfuncs) as if they were done.
+ * (optimized_func, consistent_func) as if they were done.
  */
 #define PAHOLE_COMPAT_VERSION "v1.24"
 
@@ -172,10 +172,9 @@ static int apply_features(struct encode_args *a)
 		feats |= bit;
 	}
 	a->opts.features = feats;
-	if (feats & (BTF_FEAT_OPTIMIZED_FUNC | BTF_FEAT_CONSISTENT_FUNC |
-		     BTF_FEAT_DECL_TAG_KFUNCS | BTF_FEAT_GLOBAL_VAR))
-		cli_log("btf: optimized_func, consistent_func, decl_tag_kfuncs and "
-			"global_var are not implemented: encoding as pahole 1.24 does\n");
+	if (feats & (BTF_FEAT_OPTIMIZED_FUNC | BTF_FEAT_CONSISTENT_FUNC | BTF_FEAT_GLOBAL_VAR))
+		cli_log("btf: optimized_func, consistent_func and global_var are not "
+			"implemented: functions and variables are encoded as pahole 1.24 does\n");
 	return 0;
 }
 

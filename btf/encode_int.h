@@ -85,6 +85,9 @@ int enc_ctx__load_syms(struct enc_ctx *ctx);
 /* Drop FUNC_PROTOs left unused by folded FUNCs (encode_gc.c). */
 int enc_gc_protos(struct btf **pbtf);
 
+/* decl_tag_kfuncs: tag the FUNCs of kfuncs in BTF (encode_kfunc.c). */
+int enc_tag_kfuncs(const struct enc_ctx *ctx, struct btf *btf);
+
 /* Index of NAME in ctx->funcs, or -1. */
 int enc_ctx__func(const struct enc_ctx *ctx, const char *name);
 

@@ -208,22 +208,47 @@ static const struct {
 	{ "d", DW_LANG_D }, { "mips_assembler", DW_LANG_Mips_Assembler },
 };
 
+static int lang_code(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(langs) / sizeof(langs[0]); i++)
+		if (!strcasecmp(langs[i].name, name))
+			return langs[i].lang;
+	return -1;
+}
+
+int btf_enc__check_langs(const char *list, char *bad, size_t len)
+{
+	char buf[256], *save = NULL, *name;
+
+	if ((size_t)snprintf(buf, sizeof(buf), "%s", list) >= sizeof(buf)) {
+		snprintf(bad, len, "(list too long)");
+		return -EINVAL;
+	}
+	for (name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		if (lang_code(name) < 0) {
+			snprintf(bad, len, "%s", name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int parse_langs(struct enc_ctx *ctx, const char *list)
 {
 	char buf[256], *save = NULL, *name;
-	size_t i;
+	int lang;
 
 	if ((size_t)snprintf(buf, sizeof(buf), "%s", list) >= sizeof(buf))
 		return set_err(ctx->opts, -EINVAL, "--lang_exclude: list too long");
 	for (name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < sizeof(langs) / sizeof(langs[0]); i++)
-			if (!strcasecmp(langs[i].name, name))
-				break;
-		if (i == sizeof(langs) / sizeof(langs[0]))
+		lang = lang_code(name);
+		if (lang < 0)
 			return set_err(ctx->opts, -EINVAL, "--lang_exclude: unknown language '%s'", name);
 		if (ctx->nlang_excl == (int)(sizeof(ctx->lang_excl) / sizeof(ctx->lang_excl[0])))
 			return set_err(ctx->opts, -EINVAL, "--lang_exclude: too many languages");
-		ctx->lang_excl[ctx->nlang_excl++] = langs[i].lang;
+		ctx->lang_excl[ctx->nlang_excl++] = lang;
 	}
 	return 0;
 }

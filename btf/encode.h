@@ -46,6 +46,10 @@ unsigned int btf_feat__from_name(const char *name);
 unsigned int btf_feat__all(void);
 unsigned int btf_feat__default(void);
 
+/* 0 if every name in the comma LIST is a language --lang_exclude knows;
+ * else -EINVAL with the first unknown one in BAD. */
+int btf_enc__check_langs(const char *list, char *bad, size_t len);
+
 /* Encode opts->path.  0 or -errno with opts->errbuf filled. */
 int btf_enc__run(const struct btf_enc_opts *opts);
 

@@ -194,6 +194,16 @@ static int parse_jobs(struct encode_args *a, const char *arg)
 	return 0;
 }
 
+static int parse_langs(struct encode_args *a, const char *arg)
+{
+	char bad[64];
+
+	if (btf_enc__check_langs(arg, bad, sizeof(bad)))
+		return cli_usage_err("--lang_exclude: unknown language '%s'", bad);
+	a->opts.lang_exclude = arg;
+	return 0;
+}
+
 static int parse_one(struct encode_args *a, int c, const char *arg)
 {
 	unsigned int *f = &a->opts.features;
@@ -205,7 +215,7 @@ static int parse_one(struct encode_args *a, int c, const char *arg)
 	case OPT_FEATURES: return append_features(a, arg);
 	case OPT_DETACHED: a->opts.detached = arg; break;
 	case OPT_BASE: a->opts.base = arg; break;
-	case OPT_LANG_EXCLUDE: a->opts.lang_exclude = arg; break;
+	case OPT_LANG_EXCLUDE: return parse_langs(a, arg);
 	case OPT_VERSION: a->version = true; break;
 	case OPT_VERBOSE: cli_verbose = 1; break;
 	case OPT_HELP: a->help = true; break;

@@ -35,10 +35,13 @@
  */
 static int tmp_open(const char *path, char *tmp, size_t len)
 {
-	char dir[PATH_MAX], base[PATH_MAX];
+	char dir[PATH_MAX], base[PATH_MAX], real[PATH_MAX];
 	const char *d;
 	int fd;
 
+	/* Beside what PATH names, through symlinks: see tmp_commit(). */
+	if (realpath(path, real))
+		path = real;
 	snprintf(dir, sizeof(dir), "%s", path);
 	snprintf(base, sizeof(base), "%s", path);
 	d = dirname(dir);
@@ -92,8 +95,12 @@ static int pwrite_all(int fd, const void *buf, size_t len, off_t off)
 /* Make TMP the file at PATH, with MODE: fsync, chmod, name it, rename. */
 static int tmp_commit(int fd, char *tmp, const char *path, mode_t mode)
 {
+	char real[PATH_MAX];
 	int err;
 
+	/* Renaming over a symlink would replace the link, not its target. */
+	if (realpath(path, real))
+		path = real;
 	if (fchmod(fd, mode) || fsync(fd))
 		return -errno;
 	if (tmp_unnamed(tmp) && (err = tmp_link(fd, tmp)))
@@ -350,6 +357,9 @@ int enc_write_elf(const struct elf_file *ef, const char *path, const void *btf, 
 	err = copy_all(ef->fd, fd, ef->size);
 	if (!err)
 		err = write_tail(ef, fd, sh, n, btf_idx, btf, len);
+	/* Keep the owner too: as root, the new file would be root's. */
+	if (!err && geteuid() == 0 && fchown(fd, st.st_uid, st.st_gid))
+		err = -errno;
 	if (!err)
 		err = tmp_commit(fd, tmp, path, st.st_mode & 07777);
 	close(fd);

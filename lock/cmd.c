@@ -217,8 +217,8 @@ static int check_options(struct lock_opts *o, int nmodes, bool have_cmd)
 			    lock_cpu_list_parse(o->cpu_list, set, nr_cpus)))
 		return cli_usage_err("-C: '%s' is not a CPU list of this machine (0-%d)",
 				     o->cpu_list, nr_cpus - 1);
-	if (o->max_stack + (o->stack_skip == (unsigned int)-1 ? 0 : o->stack_skip) >
-	    LOCK_MAX_STACK)
+	if (o->max_stack + (o->stack_skip == (unsigned int)-1 ? LOCK_MACHINERY_FRAMES :
+			     o->stack_skip) > LOCK_MAX_STACK)
 		return cli_usage_err("--max-stack plus --stack-skip exceed %d", LOCK_MAX_STACK);
 	return 0;
 }
@@ -731,6 +731,18 @@ int cmd_lock(int argc, char **argv)
 	 */
 	if (!o.max_stack)
 		o.max_stack = o.verbose_stacks || o.callstack_arg ? 8 : 4;
+	o.user_max_stack = o.max_stack;
+	/*
+	 * Above the locking code sit the BPF program's own frame, then one or
+	 * two of the tracepoint's (bpf_trace_run2, and __traceiter_* unless the
+	 * unwinder does not see it): skip the first, keep two more, and let the
+	 * report drop those it recognises by name.
+	 */
+	if (o.stack_skip == (unsigned int)-1) {
+		o.stack_skip = 1;
+		o.max_stack += LOCK_MACHINERY_FRAMES;
+		o.strip_machinery = true;
+	}
 	if (idx < argc)
 		r.cmd = argv + idx;
 	libbpf_set_print(libbpf_print);

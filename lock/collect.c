@@ -119,16 +119,6 @@ static size_t tail_size_of(const struct lock_opts *o)
 	return 0;
 }
 
-/*
- * Frames of the tracing machinery above the locking code: the BPF program,
- * bpf_trace_run2 and __traceiter_contention_end (same for both paths).
- */
-static unsigned int machinery_frames(bool btf)
-{
-	(void)btf;
-	return 3;
-}
-
 static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf)
 {
 	struct lock_bpf *s = c->skel;
@@ -142,8 +132,7 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	c->tail_size = tail_size_of(o);
 	ro->aggr_mode = o->mode;
 	ro->max_stack = o->max_stack;
-	ro->stack_skip = o->stack_skip != (unsigned int)-1 ? o->stack_skip :
-			 machinery_frames(btf);
+	ro->stack_skip = o->stack_skip;
 	ro->tail_size = c->tail_size;
 	ro->want_stack = want_stack;
 	ro->target_mode = o->target_mode;

@@ -40,8 +40,10 @@ struct lock_opts {
 	enum lock_sort sort;
 	unsigned int fields;
 	unsigned int entries;		/* -E: 0 = all */
-	unsigned int max_stack;		/* frames per key */
-	unsigned int stack_skip;	/* extra frames skipped after the BPF ones */
+	unsigned int max_stack;		/* frames the kernel keeps per stack */
+	unsigned int stack_skip;	/* frames the kernel skips at the top */
+	unsigned int user_max_stack;	/* --max-stack as asked (the report's depth) */
+	bool strip_machinery;		/* the report drops the tracing frames on top */
 	unsigned int map_entries;	/* -M */
 	unsigned int ring_kb;
 	double duration;		/* -d: 0 = until the command ends / a signal */

@@ -156,6 +156,36 @@ static bool is_lock_function(const struct symctx *sc, uint64_t ip)
 	return false;
 }
 
+/* The tracepoint's own frames, kept on top of a stack by the kernel. */
+static bool is_machinery(const struct symctx *sc, uint64_t ip)
+{
+	static const char *prefixes[] = {
+		"bpf_trace_run", "__traceiter_", "__bpf_trace_", "bpf_prog_",
+	};
+	struct ksym s;
+	uint64_t off;
+	size_t i;
+
+	if (!sc->ks || ksyms__resolve(sc->ks, ip, &s, &off))
+		return false;
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(s.name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+/* Index of the first frame to show: past the machinery, if we kept it. */
+static unsigned int first_frame(const struct lock_opts *o, const struct symctx *sc,
+				const struct lock_row *r)
+{
+	unsigned int i = 0;
+
+	while (o->strip_machinery && r->stack && i < LOCK_MACHINERY_FRAMES &&
+	       i < o->max_stack && r->stack[i] && is_machinery(sc, r->stack[i]))
+		i++;
+	return i;
+}
+
 static void fmt_sym(const struct symctx *sc, uint64_t ip, char *buf, size_t size)
 {
 	struct ksym s;
@@ -167,15 +197,15 @@ static void fmt_sym(const struct symctx *sc, uint64_t ip, char *buf, size_t size
 		snprintf(buf, size, "0x%" PRIx64, ip);
 }
 
-static void fmt_caller(const struct symctx *sc, const struct lock_row *r,
-		       unsigned int max_stack, char *buf, size_t size)
+static void fmt_caller(const struct lock_opts *o, const struct symctx *sc,
+		       const struct lock_row *r, char *buf, size_t size)
 {
-	unsigned int i;
+	unsigned int i, max_stack = o->max_stack;
 
 	snprintf(buf, size, "[unknown]");
 	if (!r->stack)
 		return;
-	for (i = 0; i < max_stack && r->stack[i]; i++) {
+	for (i = first_frame(o, sc, r); i < max_stack && r->stack[i]; i++) {
 		if (is_lock_function(sc, r->stack[i]) && i + 1 < max_stack &&
 		    r->stack[i + 1])
 			continue;
@@ -240,7 +270,7 @@ static void row_name(const struct lock_opts *o, const struct symctx *sc,
 	rn->b[0] = '\0';
 	switch (o->mode) {
 	case LOCK_AGGR_CALLER:
-		fmt_caller(sc, r, o->max_stack, rn->a, sizeof(rn->a));
+		fmt_caller(o, sc, r, rn->a, sizeof(rn->a));
 		break;
 	case LOCK_AGGR_TASK:
 		snprintf(rn->a, sizeof(rn->a), "%" PRIu64, r->key);
@@ -337,10 +367,11 @@ static void print_row(FILE *f, const struct lock_opts *o, const struct lock_row 
 static void print_stack(FILE *f, const struct lock_opts *o, const struct symctx *sc,
 			const struct lock_row *r, const char *indent)
 {
+	unsigned int i, n = 0;
 	char buf[160];
-	unsigned int i;
 
-	for (i = 0; r->stack && i < o->max_stack && r->stack[i]; i++) {
+	for (i = first_frame(o, sc, r); r->stack && i < o->max_stack && r->stack[i] &&
+	     n < o->user_max_stack; i++, n++) {
 		fmt_sym(sc, r->stack[i], buf, sizeof(buf));
 		fprintf(f, "%s0x%" PRIx64 "  %s\n", indent, r->stack[i], buf);
 	}
@@ -515,14 +546,15 @@ static void json_meta(FILE *f, const struct lock_opts *o, const struct lock_run_
 		fprintf(f, ",\"exit_status\":%d", ri->exit_status);
 	}
 	fprintf(f, "},\"map_entries\":%u,\"ring_bytes\":%u,\"max_stack\":%u,",
-		o->map_entries, o->ring_kb * 1024, o->max_stack);
+		o->map_entries, o->ring_kb * 1024,
+		o->user_max_stack ? o->user_max_stack : o->max_stack);
 }
 
 static void json_row(FILE *f, const struct lock_opts *o, const struct symctx *sc,
 		     const struct lock_row *r, const struct rowname *rn, bool first)
 {
 	char buf[160];
-	unsigned int i;
+	unsigned int i, n;
 
 	fprintf(f, "%s\n{\"contended\":%u,\"wait_total_ns\":%" PRIu64
 		",\"wait_max_ns\":%" PRIu64 ",\"wait_min_ns\":%" PRIu64
@@ -535,9 +567,10 @@ static void json_row(FILE *f, const struct lock_opts *o, const struct symctx *sc
 		fprintf(f, ",\"caller\":");
 		json_str(f, rn->a);
 		fprintf(f, ",\"stack\":[");
-		for (i = 0; r->stack && i < o->max_stack && r->stack[i]; i++) {
+		for (i = first_frame(o, sc, r), n = 0; r->stack && i < o->max_stack &&
+		     r->stack[i] && n < o->user_max_stack; i++, n++) {
 			fmt_sym(sc, r->stack[i], buf, sizeof(buf));
-			fprintf(f, "%s", i ? "," : "");
+			fprintf(f, "%s", n ? "," : "");
 			json_str(f, buf);
 		}
 		fprintf(f, "]");

@@ -156,12 +156,14 @@ bench-lock: $(O)/frugal $(BENCH_BINS)
 bench-btf: $(O)/frugal $(BENCH_BINS)
 	$(Q)if [ -f bench/btf.sh ]; then O=$(O) bash bench/btf.sh; else echo "bench-btf: not yet"; fi
 
-# `make install PAHOLE_LINK=1` also links pahole -> frugal, so a kernel build
-# can take it as `make PAHOLE=$(PREFIX)/bin/pahole`.
+# `make install` also links $(PREFIX)/libexec/frugal/pahole -> frugal, so a
+# kernel build can take it as `make PAHOLE=$(PREFIX)/libexec/frugal/pahole`.
+# Not in bin/: it must not shadow a real pahole on PATH.
 PREFIX ?= /usr/local
 install: $(O)/frugal
 	$(Q)install -D -m 0755 $(O)/frugal $(DESTDIR)$(PREFIX)/bin/frugal
-	$(Q)if [ "$(PAHOLE_LINK)" = 1 ]; then ln -sf frugal $(DESTDIR)$(PREFIX)/bin/pahole; fi
+	$(Q)mkdir -p $(DESTDIR)$(PREFIX)/libexec/frugal
+	$(Q)ln -sf ../../bin/frugal $(DESTDIR)$(PREFIX)/libexec/frugal/pahole
 
 clean:
 	$(call msg,CLEAN,$(O))

@@ -14,9 +14,11 @@ static const char usage[] =
 
 int cmd_btf(int argc, char **argv)
 {
-	const char *sub;
+	const char *sub, *base = strrchr(argv[0], '/');
 
-	if (!strcmp(argv[0], "pahole"))
+	/* A kernel build runs it by path: make PAHOLE=/usr/libexec/frugal/pahole */
+	base = base ? base + 1 : argv[0];
+	if (!strcmp(base, "pahole"))
 		return btf_encode_main(argc, argv, true);
 	if (argc < 2) {
 		fputs(usage, stderr);

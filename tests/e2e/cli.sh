@@ -28,4 +28,9 @@ for cmd in $("$FRUGAL" help | awk '/^  [a-z]/ {print $1}'); do
 	expect_exit "cli/$cmd-unknown-option" 2 "$FRUGAL" "$cmd" --no-such-option
 	check "cli/$cmd-unknown-option-message" grep -q "^frugal $cmd: " <<<"$err"
 done
+# Called through a link named pahole, by full path as a kernel build does
+# (make PAHOLE=/path/to/pahole), it answers as pahole.
+ln -s "$FRUGAL" "$_tmp/pahole"
+expect_exit "cli/pahole-link-by-path-version" 0 "$_tmp/pahole" --version
+check "cli/pahole-link-answers-in-pahole-format" grep -Eq '^v[0-9]+\.[0-9]+$' <<<"$out"
 finish

@@ -866,9 +866,230 @@ static bool params_named(Dwarf_Die *die)
 }
 
 /*
+ * consistent_func / optimized_func compare a function's definitions the way
+ * pahole (1.27) does: same number of parameters, and return and parameter
+ * types that match by kind and name along their chains, CONST ignored (a
+ * "const char *" parameter matches a "char *" one), structs, unions,
+ * enums and typedefs by name only, a FWD like the struct it declares, and
+ * function prototypes by parameter count and return type only.  Each
+ * definition is reduced to a 64-bit hash of exactly that, so definitions
+ * in different batches compare without holding their BTF.
+ */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n--)
+		h = (h ^ *c++) * 1099511628211ull;
+	return h;
+}
+
+static uint64_t fnv_u32(uint64_t h, uint32_t v)
+{
+	return fnv(h, &v, sizeof(v));
+}
+
+static uint64_t fnv_name(uint64_t h, const struct btf *btf, const struct btf_type *t)
+{
+	const char *n = btf__name_by_offset(btf, t->name_off);
+
+	return n ? fnv(h, n, strlen(n) + 1) : fnv_u32(h, 0);
+}
+
+static uint64_t type_sig(const struct btf *btf, uint32_t id, uint64_t h)
+{
+	const struct btf_type *t;
+	int kind, depth;
+
+	for (depth = 0; depth < 64; depth++) {
+		if (!id)
+			return fnv_u32(h, 0);
+		t = btf__type_by_id(btf, id);
+		if (!t)
+			return fnv_u32(h, ~0u);
+		kind = btf_kind(t);
+		if (kind == BTF_KIND_FWD)
+			kind = btf_kflag(t) ? BTF_KIND_UNION : BTF_KIND_STRUCT;
+		if (kind == BTF_KIND_CONST) {
+			id = t->type;
+			continue;
+		}
+		h = fnv_u32(h, kind + 1);
+		switch (kind) {
+		case BTF_KIND_INT:
+			h = fnv_u32(fnv_u32(h, t->size), *(const uint32_t *)(t + 1));
+			return fnv_name(h, btf, t);
+		case BTF_KIND_FLOAT:
+			return fnv_name(fnv_u32(h, t->size), btf, t);
+		case BTF_KIND_TYPEDEF: case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		case BTF_KIND_ENUM: case BTF_KIND_ENUM64:
+			return fnv_name(h, btf, t);
+		case BTF_KIND_PTR: case BTF_KIND_VOLATILE: case BTF_KIND_RESTRICT:
+		case BTF_KIND_TYPE_TAG:
+			id = t->type;
+			break;
+		case BTF_KIND_ARRAY:
+			h = fnv_u32(h, btf_array(t)->nelems);
+			id = btf_array(t)->type;
+			break;
+		case BTF_KIND_FUNC_PROTO:
+			/* pahole compares a prototype's return type, not its parameters */
+			h = fnv_u32(h, btf_vlen(t));
+			id = t->type;
+			break;
+		default:
+			return h;
+		}
+	}
+	return h;
+}
+
+/* x86_64 and aarch64 pass the first parameters in these DWARF registers. */
+static int param_regs(const struct enc_ctx *ctx, const uint8_t **regs)
+{
+	static const uint8_t x86_64[] = { DW_OP_reg5, DW_OP_reg4, DW_OP_reg1,
+					  DW_OP_reg2, DW_OP_reg8, DW_OP_reg9 };
+	static const uint8_t arm64[] = { DW_OP_reg0, DW_OP_reg1, DW_OP_reg2, DW_OP_reg3,
+					 DW_OP_reg4, DW_OP_reg5, DW_OP_reg6, DW_OP_reg7 };
+
+	switch (ctx->ef.ehdr.e_machine) {
+	case EM_X86_64:
+		*regs = x86_64;
+		return sizeof(x86_64);
+	case EM_AARCH64:
+		*regs = arm64;
+		return sizeof(arm64);
+	default:
+		return 0;
+	}
+}
+
+/* A parameter whose first location is a register other than its own. */
+static bool param_unexpected_reg(Dwarf_Die *parm, int expected)
+{
+	Dwarf_Addr base, start, end;
+	Dwarf_Attribute a;
+	Dwarf_Op *expr;
+	size_t len;
+
+	if (!dwarf_attr(parm, DW_AT_location, &a) ||
+	    dwarf_getlocations(&a, 0, &base, &start, &end, &expr, &len) <= 0 || !len)
+		return false;
+	return expr[0].atom >= DW_OP_reg0 && expr[0].atom <= DW_OP_reg31 &&
+	       expr[0].atom != expected;
+}
+
+/* A parameter of struct type (through typedefs and const) spans registers. */
+static bool param_is_struct(Dwarf_Die *parm)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die t;
+	int i;
+
+	if (!dwarf_attr_integrate(parm, DW_AT_type, &a) || !dwarf_formref_die(&a, &t))
+		return false;
+	for (i = 0; i < MAX_ALIAS_DEPTH; i++) {
+		switch (dwarf_tag(&t)) {
+		case DW_TAG_structure_type:
+			return true;
+		case DW_TAG_const_type:
+		case DW_TAG_typedef:
+			if (!dwarf_attr(&t, DW_AT_type, &a) || !dwarf_formref_die(&a, &t))
+				return false;
+			break;
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
+/*
+ * What pahole records of a definition before deciding on its FUNC: the
+ * prototype's hash, and whether the compiler moved a register parameter
+ * (unless a struct parameter makes the register mapping unknowable).
+ */
+static int func_sig(struct enc_batch *b, Dwarf_Die *die, struct enc_fsig *out)
+{
+	const uint8_t *regs;
+	int nregs = param_regs(b->ctx, &regs), i = 0, err;
+	bool unexpected = false, has_struct = false;
+	uint64_t h = 14695981039346656037ull;
+	uint32_t t;
+	Dwarf_Die c;
+
+	err = type_id(b, die, true, &t);
+	if (err)
+		return err;
+	h = type_sig(b->btf, t, h);
+	if (dwarf_child(die, &c) == 0) {
+		do {
+			int tag = dwarf_tag(&c);
+
+			if (tag == DW_TAG_unspecified_parameters) {
+				h = type_sig(b->btf, 0, h);
+				i++;
+				continue;
+			}
+			if (tag != DW_TAG_formal_parameter)
+				continue;
+			err = type_id(b, &c, true, &t);
+			if (err)
+				return err;
+			h = type_sig(b->btf, t, h);
+			if (i < nregs && param_unexpected_reg(&c, regs[i]))
+				unexpected = true;
+			has_struct |= param_is_struct(&c);
+			i++;
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	out->sig = fnv_u32(h, i);
+	out->flags = FSIG_SEEN | (unexpected && !has_struct ? FSIG_UNEXPECTED : 0);
+	return 0;
+}
+
+/* Fold one definition's observations into what the batch knows of IDX. */
+static void fsig_merge(struct enc_fsig *into, const struct enc_fsig *s)
+{
+	if (!(into->flags & FSIG_SEEN)) {
+		*into = *s;
+		return;
+	}
+	into->flags |= s->flags & FSIG_UNEXPECTED;
+	if (into->sig != s->sig)
+		into->flags |= FSIG_MISMATCH;
+}
+
+/*
+ * Which function symbol a definition named NAME gets a FUNC for, and
+ * whether its FUNC waits for every CU's verdict (*SAVED): with
+ * consistent_func, every function; with optimized_func, a function known
+ * only by a clone's symbol (foo.isra.0), whose FUNC is named foo.  Else
+ * the first definition wins, as in pahole 1.24.  -1: no FUNC.
+ */
+static int func_slot(const struct enc_batch *b, const char *name, bool *saved)
+{
+	const struct enc_ctx *ctx = b->ctx;
+	int idx = enc_ctx__func(ctx, name);
+
+	*saved = false;
+	if (idx >= 0) {
+		*saved = ctx->feats & BTF_FEAT_CONSISTENT_FUNC;
+		return idx;
+	}
+	if (!ctx->has_suffix || !(ctx->feats & BTF_FEAT_OPTIMIZED_FUNC))
+		return -1;
+	idx = enc_ctx__func_prefix(ctx, name);
+	*saved = idx >= 0;
+	return idx;
+}
+
+/*
  * A FUNC for a defined function with an ELF symbol of its name, the first
  * such definition only (pahole 1.24's rule); without any function symbols
- * (a stripped file), every external function.
+ * (a stripped file), every external function.  A saved function's
+ * definitions are all looked at; the FUNC is the first one's, and the
+ * encoder drops it at the end if they disagree (encode.c).
  */
 static int emit_func(struct enc_batch *b, Dwarf_Die *die)
 {
@@ -876,6 +1097,7 @@ static int emit_func(struct enc_batch *b, Dwarf_Die *die)
 	const char *name;
 	Dwarf_Attribute a;
 	int idx = -1, proto, id, err, i = 0;
+	bool saved = false;
 	Dwarf_Die c;
 
 	if (flag(die, DW_AT_declaration))
@@ -884,8 +1106,18 @@ static int emit_func(struct enc_batch *b, Dwarf_Die *die)
 	if (!name || !params_named(die))
 		return 0;
 	if (ctx->nfuncs) {
-		idx = enc_ctx__func(ctx, name);
-		if (idx < 0 || b->func_done[idx])
+		idx = func_slot(b, name, &saved);
+		if (idx < 0)
+			return 0;
+		if (saved && b->fsig) {
+			struct enc_fsig s;
+
+			err = func_sig(b, die, &s);
+			if (err)
+				return err;
+			fsig_merge(&b->fsig[idx], &s);
+		}
+		if (b->func_done[idx])
 			return 0;
 	} else if (!flag(die, DW_AT_external)) {
 		return 0;
@@ -956,28 +1188,47 @@ static const struct enc_pcpu *find_pcpu(const struct enc_ctx *ctx, uint64_t off)
 	return NULL;
 }
 
+/* BTF's linkage of a variable DIE (or of its declaration). */
+static int var_linkage(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+
+	return flag(die, DW_AT_external) ||
+	       (dwarf_attr(die, DW_AT_specification, &a) &&
+		dwarf_attr_integrate(die, DW_AT_external, &a))
+	       ? BTF_VAR_GLOBAL_ALLOCATED : BTF_VAR_STATIC;
+}
+
+/* Add a VAR and its DATASEC slot (section SHNDX, OFF, SIZE). */
+static int add_var(struct enc_batch *b, Dwarf_Die *die, const char *name, uint32_t t,
+		   uint64_t off, uint32_t size, uint32_t shndx)
+{
+	int id = btf__add_var(b->btf, name, var_linkage(die), t);
+
+	if (id < 0)
+		return btf_ret(b, die, id);
+	if (grow((void **)&b->vars, &b->vars_cap, b->nvars + 1, sizeof(*b->vars)))
+		return -ENOMEM;
+	b->vars[b->nvars++] = (struct enc_var){ off, size, shndx };
+	if (b->decl_tags)
+		return emit_decl_tags(b, die, id, -1);
+	return 0;
+}
+
 /*
  * A VAR for a per-CPU variable: a global whose address is a .data..percpu
  * symbol of the same name (pahole compares names, since many special
  * variables share address 0 with the first per-CPU one).
  */
-static int emit_var(struct enc_batch *b, Dwarf_Die *die)
+static int emit_pcpu_var(struct enc_batch *b, Dwarf_Die *die, uint64_t addr)
 {
 	const struct enc_ctx *ctx = b->ctx;
 	const struct enc_pcpu *p;
 	Dwarf_Attribute a;
 	const char *name;
-	uint64_t addr;
 	uint32_t t;
-	int id, err;
+	int err;
 
-	if (!ctx->has_pcpu || (flag(die, DW_AT_declaration) &&
-			       !dwarf_attr(die, DW_AT_specification, &a)))
-		return 0;
-	if (!var_addr(die, &addr))
-		return 0;
-	if (addr < b->pcpu_addr || addr - b->pcpu_addr >= ctx->pcpu_size)
-		return 0;
 	addr -= b->pcpu_addr;
 	p = find_pcpu(ctx, addr);
 	/*
@@ -995,18 +1246,86 @@ static int emit_var(struct enc_batch *b, Dwarf_Die *die)
 		return enc_batch__err(b, -EINVAL, "variable '%s' has void type", name);
 	if (!t)
 		return 0;
-	id = btf__add_var(b->btf, name, flag(die, DW_AT_external) ||
-			  (dwarf_attr(die, DW_AT_specification, &a) &&
-			   dwarf_attr_integrate(die, DW_AT_external, &a))
-			  ? BTF_VAR_GLOBAL_ALLOCATED : BTF_VAR_STATIC, t);
-	if (id < 0)
-		return btf_ret(b, die, id);
-	if (grow((void **)&b->vars, &b->vars_cap, b->nvars + 1, sizeof(*b->vars)))
-		return -ENOMEM;
-	b->vars[b->nvars].off = p->off;
-	b->vars[b->nvars++].size = p->size;
-	if (b->decl_tags)
-		return emit_decl_tags(b, die, id, -1);
+	return add_var(b, die, name, t, p->off, p->size, ctx->pcpu_shndx);
+}
+
+/* The data section holding ADDR, as pahole looks: the first that does. */
+static const struct enc_sec *find_sec(const struct enc_ctx *ctx, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < ctx->nsecs; i++)
+		if (addr >= ctx->secs[i].addr && addr - ctx->secs[i].addr < ctx->secs[i].size)
+			return &ctx->secs[i];
+	return NULL;
+}
+
+/* Names pahole's global_var leaves out: compiler and macro plumbing. */
+static bool var_name_filtered(const char *name)
+{
+	static const char *const skip[] = { "__UNIQUE_ID", "__tpstrtab_", "__exitcall_",
+					    "__func_stack_frame_non_standard_" };
+	size_t i;
+
+	for (i = 0; name[0] == '_' && i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (!strncmp(name, skip[i], strlen(skip[i])))
+			return true;
+	return false;
+}
+
+/*
+ * global_var (pahole 1.28's rule): a VAR for every top-level variable with
+ * a static address in a PROGBITS/NOBITS section, in that section's
+ * DATASEC at its offset there, sized by its type.
+ */
+static int emit_global_var(struct enc_batch *b, Dwarf_Die *die, uint64_t addr)
+{
+	const struct enc_ctx *ctx = b->ctx;
+	const struct enc_sec *sec = find_sec(ctx, addr);
+	bool force = ctx->feats & BTF_FEAT_ENCODE_FORCE;
+	Dwarf_Attribute a;
+	const char *name;
+	uint32_t t;
+	__s64 size;
+	int err;
+
+	if (!sec || flag(die, DW_AT_artificial))
+		return 0;
+	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+	if (!name)
+		return 0;
+	if (!enc_name_valid(name)) {
+		if (force)
+			return 0;
+		return enc_batch__err(b, -EINVAL, "variable '%s': not a valid BTF name", name);
+	}
+	if (var_name_filtered(name))
+		return 0;
+	err = type_id(b, die, true, &t);
+	if (err)
+		return err;
+	if (!t && !force)
+		return enc_batch__err(b, -EINVAL, "variable '%s' has void type", name);
+	size = t ? btf__resolve_size(b->btf, t) : 0;
+	if (size <= 0 || size > UINT32_MAX || addr - sec->addr > UINT32_MAX)
+		return 0;
+	return add_var(b, die, name, t, addr - sec->addr, (uint32_t)size, sec->shndx);
+}
+
+static int emit_var(struct enc_batch *b, Dwarf_Die *die)
+{
+	const struct enc_ctx *ctx = b->ctx;
+	Dwarf_Attribute a;
+	uint64_t addr;
+
+	if (flag(die, DW_AT_declaration) && !dwarf_attr(die, DW_AT_specification, &a))
+		return 0;
+	if (!var_addr(die, &addr))
+		return 0;
+	if (ctx->has_pcpu && addr >= b->pcpu_addr && addr - b->pcpu_addr < ctx->pcpu_size)
+		return emit_pcpu_var(b, die, addr);
+	if (ctx->nsecs)
+		return emit_global_var(b, die, addr);
 	return 0;
 }
 

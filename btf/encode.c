@@ -70,10 +70,12 @@ struct encoder {
 	/* the merged result */
 	struct btf *acc;
 	uint32_t *func_id;	/* per ctx.funcs: its FUNC in acc, or 0 */
+	struct enc_fsig *fsig;	/* per ctx.funcs: every batch's verdict so far */
 	struct enc_var *vars;
 	size_t nvars, vars_cap;
 	size_t since_dedup, dedup_size;
 	size_t folded;		/* FUNCs folded into an earlier batch's */
+	size_t dropped;		/* FUNCs of inconsistent saved functions */
 };
 
 static int set_err(const struct btf_enc_opts *o, int err, const char *fmt, ...)
@@ -327,6 +329,7 @@ static void batch_free(struct enc_batch *b)
 	free(b->str_offs);
 	btf__free(b->btf);
 	free(b->func_done);
+	free(b->fsig);
 	free(b->vars);
 	free(b->ents);
 	free(b->subs);
@@ -392,6 +395,11 @@ static int run_job(struct encoder *e, struct job *j, struct dwarf_src *s)
 	b->func_done = calloc(e->ctx.nfuncs + 1, 1);
 	if (!b->btf || !b->func_done)
 		return -ENOMEM;
+	if (e->fsig) {
+		b->fsig = calloc(e->ctx.nfuncs + 1, sizeof(*b->fsig));
+		if (!b->fsig)
+			return -ENOMEM;
+	}
 	for (i = j->first; i < j->last; i++) {
 		if (!dwarf_offdie(s->dbg, e->cus[i].die, &cu))
 			return enc_batch__err(b, -EINVAL, "bad compile unit at 0x%llx: %s",
@@ -425,7 +433,7 @@ static void index_funcs(struct encoder *e, uint32_t from)
 		t = btf__type_by_id(e->acc, id);
 		if (!btf_is_func(t))
 			continue;
-		idx = enc_ctx__func(&e->ctx, btf__name_by_offset(e->acc, t->name_off));
+		idx = enc_ctx__func_of(&e->ctx, btf__name_by_offset(e->acc, t->name_off));
 		if (idx < 0)
 			continue;
 		if (!e->func_id[idx]) {
@@ -438,6 +446,64 @@ static void index_funcs(struct encoder *e, uint32_t from)
 			e->folded++;
 		}
 	}
+}
+
+/* The batches' verdicts on saved functions, in batch order: the first
+ * definition's prototype is the one every later one must match. */
+static void merge_fsigs(struct encoder *e, const struct enc_batch *b)
+{
+	size_t i;
+
+	for (i = 0; b->fsig && i < e->ctx.nfuncs; i++) {
+		const struct enc_fsig *s = &b->fsig[i];
+		struct enc_fsig *d = &e->fsig[i];
+
+		if (!(s->flags & FSIG_SEEN))
+			continue;
+		if (!(d->flags & FSIG_SEEN)) {
+			*d = *s;
+			continue;
+		}
+		d->flags |= s->flags & (FSIG_UNEXPECTED | FSIG_MISMATCH);
+		if (d->sig != s->sig)
+			d->flags |= FSIG_MISMATCH;
+	}
+}
+
+/*
+ * pahole leaves out a saved function (consistent_func, optimized_func)
+ * whose definitions disagree or that has a parameter in an unexpected
+ * register.  Its FUNC was emitted by the first definition's batch; drop it.
+ */
+static int drop_rejected_funcs(struct encoder *e)
+{
+	uint32_t id, n = btf__type_cnt(e->acc), start = 1;
+	const struct btf_type *t;
+	uint8_t *drop;
+	size_t ndrop = 0;
+	int idx, err;
+
+	if (!e->fsig)
+		return 0;
+	if (e->ctx.base)
+		start = btf__type_cnt(e->ctx.base);
+	drop = calloc(n, 1);
+	if (!drop)
+		return -ENOMEM;
+	for (id = start; id < n; id++) {
+		t = btf__type_by_id(e->acc, id);
+		if (!btf_is_func(t))
+			continue;
+		idx = enc_ctx__func_of(&e->ctx, btf__name_by_offset(e->acc, t->name_off));
+		if (idx >= 0 && (e->fsig[idx].flags & (FSIG_UNEXPECTED | FSIG_MISMATCH))) {
+			drop[id] = 1;
+			ndrop++;
+		}
+	}
+	e->dropped = ndrop;
+	err = ndrop ? enc_gc_funcs(&e->acc, e->ctx.base, drop) : 0;
+	free(drop);
+	return err;
 }
 
 static int acc_dedup(struct encoder *e)
@@ -472,6 +538,7 @@ static int merge_job(struct encoder *e, struct job *j)
 	if (b->nvars)
 		memcpy(e->vars + e->nvars, b->vars, b->nvars * sizeof(*b->vars));
 	e->nvars += b->nvars;
+	merge_fsigs(e, b);
 	if (!e->acc) {
 		/* The first batch becomes the result. */
 		e->acc = b->btf;
@@ -500,34 +567,75 @@ static int cmp_secinfo(const void *a, const void *b)
 	return x->type < y->type ? -1 : x->type > y->type;
 }
 
-/* The .data..percpu DATASEC over every VAR, sorted by offset. */
+/* The DATASEC of one section over its VARs, sorted by offset. */
+static int add_one_datasec(struct encoder *e, const char *name, struct btf_var_secinfo *si,
+			   size_t k)
+{
+	size_t i;
+	int err;
+
+	qsort(si, k, sizeof(*si), cmp_secinfo);
+	/* pahole sizes the DATASEC to the end of its last variable. */
+	err = btf__add_datasec(e->acc, name, k ? si[k - 1].offset + si[k - 1].size : 0);
+	for (i = 0; err >= 0 && i < k; i++)
+		err = btf__add_datasec_var_info(e->acc, si[i].type, si[i].offset, si[i].size);
+	return err < 0 ? err : 0;
+}
+
+static const char *sec_name(const struct encoder *e, uint32_t shndx)
+{
+	size_t i;
+
+	if (e->ctx.has_pcpu && shndx == e->ctx.pcpu_shndx)
+		return ".data..percpu";
+	for (i = 0; i < e->ctx.nsecs; i++)
+		if (e->ctx.secs[i].shndx == shndx)
+			return e->ctx.secs[i].name;
+	return NULL;
+}
+
+/*
+ * One DATASEC per section that has VARs, in section order (pahole's):
+ * .data..percpu only, unless global_var.  The k-th VAR of the result is
+ * the k-th recorded slot: batches and merges keep VARs in order.
+ */
 static int add_datasec(struct encoder *e)
 {
 	struct btf_var_secinfo *si;
-	uint32_t id, n = btf__type_cnt(e->acc);
-	size_t k = 0, i;
+	uint32_t id, n = btf__type_cnt(e->acc), *varid, shndx, next;
+	size_t k = 0, i, m;
+	const char *name;
 	int err = 0;
 
 	if (!e->nvars)
 		return 0;
 	si = calloc(e->nvars, sizeof(*si));
-	if (!si)
-		return -ENOMEM;
-	id = e->ctx.base ? btf__type_cnt(e->ctx.base) : 1;
-	for (; id < n && k < e->nvars; id++) {
-		if (!btf_is_var(btf__type_by_id(e->acc, id)))
-			continue;
-		si[k] = (struct btf_var_secinfo){ id, e->vars[k].off, e->vars[k].size };
-		k++;
+	varid = calloc(e->nvars, sizeof(*varid));
+	if (!si || !varid) {
+		err = -ENOMEM;
+		goto out;
 	}
-	qsort(si, k, sizeof(*si), cmp_secinfo);
-	/* pahole sizes the DATASEC to the end of its last variable. */
-	err = btf__add_datasec(e->acc, ".data..percpu",
-			       k ? si[k - 1].offset + si[k - 1].size : 0);
-	for (i = 0; err >= 0 && i < k; i++)
-		err = btf__add_datasec_var_info(e->acc, si[i].type, si[i].offset, si[i].size);
+	id = e->ctx.base ? btf__type_cnt(e->ctx.base) : 1;
+	for (; id < n && k < e->nvars; id++)
+		if (btf_is_var(btf__type_by_id(e->acc, id)))
+			varid[k++] = id;
+	for (shndx = 0; !err && shndx != UINT32_MAX; shndx = next) {
+		next = UINT32_MAX;
+		for (i = 0, m = 0; i < k; i++) {
+			if (e->vars[i].shndx == shndx)
+				si[m++] = (struct btf_var_secinfo){ varid[i], e->vars[i].off,
+								    e->vars[i].size };
+			else if (e->vars[i].shndx > shndx && e->vars[i].shndx < next)
+				next = e->vars[i].shndx;
+		}
+		name = sec_name(e, shndx);
+		if (m && name)
+			err = add_one_datasec(e, name, si, m);
+	}
+out:
+	free(varid);
 	free(si);
-	return err < 0 ? err : 0;
+	return err;
 }
 
 /* --- threads --- */
@@ -752,6 +860,8 @@ static void encoder_free(struct encoder *e)
 	free(e->cus);
 	free(e->vars);
 	free(e->func_id);
+	free(e->fsig);
+	free(e->ctx.secs);
 	btf__free(e->acc);
 	btf__free(e->ctx.base);
 	free(e->ctx.funcs);
@@ -782,6 +892,13 @@ int btf_enc__run(const struct btf_enc_opts *opts)
 	e.func_id = calloc(e.ctx.nfuncs + 1, sizeof(*e.func_id));
 	if (!e.func_id || plan_jobs(&e))
 		goto out;
+	/* consistent_func, optimized_func: functions wait for every CU's verdict. */
+	if (e.ctx.nfuncs && (opts->features & (BTF_FEAT_CONSISTENT_FUNC |
+					       BTF_FEAT_OPTIMIZED_FUNC))) {
+		e.fsig = calloc(e.ctx.nfuncs + 1, sizeof(*e.fsig));
+		if (!e.fsig)
+			goto out;
+	}
 	/* libdwfl relocates in a private copy per handle: one worker then. */
 	if (opts->jobs > 1 && e.njobs > 1 && (!e.ctx.is_rel || e.ctx.ef.priv))
 		err = run_threads(&e);
@@ -791,6 +908,8 @@ int btf_enc__run(const struct btf_enc_opts *opts)
 		err = acc_dedup(&e);
 	if (!err && e.folded && !e.ctx.base)
 		err = enc_gc_protos(&e.acc);
+	if (!err)
+		err = drop_rejected_funcs(&e);
 	if (!err)
 		err = add_datasec(&e);
 	if (!err && (opts->features & BTF_FEAT_DECL_TAG_KFUNCS))

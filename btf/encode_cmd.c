@@ -17,9 +17,10 @@
 
 /*
  * The pahole release whose output we reproduce, answered to --version.  A
- * kernel build picks its flags by this number, so it must not be higher
- * than what is implemented: claiming 1.26+ would make it pass features
- * (optimized_func, consistent_func) as if they were done.
+ * kernel build picks its flags by this number; the default encoding is
+ * checked against pahole 1.24 on real kernels, so that is what we claim.
+ * A newer kernel's --btf_features list (optimized_func, consistent_func,
+ * global_var ...) is accepted and implemented all the same.
  */
 #define PAHOLE_COMPAT_VERSION "v1.24"
 
@@ -172,9 +173,11 @@ static int apply_features(struct encode_args *a)
 		feats |= bit;
 	}
 	a->opts.features = feats;
-	if (feats & (BTF_FEAT_OPTIMIZED_FUNC | BTF_FEAT_CONSISTENT_FUNC | BTF_FEAT_GLOBAL_VAR))
-		cli_log("btf: optimized_func, consistent_func and global_var are not "
-			"implemented: functions and variables are encoded as pahole 1.24 does\n");
+	if (feats & (BTF_FEAT_OPTIMIZED_FUNC | BTF_FEAT_CONSISTENT_FUNC))
+		cli_log("btf: optimized_func/consistent_func: FUNCs follow pahole 1.27's rules\n");
+	if (feats & BTF_FEAT_GLOBAL_VAR)
+		cli_log("btf: global_var: VARs of all globals follow pahole 1.28's rule "
+			"(not for ET_REL files)\n");
 	return 0;
 }
 

@@ -106,3 +106,75 @@ out:
 	free(refd);
 	return err;
 }
+
+static void mark_from(struct btf_type *t, uint8_t *refd)
+{
+	visit_ids(t, mark, refd);
+}
+
+/*
+ * Copy OLD's own types that MAP keeps (map[id - start] = new id, 0: drop)
+ * into a new BTF on BASE, their references renumbered.
+ */
+static int rebuild(struct btf **pbtf, const struct btf *base, __u32 *map, __u32 start)
+{
+	struct btf *old = *pbtf, *nb;
+	__u32 n = btf__type_cnt(old), id;
+	struct btf_type *t;
+	int err;
+
+	nb = base ? btf__new_empty_split((struct btf *)base) : btf__new_empty();
+	if (!nb)
+		return -ENOMEM;
+	for (id = start; id < n; id++) {
+		if (!map[id])
+			continue;
+		err = btf__add_type(nb, old, btf__type_by_id(old, id));
+		if (err < 0) {
+			btf__free(nb);
+			return err;
+		}
+		t = (struct btf_type *)btf__type_by_id(nb, err);
+		visit_ids(t, remap, map);
+	}
+	btf__free(old);
+	*pbtf = nb;
+	return 0;
+}
+
+int enc_gc_funcs(struct btf **pbtf, const struct btf *base, const uint8_t *drop)
+{
+	struct btf *old = *pbtf;
+	__u32 n = btf__type_cnt(old), start = base ? btf__type_cnt(base) : 1;
+	__u32 id, next = start, *map = calloc(n, sizeof(*map));
+	uint8_t *refd = calloc(n, 1), *gone = calloc(n, 1);
+	const struct btf_type *t;
+	int err = -ENOMEM;
+
+	if (!map || !refd || !gone)
+		goto out;
+	/* Dropped FUNCs and the DECL_TAGs on them go; then what only they used. */
+	for (id = start; id < n; id++) {
+		t = btf__type_by_id(old, id);
+		gone[id] = drop[id] || (btf_is_decl_tag(t) && t->type < n && drop[t->type]);
+	}
+	for (id = start; id < n; id++)
+		if (!gone[id])
+			mark_from((struct btf_type *)btf__type_by_id(old, id), refd);
+	for (id = start; id < n; id++) {
+		t = btf__type_by_id(old, id);
+		if (drop[id] && !refd[t->type] && t->type >= start &&
+		    btf_is_func_proto(btf__type_by_id(old, t->type)))
+			gone[t->type] = 1;
+	}
+	for (id = 0; id < start; id++)
+		map[id] = id;
+	for (id = start; id < n; id++)
+		map[id] = gone[id] ? 0 : next++;
+	err = rebuild(pbtf, base, map, start);
+out:
+	free(gone);
+	free(refd);
+	free(map);
+	return err;
+}

@@ -19,6 +19,29 @@ struct enc_pcpu {
 	const char *name;
 };
 
+/* A data section global_var may place VARs in (PROGBITS or NOBITS). */
+struct enc_sec {
+	uint64_t addr, size;
+	const char *name;
+	uint32_t shndx;
+};
+
+/*
+ * What consistent_func / optimized_func learn about one function symbol
+ * from each definition: a hash of its prototype as pahole compares
+ * prototypes, and whether a parameter sits in an unexpected register.
+ */
+struct enc_fsig {
+	uint64_t sig;
+	uint8_t flags;
+};
+
+enum {
+	FSIG_SEEN	= 1u << 0,
+	FSIG_UNEXPECTED	= 1u << 1,	/* a parameter in the wrong register */
+	FSIG_MISMATCH	= 1u << 2,	/* prototypes disagree across CUs */
+};
+
 /* Read-only during encoding; shared by every worker. */
 struct enc_ctx {
 	const struct btf_enc_opts *opts;
@@ -32,8 +55,12 @@ struct enc_ctx {
 	struct enc_pcpu *pcpu;		/* sorted by offset */
 	size_t npcpu;
 	bool has_pcpu;
+	uint32_t pcpu_shndx;
 	uint64_t pcpu_addr;		/* .data..percpu sh_addr in the ELF */
 	uint64_t pcpu_size;
+	bool has_suffix;		/* some function symbol has a '.' (foo.isra.0) */
+	struct enc_sec *secs;		/* global_var: data sections, by index */
+	size_t nsecs;
 	struct btf *base;		/* split BTF base, or NULL */
 	int lang_excl[16];
 	int nlang_excl;
@@ -51,6 +78,7 @@ struct cu_ent {
 struct enc_var {
 	uint64_t off;
 	uint32_t size;
+	uint32_t shndx;			/* ELF section of its DATASEC */
 };
 
 /* One batch of CUs encoded into one BTF, then deduplicated. */
@@ -58,6 +86,7 @@ struct enc_batch {
 	const struct enc_ctx *ctx;
 	struct btf *btf;
 	uint8_t *func_done;		/* per ctx->funcs: FUNC already emitted */
+	struct enc_fsig *fsig;		/* per ctx->funcs, when functions are saved */
 	struct enc_var *vars;
 	size_t nvars, vars_cap;
 	/* scratch for the CU being encoded */
@@ -84,12 +113,24 @@ struct enc_batch {
 int enc_ctx__load_syms(struct enc_ctx *ctx);
 /* Drop FUNC_PROTOs left unused by folded FUNCs (encode_gc.c). */
 int enc_gc_protos(struct btf **pbtf);
+/*
+ * Rebuild *PBTF (split on BASE, or NULL) without the FUNCs DROP marks (one
+ * byte per type id), their DECL_TAGs and the prototypes only they used.
+ */
+int enc_gc_funcs(struct btf **pbtf, const struct btf *base, const uint8_t *drop);
 
 /* decl_tag_kfuncs: tag the FUNCs of kfuncs in BTF (encode_kfunc.c). */
 int enc_tag_kfuncs(const struct enc_ctx *ctx, struct btf *btf);
 
+/* A name BTF accepts for a VAR: a C identifier, dots allowed. */
+bool enc_name_valid(const char *name);
+
 /* Index of NAME in ctx->funcs, or -1. */
 int enc_ctx__func(const struct enc_ctx *ctx, const char *name);
+/* Index of the first "NAME.suffix" in ctx->funcs (foo.isra.0), or -1. */
+int enc_ctx__func_prefix(const struct enc_ctx *ctx, const char *name);
+/* The function symbol a FUNC named NAME stands for, under ctx->feats. */
+int enc_ctx__func_of(const struct enc_ctx *ctx, const char *name);
 
 /* Encode the CU whose DIE is CUDIE into b->btf.  0 or -errno + b->err. */
 int dcu__encode(struct enc_batch *b, Dwarf_Die *cudie);

@@ -29,7 +29,7 @@ static int cmp_pcpu(const void *a, const void *b)
 }
 
 /* Names BTF accepts for a VAR: a C identifier, dots allowed. */
-static bool name_valid(const char *p)
+bool enc_name_valid(const char *p)
 {
 	size_t n;
 
@@ -98,6 +98,69 @@ int enc_ctx__func(const struct enc_ctx *ctx, const char *name)
 	return -1;
 }
 
+/*
+ * optimized_func: gcc's clones (foo.isra.0, foo.constprop.0) have no symbol
+ * "foo"; pahole then gives the DWARF function "foo" the FUNC of the clone.
+ * The names are sorted, so the "foo." ones follow the lower bound of "foo.".
+ */
+int enc_ctx__func_prefix(const struct enc_ctx *ctx, const char *name)
+{
+	size_t lo = 0, hi = ctx->nfuncs, len = strlen(name);
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strncmp(ctx->funcs[mid], name, len);
+
+		if (c < 0 || (c == 0 && (unsigned char)ctx->funcs[mid][len] < (unsigned char)'.'))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < ctx->nfuncs && !strncmp(ctx->funcs[lo], name, len) &&
+	    ctx->funcs[lo][len] == '.')
+		return (int)lo;
+	return -1;
+}
+
+int enc_ctx__func_of(const struct enc_ctx *ctx, const char *name)
+{
+	int idx = enc_ctx__func(ctx, name);
+
+	if (idx < 0 && ctx->has_suffix && (ctx->feats & BTF_FEAT_OPTIMIZED_FUNC))
+		idx = enc_ctx__func_prefix(ctx, name);
+	return idx;
+}
+
+/* global_var: every section a variable may live in, as pahole 1.28 looks. */
+static int load_secs(struct enc_ctx *ctx)
+{
+	const struct elf_file *ef = &ctx->ef;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+	size_t n = 0;
+
+	if (elf_getshdrnum(ef->elf, &n))
+		return -EINVAL;
+	ctx->secs = calloc(n + 1, sizeof(*ctx->secs));
+	if (!ctx->secs)
+		return -ENOMEM;
+	while ((scn = elf_nextscn(ef->elf, scn))) {
+		struct enc_sec *s = &ctx->secs[ctx->nsecs];
+
+		if (!gelf_getshdr(scn, &shdr) ||
+		    (shdr.sh_type != SHT_PROGBITS && shdr.sh_type != SHT_NOBITS))
+			continue;
+		s->name = elf_file__section_name(ef, &shdr);
+		if (!s->name)
+			continue;
+		s->addr = shdr.sh_addr;
+		s->size = shdr.sh_size;
+		s->shndx = elf_ndxscn(scn);
+		ctx->nsecs++;
+	}
+	return 0;
+}
+
 int enc_ctx__load_syms(struct enc_ctx *ctx)
 {
 	const struct elf_file *ef = &ctx->ef;
@@ -114,8 +177,18 @@ int enc_ctx__load_syms(struct enc_ctx *ctx)
 	if (scn && (ctx->feats & BTF_FEAT_VAR)) {
 		pcpu_shndx = elf_ndxscn(scn);
 		ctx->has_pcpu = true;
+		ctx->pcpu_shndx = pcpu_shndx;
 		ctx->pcpu_addr = ctx->is_rel ? 0 : shdr.sh_addr;
 		ctx->pcpu_size = shdr.sh_size;
+	}
+	/*
+	 * In ET_REL every section starts at address 0: a variable's address
+	 * does not say which section it is in, so global_var is not done there.
+	 */
+	if ((ctx->feats & BTF_FEAT_GLOBAL_VAR) && !ctx->is_rel) {
+		err = load_secs(ctx);
+		if (err)
+			return err;
 	}
 	err = elf_file__symtab(ef, &st);
 	if (err == -ENOENT)
@@ -132,9 +205,11 @@ int enc_ctx__load_syms(struct enc_ctx *ctx)
 			continue;
 		if (GELF_ST_TYPE(sym.st_info) == STT_FUNC) {
 			ctx->funcs[nf++] = name;
+			if (strchr(name, '.'))
+				ctx->has_suffix = true;
 		} else if (pcpu_shndx && shndx == pcpu_shndx &&
 			   GELF_ST_TYPE(sym.st_info) == STT_OBJECT && sym.st_size &&
-			   name_valid(name)) {
+			   enc_name_valid(name)) {
 			ctx->pcpu[np].off = sym.st_value - ctx->pcpu_addr;
 			ctx->pcpu[np].size = sym.st_size;
 			ctx->pcpu[np++].name = name;

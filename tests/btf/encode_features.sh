@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# The --btf_features that came after pahole 1.24, on fixtures built here:
+#  - consistent_func: a static function defined in two CUs with different
+#    prototypes gets no FUNC; without it the first CU's FUNC stays.
+#  - optimized_func: gcc -O2 clones (name.constprop.0) get a FUNC named after
+#    the function, unless the clone's and the original's prototypes
+#    disagree; without it they get none.
+#  - global_var: a VAR for every global with an address, in the DATASEC of
+#    its section at the symbol's offset and size (checked against readelf).
+. "$(dirname "$0")/../lib.sh"
+
+W=$_tmp
+
+# funcs FILE FEATURES: "name/nparams" of every FUNC, sorted.
+funcs() {
+	"$FRUGAL" btf encode --btf_features="$2" --btf_encode_detached="$W/out.btf" "$1" || return 1
+	bpftool btf dump file "$W/out.btf" | awk '
+		/^\[[0-9]+\] FUNC_PROTO / { id = substr($1, 2, length($1) - 2); v = $NF; sub("vlen=", "", v); n[id] = v }
+		/^\[[0-9]+\] FUNC / { gsub("\x27", "", $3); t = $4; sub("type_id=", "", t); print $3 "/" n[t] }' |
+		sort | tr '\n' ' '
+}
+
+# ---- consistent_func --------------------------------------------------------
+cat > "$W/a.c" <<'SRC'
+static int __attribute__((noipa)) helper(int a, int b) { return a * b + 1; }
+int use_a(int v) { return helper(v, 3); }
+SRC
+cat > "$W/b.c" <<'SRC'
+static long __attribute__((noipa)) helper(long a) { return a + 7; }
+int use_b(int v) { return (int)helper(v); }
+int main(void) { return use_b(1) - 8; }
+SRC
+cat > "$W/c.c" <<'SRC'
+static int __attribute__((noipa)) helper(int x, int y) { return x - y; }
+int use_c(int v) { return helper(v, 1); }
+int main(void) { return use_c(1); }
+SRC
+if ! gcc -g -O2 "$W/a.c" "$W/b.c" -o "$W/ab" 2>"$W/cc.err" ||
+   ! gcc -g -O2 "$W/a.c" "$W/c.c" -o "$W/ac" 2>>"$W/cc.err"; then
+	fail "build the consistent_func fixtures" "$(head -1 "$W/cc.err")"
+	finish
+fi
+got=$(funcs "$W/ab" var)
+if [ "$got" = "helper/2 main/0 use_a/1 use_b/1 " ]; then
+	pass "without consistent_func: the first CU's helper(a, b) has the FUNC"
+else fail "without consistent_func: the first CU's helper(a, b) has the FUNC" "got '$got'"; fi
+got=$(funcs "$W/ab" var,consistent_func)
+if [ "$got" = "main/0 use_a/1 use_b/1 " ]; then
+	pass "consistent_func: helper defined with two prototypes has no FUNC"
+else fail "consistent_func: helper defined with two prototypes has no FUNC" "got '$got'"; fi
+# Same types, other parameter names: pahole's match looks at types only.
+got=$(funcs "$W/ac" var,consistent_func)
+if [ "$got" = "helper/2 main/0 use_a/1 use_c/1 " ]; then
+	pass "consistent_func: helper defined twice with the same types keeps its FUNC"
+else fail "consistent_func: helper defined twice with the same types keeps its FUNC" "got '$got'"; fi
+
+# ---- optimized_func ---------------------------------------------------------
+# gcc -O2 clones both: scale() drops 'unused' (its clone's parameters keep
+# the order), shift() too, but its clone lists 'v' first, so the clone's
+# prototype (int, long) disagrees with shift's (long, int).
+cat > "$W/o.c" <<'SRC'
+static int __attribute__((noinline)) scale(int v, int unused) { return v * 2; }
+static int __attribute__((noinline)) shift(long unused, int v) { return v * 3; }
+int run(int x, int y) { return scale(x, y) + scale(y, x) + shift(x, y) + shift(y, x); }
+int main(int argc, char **argv) { (void)argv; return run(argc, argc + 1); }
+SRC
+if ! gcc -g -O2 "$W/o.c" -o "$W/o" 2>"$W/cc.err"; then
+	fail "build the optimized_func fixture" "$(head -1 "$W/cc.err")"
+	finish
+fi
+clones=$(nm "$W/o" | awk '$3 ~ /^(scale|shift)\./ { print $3 }' | sort | tr '\n' ' ')
+if [ "$clones" != "scale.constprop.0 shift.constprop.0 " ]; then
+	skip "optimized_func" "gcc made other clones than expected: '$clones'"
+else
+	got=$(funcs "$W/o" var)
+	if [ "$got" = "main/2 run/2 " ]; then pass "without optimized_func: clones get no FUNC"
+	else fail "without optimized_func: clones get no FUNC" "got '$got'"; fi
+	got=$(funcs "$W/o" var,optimized_func)
+	if [ "$got" = "main/2 run/2 scale/2 " ]; then
+		pass "optimized_func: scale.constprop.0 gives FUNC scale(v, unused); shift's prototypes disagree"
+	else fail "optimized_func: scale.constprop.0 gives FUNC scale(v, unused); shift's prototypes disagree" "got '$got'"; fi
+	got=$(funcs "$W/o" default)
+	if [ "$got" = "main/2 run/2 scale/2 " ]; then pass "--btf_features=default includes optimized_func"
+	else fail "--btf_features=default includes optimized_func" "got '$got'"; fi
+fi
+
+# ---- global_var -------------------------------------------------------------
+cat > "$W/g.c" <<'SRC'
+int counter = 5;
+long table[4] = { 1, 2, 3, 4 };
+int zeroed;
+static char buf[100];
+const int limit = 42;
+static const char msg[] = "hello";
+extern int ext_decl;
+char *use(int i) { buf[i] = msg[i]; return buf + counter + zeroed + limit + table[i]; }
+int main(void) { return !use(1); }
+SRC
+if ! gcc -g -O0 "$W/g.c" -o "$W/g" 2>"$W/cc.err"; then
+	fail "build the global_var fixture" "$(head -1 "$W/cc.err")"
+	finish
+fi
+NAMES='^(counter|table|zeroed|buf|limit|msg)$'
+# "SECTION NAME OFFSET SIZE" from the symbol and section tables.
+readelf -SW "$W/g" | sed 's/^ *\[ *\([0-9]*\)\]/\1/' |
+	awk '$1 ~ /^[0-9]+$/ && $2 ~ /^\./ { print $1, $2, $4 }' > "$W/secs"
+readelf -sW "$W/g" | awk -v re="$NAMES" '$4 == "OBJECT" && $8 ~ re { print $7, $8, $2, $3 }' |
+	while read -r ndx name value size; do
+		read -r _ sec addr < <(awk -v n="$ndx" '$1 == n' "$W/secs")
+		echo "$sec $name $((0x$value - 0x$addr)) $size"
+	done | sort > "$W/want"
+"$FRUGAL" btf encode --btf_features=var,global_var --btf_encode_detached="$W/g.btf" "$W/g"
+bpftool btf dump file "$W/g.btf" | awk '
+	/^\[[0-9]+\] DATASEC / { gsub("\x27", "", $3); sec = $3; next }
+	/^\[/ { sec = "" }
+	sec != "" && /type_id=/ { o = $2; s = $3; v = $NF; sub("offset=", "", o); sub("size=", "", s)
+			       gsub("[\x27)]", "", v); print sec, v, o, s }' | sort > "$W/got"
+if [ "$(wc -l < "$W/want")" -eq 6 ] && diff -u "$W/want" "$W/got" > "$W/diff"; then
+	pass "global_var: VARs in .data/.bss/.rodata DATASECs at the symbols' offsets and sizes"
+else fail "global_var: VARs in .data/.bss/.rodata DATASECs at the symbols' offsets and sizes" \
+	"$(tr '\n' ' ' < "$W/diff") want: $(tr '\n' ' ' < "$W/want")"; fi
+got=$(bpftool btf dump file "$W/g.btf" | grep -c "VAR 'ext_decl'")
+if [ "$got" -eq 0 ]; then pass "global_var: a declaration only has no VAR"
+else fail "global_var: a declaration only has no VAR" "found ext_decl"; fi
+"$FRUGAL" btf encode --btf_features=var --btf_encode_detached="$W/g0.btf" "$W/g"
+got=$(bpftool btf dump file "$W/g0.btf" | grep -cE '\] (VAR|DATASEC) ')
+if [ "$got" -eq 0 ]; then pass "without global_var: no VAR or DATASEC"
+else fail "without global_var: no VAR or DATASEC" "$got found"; fi
+got=$(bpftool btf dump file "$W/g.btf" | awk '/^\[.*VAR .buf./ { print $NF } /^\[.*VAR .counter./ { print $NF }' | tr '\n' ' ')
+if [ "$got" = "linkage=global linkage=static " ]; then pass "global_var: static variables have static linkage"
+else fail "global_var: static variables have static linkage" "got '$got'"; fi
+finish

@@ -133,6 +133,22 @@ static void symctx_init(struct symctx *sc, struct ksyms *ks)
 				sc->text[i][0] = sc->text[i][1] = 0;
 }
 
+/* Does the symbol holding IP start with one of PREFIXES? */
+static bool name_has_prefix(const struct symctx *sc, uint64_t ip,
+			    const char *const *prefixes, size_t n)
+{
+	struct ksym s;
+	uint64_t off;
+	size_t i;
+
+	if (!sc->ks || ksyms__resolve(sc->ks, ip, &s, &off))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!strncmp(s.name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
 /* Locking code, by section as the kernel lays it out, or by name. */
 static bool is_lock_function(const struct symctx *sc, uint64_t ip)
 {
@@ -141,19 +157,12 @@ static bool is_lock_function(const struct symctx *sc, uint64_t ip)
 		"_raw_", "queued_", "native_queued_", "__percpu_down", "percpu_down",
 		"rt_mutex", "__rt_mutex", "rwbase_", "osq_", "__pv_queued",
 	};
-	struct ksym s;
-	uint64_t off;
 	size_t i;
 
 	for (i = 0; i < 2; i++)
 		if (ip >= sc->text[i][0] && ip < sc->text[i][1])
 			return true;
-	if (!sc->ks || ksyms__resolve(sc->ks, ip, &s, &off))
-		return false;
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (!strncmp(s.name, prefixes[i], strlen(prefixes[i])))
-			return true;
-	return false;
+	return name_has_prefix(sc, ip, prefixes, sizeof(prefixes) / sizeof(prefixes[0]));
 }
 
 /* The tracepoint's own frames, kept on top of a stack by the kernel. */
@@ -162,16 +171,8 @@ static bool is_machinery(const struct symctx *sc, uint64_t ip)
 	static const char *prefixes[] = {
 		"bpf_trace_run", "__traceiter_", "__bpf_trace_", "bpf_prog_",
 	};
-	struct ksym s;
-	uint64_t off;
-	size_t i;
 
-	if (!sc->ks || ksyms__resolve(sc->ks, ip, &s, &off))
-		return false;
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (!strncmp(s.name, prefixes[i], strlen(prefixes[i])))
-			return true;
-	return false;
+	return name_has_prefix(sc, ip, prefixes, sizeof(prefixes) / sizeof(prefixes[0]));
 }
 
 /* Index of the first frame to show: past the machinery, if we kept it. */

@@ -136,7 +136,7 @@ check: deps
 	$(Q)O=$(O) bash tests/run
 
 demo: deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory all $(BENCH_BINS)
 	$(Q)O=$(O) bash scripts/demo.sh
 
 # `make fuzz [FUZZ_TIME=60]`: every harness for that many seconds; crashes

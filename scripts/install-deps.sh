@@ -3,7 +3,7 @@
 # benchmarks need.  Idempotent: does nothing when all are present, and runs
 # `apt-get update` only when something is missing.
 set -eu
-PKGS="make gcc libc6-dev pkg-config clang llvm libbpf-dev libelf-dev libdw-dev
+PKGS="make gcc libc6-dev pkg-config clang llvm libclang-rt-14-dev libbpf-dev libelf-dev libdw-dev
 zlib1g-dev libzstd-dev bpftool dwarves elfutils binutils linux-perf bpftrace
 python3 jq valgrind time"
 

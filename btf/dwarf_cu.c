@@ -1276,12 +1276,12 @@ static bool var_name_filtered(const char *name)
 /*
  * global_var (pahole 1.28's rule): a VAR for every top-level variable with
  * a static address in a PROGBITS/NOBITS section, in that section's
- * DATASEC at its offset there, sized by its type.
+ * DATASEC at its offset OFF there, sized by its type.
  */
-static int emit_global_var(struct enc_batch *b, Dwarf_Die *die, uint64_t addr)
+static int emit_global_var(struct enc_batch *b, Dwarf_Die *die, const struct enc_sec *sec,
+			   uint64_t off)
 {
 	const struct enc_ctx *ctx = b->ctx;
-	const struct enc_sec *sec = find_sec(ctx, addr);
 	bool force = ctx->feats & BTF_FEAT_ENCODE_FORCE;
 	Dwarf_Attribute a;
 	const char *name;
@@ -1307,14 +1307,51 @@ static int emit_global_var(struct enc_batch *b, Dwarf_Die *die, uint64_t addr)
 	if (!t && !force)
 		return enc_batch__err(b, -EINVAL, "variable '%s' has void type", name);
 	size = t ? btf__resolve_size(b->btf, t) : 0;
-	if (size <= 0 || size > UINT32_MAX || addr - sec->addr > UINT32_MAX)
+	if (size <= 0 || size > UINT32_MAX || off > UINT32_MAX)
 		return 0;
-	return add_var(b, die, name, t, addr - sec->addr, (uint32_t)size, sec->shndx);
+	return add_var(b, die, name, t, off, (uint32_t)size, sec->shndx);
+}
+
+static const struct enc_sec *sec_of_shndx(const struct enc_ctx *ctx, uint32_t shndx)
+{
+	size_t i;
+
+	for (i = 0; i < ctx->nsecs; i++)
+		if (ctx->secs[i].shndx == shndx)
+			return &ctx->secs[i];
+	return NULL;
+}
+
+/*
+ * global_var in ET_REL, where every section starts at 0: the variable's
+ * symbol names its section and offset.  Per-CPU ones keep the var rule.
+ */
+static int emit_rel_var(struct enc_batch *b, Dwarf_Die *die, uint64_t addr)
+{
+	const struct enc_ctx *ctx = b->ctx;
+	const struct enc_obj *obj = NULL;
+	const struct enc_sec *sec;
+	Dwarf_Attribute a;
+	const char *name;
+
+	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+	if (name)
+		obj = enc_ctx__obj(ctx, name, addr);
+	if (ctx->has_pcpu && (obj ? obj->shndx == ctx->pcpu_shndx :
+			      addr >= b->pcpu_addr && addr - b->pcpu_addr < ctx->pcpu_size))
+		return emit_pcpu_var(b, die, addr);
+	if (!obj)
+		return 0;
+	sec = sec_of_shndx(ctx, obj->shndx);
+	if (!sec || obj->off < sec->addr)
+		return 0;
+	return emit_global_var(b, die, sec, obj->off - sec->addr);
 }
 
 static int emit_var(struct enc_batch *b, Dwarf_Die *die)
 {
 	const struct enc_ctx *ctx = b->ctx;
+	const struct enc_sec *sec;
 	Dwarf_Attribute a;
 	uint64_t addr;
 
@@ -1322,11 +1359,14 @@ static int emit_var(struct enc_batch *b, Dwarf_Die *die)
 		return 0;
 	if (!var_addr(die, &addr))
 		return 0;
+	if (ctx->is_rel && (ctx->feats & BTF_FEAT_GLOBAL_VAR))
+		return emit_rel_var(b, die, addr);
 	if (ctx->has_pcpu && addr >= b->pcpu_addr && addr - b->pcpu_addr < ctx->pcpu_size)
 		return emit_pcpu_var(b, die, addr);
-	if (ctx->nsecs)
-		return emit_global_var(b, die, addr);
-	return 0;
+	if (!ctx->nsecs)
+		return 0;
+	sec = find_sec(ctx, addr);
+	return sec ? emit_global_var(b, die, sec, addr - sec->addr) : 0;
 }
 
 static int emit_all(struct enc_batch *b)

@@ -862,6 +862,7 @@ static void encoder_free(struct encoder *e)
 	free(e->func_id);
 	free(e->fsig);
 	free(e->ctx.secs);
+	free(e->ctx.objs);
 	btf__free(e->acc);
 	btf__free(e->ctx.base);
 	free(e->ctx.funcs);

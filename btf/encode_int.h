@@ -26,6 +26,13 @@ struct enc_sec {
 	uint32_t shndx;
 };
 
+/* ET_REL global_var: a defined STT_OBJECT symbol, where its variable is. */
+struct enc_obj {
+	const char *name;
+	uint64_t off;			/* st_value: offset in its section */
+	uint32_t shndx;
+};
+
 /*
  * What consistent_func / optimized_func learn about one function symbol
  * from each definition: a hash of its prototype as pahole compares
@@ -61,6 +68,8 @@ struct enc_ctx {
 	bool has_suffix;		/* some function symbol has a '.' (foo.isra.0) */
 	struct enc_sec *secs;		/* global_var: data sections, by index */
 	size_t nsecs;
+	struct enc_obj *objs;		/* ET_REL global_var: by name, then offset */
+	size_t nobjs;
 	struct btf *base;		/* split BTF base, or NULL */
 	int lang_excl[16];
 	int nlang_excl;
@@ -111,6 +120,12 @@ struct enc_batch {
 
 /* Fill ctx->funcs and ctx->pcpu from the symbol table. */
 int enc_ctx__load_syms(struct enc_ctx *ctx);
+/*
+ * ET_REL global_var: the object symbol NAME whose variable DWARF puts at
+ * ADDR (the relocated DW_OP_addr), or NULL when none or ambiguous.
+ */
+const struct enc_obj *enc_ctx__obj(const struct enc_ctx *ctx, const char *name,
+				   uint64_t addr);
 /* Drop FUNC_PROTOs left unused by folded FUNCs (encode_gc.c). */
 int enc_gc_protos(struct btf **pbtf);
 /*

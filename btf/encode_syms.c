@@ -28,6 +28,18 @@ static int cmp_pcpu(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+static int cmp_obj(const void *a, const void *b)
+{
+	const struct enc_obj *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x->shndx < y->shndx ? -1 : x->shndx > y->shndx;
+}
+
 /* Names BTF accepts for a VAR: a C identifier, dots allowed. */
 bool enc_name_valid(const char *p)
 {
@@ -161,10 +173,51 @@ static int load_secs(struct enc_ctx *ctx)
 	return 0;
 }
 
+/*
+ * A name is usually defined once.  Two static variables of one name in
+ * different CUs are told apart by the offset the relocation produced;
+ * two at the same offset of different sections cannot be.
+ */
+const struct enc_obj *enc_ctx__obj(const struct enc_ctx *ctx, const char *name,
+				   uint64_t addr)
+{
+	const struct enc_obj *hit = NULL;
+	size_t lo = 0, hi = ctx->nobjs, end, i;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(ctx->objs[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (end = lo; end < ctx->nobjs && !strcmp(ctx->objs[end].name, name); end++)
+		;
+	if (end - lo == 1)
+		return &ctx->objs[lo];
+	for (i = lo; i < end; i++) {
+		if (ctx->objs[i].off != addr)
+			continue;
+		if (hit)
+			return NULL;
+		hit = &ctx->objs[i];
+	}
+	return hit;
+}
+
+/* An ET_REL variable's symbol: defined in a section, not common or absolute. */
+static bool is_rel_obj(const GElf_Sym *sym, Elf32_Word shndx)
+{
+	return GELF_ST_TYPE(sym->st_info) == STT_OBJECT && shndx != SHN_UNDEF &&
+	       (shndx < SHN_LORESERVE || shndx > SHN_HIRESERVE);
+}
+
 int enc_ctx__load_syms(struct enc_ctx *ctx)
 {
 	const struct elf_file *ef = &ctx->ef;
-	size_t pcpu_shndx = 0, i, nf = 0, np = 0;
+	size_t pcpu_shndx = 0, i, nf = 0, np = 0, no = 0;
+	bool rel_vars = ctx->is_rel && (ctx->feats & BTF_FEAT_GLOBAL_VAR);
 	struct elf_symtab st;
 	Elf_Scn *scn;
 	GElf_Shdr shdr;
@@ -183,9 +236,9 @@ int enc_ctx__load_syms(struct enc_ctx *ctx)
 	}
 	/*
 	 * In ET_REL every section starts at address 0: a variable's address
-	 * does not say which section it is in, so global_var is not done there.
+	 * does not say which section it is in, so its symbol does (objs).
 	 */
-	if ((ctx->feats & BTF_FEAT_GLOBAL_VAR) && !ctx->is_rel) {
+	if (ctx->feats & BTF_FEAT_GLOBAL_VAR) {
 		err = load_secs(ctx);
 		if (err)
 			return err;
@@ -197,12 +250,16 @@ int enc_ctx__load_syms(struct enc_ctx *ctx)
 		return err;
 	ctx->funcs = calloc(st.count + 1, sizeof(*ctx->funcs));
 	ctx->pcpu = calloc(st.count + 1, sizeof(*ctx->pcpu));
-	if (!ctx->funcs || !ctx->pcpu)
+	if (rel_vars)
+		ctx->objs = calloc(st.count + 1, sizeof(*ctx->objs));
+	if (!ctx->funcs || !ctx->pcpu || (rel_vars && !ctx->objs))
 		return -ENOMEM;
 	for (i = 1; i < st.count; i++) {
 		name = elf_file__sym(ef, &st, i, &sym, &shndx);
 		if (!name || !*name)
 			continue;
+		if (rel_vars && is_rel_obj(&sym, shndx))
+			ctx->objs[no++] = (struct enc_obj){ name, sym.st_value, shndx };
 		if (GELF_ST_TYPE(sym.st_info) == STT_FUNC) {
 			ctx->funcs[nf++] = name;
 			if (strchr(name, '.'))
@@ -219,5 +276,8 @@ int enc_ctx__load_syms(struct enc_ctx *ctx)
 	ctx->nfuncs = uniq(ctx->funcs, nf);
 	qsort(ctx->pcpu, np, sizeof(*ctx->pcpu), cmp_pcpu);
 	ctx->npcpu = np;
+	if (no)
+		qsort(ctx->objs, no, sizeof(*ctx->objs), cmp_obj);
+	ctx->nobjs = no;
 	return build_func_hash(ctx);
 }

@@ -6,7 +6,8 @@
 #    the function, unless the clone's and the original's prototypes
 #    disagree; without it they get none.
 #  - global_var: a VAR for every global with an address, in the DATASEC of
-#    its section at the symbol's offset and size (checked against readelf).
+#    its section at the symbol's offset and size (checked against readelf),
+#    in an executable and in relocatable objects (ET_REL, as modules are).
 . "$(dirname "$0")/../lib.sh"
 
 W=$_tmp
@@ -100,21 +101,29 @@ if ! gcc -g -O0 "$W/g.c" -o "$W/g" 2>"$W/cc.err"; then
 	fail "build the global_var fixture" "$(head -1 "$W/cc.err")"
 	finish
 fi
-NAMES='^(counter|table|zeroed|buf|limit|msg)$'
-# "SECTION NAME OFFSET SIZE" from the symbol and section tables.
-readelf -SW "$W/g" | sed 's/^ *\[ *\([0-9]*\)\]/\1/' |
-	awk '$1 ~ /^[0-9]+$/ && $2 ~ /^\./ { print $1, $2, $4 }' > "$W/secs"
-readelf -sW "$W/g" | awk -v re="$NAMES" '$4 == "OBJECT" && $8 ~ re { print $7, $8, $2, $3 }' |
-	while read -r ndx name value size; do
-		read -r _ sec addr < <(awk -v n="$ndx" '$1 == n' "$W/secs")
-		echo "$sec $name $((0x$value - 0x$addr)) $size"
-	done | sort > "$W/want"
+NAMES='^(counter|table|zeroed|buf|limit|msg|other)$'
+# want FILE: "SECTION NAME OFFSET SIZE" of the NAMES objects, from the symbol
+# and section tables.
+want() {
+	readelf -SW "$1" | sed 's/^ *\[ *\([0-9]*\)\]/\1/' |
+		awk '$1 ~ /^[0-9]+$/ && $2 ~ /^\./ { print $1, $2, $4 }' > "$W/secs"
+	readelf -sW "$1" | awk -v re="$NAMES" '$4 == "OBJECT" && $8 ~ re { print $7, $8, $2, $3 }' |
+		while read -r ndx name value size; do
+			read -r _ sec addr < <(awk -v n="$ndx" '$1 == n' "$W/secs")
+			echo "$sec $name $((0x$value - 0x$addr)) $size"
+		done | sort
+}
+# got BTF: the same, from the DATASECs.
+got() {
+	bpftool btf dump file "$1" | awk '
+		/^\[[0-9]+\] DATASEC / { gsub("\x27", "", $3); sec = $3; next }
+		/^\[/ { sec = "" }
+		sec != "" && /type_id=/ { o = $2; s = $3; v = $NF; sub("offset=", "", o); sub("size=", "", s)
+				       gsub("[\x27)]", "", v); print sec, v, o, s }' | sort
+}
+want "$W/g" > "$W/want"
 "$FRUGAL" btf encode --btf_features=var,global_var --btf_encode_detached="$W/g.btf" "$W/g"
-bpftool btf dump file "$W/g.btf" | awk '
-	/^\[[0-9]+\] DATASEC / { gsub("\x27", "", $3); sec = $3; next }
-	/^\[/ { sec = "" }
-	sec != "" && /type_id=/ { o = $2; s = $3; v = $NF; sub("offset=", "", o); sub("size=", "", s)
-			       gsub("[\x27)]", "", v); print sec, v, o, s }' | sort > "$W/got"
+got "$W/g.btf" > "$W/got"
 if [ "$(wc -l < "$W/want")" -eq 6 ] && diff -u "$W/want" "$W/got" > "$W/diff"; then
 	pass "global_var: VARs in .data/.bss/.rodata DATASECs at the symbols' offsets and sizes"
 else fail "global_var: VARs in .data/.bss/.rodata DATASECs at the symbols' offsets and sizes" \
@@ -129,4 +138,36 @@ else fail "without global_var: no VAR or DATASEC" "$got found"; fi
 got=$(bpftool btf dump file "$W/g.btf" | awk '/^\[.*VAR .buf./ { print $NF } /^\[.*VAR .counter./ { print $NF }' | tr '\n' ' ')
 if [ "$got" = "linkage=global linkage=static " ]; then pass "global_var: static variables have static linkage"
 else fail "global_var: static variables have static linkage" "got '$got'"; fi
+# ---- global_var in ET_REL ---------------------------------------------------
+# Every section of an object file starts at 0, so the address alone does
+# not say where a variable is.  h.c has a second static 'buf' (in .data,
+# g.c's is in .bss): the linked object must place each at its own symbol.
+cat > "$W/h.c" <<'SRC'
+static int buf[3] = { 1, 2, 3 };
+static int other = 7;
+int *use2(int i) { return &buf[i] + other; }
+SRC
+if ! gcc -g -O0 -c "$W/g.c" -o "$W/g.o" 2>"$W/cc.err" ||
+   ! gcc -g -O0 -c "$W/h.c" -o "$W/h.o" 2>>"$W/cc.err" ||
+   ! ld -r "$W/g.o" "$W/h.o" -o "$W/gh.o" 2>>"$W/cc.err"; then
+	fail "build the ET_REL global_var fixture" "$(head -1 "$W/cc.err")"
+	finish
+fi
+for obj in g.o gh.o; do
+	want "$W/$obj" > "$W/want"
+	n=$([ "$obj" = g.o ] && echo 6 || echo 8)
+	cp "$W/$obj" "$W/$obj.orig"
+	if "$FRUGAL" btf encode --btf_features=var,global_var \
+		--btf_encode_detached="$W/$obj.btf" "$W/$obj" 2>"$W/enc.err"; then
+		got "$W/$obj.btf" > "$W/got"
+	else
+		cp "$W/enc.err" "$W/got"
+	fi
+	if [ "$(wc -l < "$W/want")" -eq "$n" ] && diff -u "$W/want" "$W/got" > "$W/diff"; then
+		pass "global_var on ET_REL $obj: $n VARs at their symbols' sections, offsets and sizes"
+	else fail "global_var on ET_REL $obj: $n VARs at their symbols' sections, offsets and sizes" \
+		"$(tr '\n' ' ' < "$W/diff") want: $(tr '\n' ' ' < "$W/want")"; fi
+	if cmp -s "$W/$obj" "$W/$obj.orig"; then pass "global_var on ET_REL $obj: input unchanged"
+	else fail "global_var on ET_REL $obj: input unchanged" "the object file was modified"; fi
+done
 finish

@@ -80,8 +80,10 @@ static void check_output(const void *out, size_t len)
 	btf = btf__new(out, len);
 	if (!btf)
 		abort();
+	/* The renderer caps one entry's text (E2BIG): fuzzed DWARF can build
+	 * anonymous types that nest exponentially, which libbpf accepts. */
 	c = btf_canon__new(btf, BTF_CANON_ALL);
-	if (!c && errno != ENOMEM)
+	if (!c && errno != ENOMEM && errno != E2BIG)
 		abort();
 	btf_canon__free(c);
 	btf__free(btf);

@@ -170,6 +170,8 @@ int elf_file__make_private(struct elf_file *ef)
 	return 0;
 }
 
+#define ZSTD_MAX_RATIO 32768
+
 static bool is_zstd(Elf_Scn *scn, const GElf_Shdr *shdr, GElf_Chdr *chdr)
 {
 	return (shdr->sh_flags & SHF_COMPRESSED) && gelf_getchdr(scn, chdr) &&
@@ -186,6 +188,13 @@ static int inflate_one(struct elf_file *ef, Elf_Scn *scn, GElf_Shdr *shdr,
 
 	raw = elf_rawdata(scn, NULL);
 	if (!raw || raw->d_size < hdr || chdr->ch_size > (1ull << 34))
+		return -EINVAL;
+	/*
+	 * The header's size is the file's word; don't allocate on it alone.  A
+	 * zstd block holds at most 128 KB and takes at least 4 bytes (an RLE
+	 * block), so no frame inflates more than 32768-fold.
+	 */
+	if (chdr->ch_size / ZSTD_MAX_RATIO > raw->d_size - hdr)
 		return -EINVAL;
 	buf = malloc(chdr->ch_size ? chdr->ch_size : 1);
 	v = realloc(ef->bufs, (ef->nbufs + 1) * sizeof(*v));

@@ -109,24 +109,34 @@ static int cmp_ent(const void *a, const void *b)
 	return x->name < y->name ? -1 : x->name > y->name;
 }
 
-static int read_all(struct ksyms *ks, struct linebuf *lb, const char *types,
-		    bool *sorted, bool *nonzero)
+/* Next non-empty kallsyms line, parsed: 1, 0 at the end, or -errno. */
+static int next_sym(struct linebuf *lb, uint64_t *addr, char *type, char **name,
+		    size_t *nlen)
 {
-	char *line, *name, type;
-	uint64_t addr, prev = 0;
-	size_t len, nlen;
-	int n, err;
+	char *line;
+	size_t len;
+	int n;
 
 	while ((n = linebuf__next(lb, &line, &len)) != 0) {
 		if (n == -E2BIG)
 			return -EINVAL;		/* no kallsyms line is that long */
 		if (n < 0)
 			return n;
-		if (!len)
-			continue;
-		err = parse_line(line, &addr, &type, &name, &nlen);
-		if (err)
-			return err;
+		if (len)
+			return parse_line(line, addr, type, name, nlen) ?: 1;
+	}
+	return 0;
+}
+
+static int read_all(struct ksyms *ks, struct linebuf *lb, const char *types,
+		    bool *sorted, bool *nonzero)
+{
+	char *name, type;
+	uint64_t addr, prev = 0;
+	size_t nlen;
+	int n, err;
+
+	while ((n = next_sym(lb, &addr, &type, &name, &nlen)) > 0) {
 		if (types && !strchr(types, type))
 			continue;
 		err = add(ks, addr, type, name, nlen);
@@ -138,7 +148,7 @@ static int read_all(struct ksyms *ks, struct linebuf *lb, const char *types,
 			*sorted = false;
 		prev = addr;
 	}
-	return 0;
+	return n;
 }
 
 struct ksyms *ksyms__load(const char *path, const char *types)
@@ -304,21 +314,12 @@ struct want {
 
 static int scan_wanted(struct ksyms *ks, struct linebuf *lb, struct want *w, bool *nonzero)
 {
-	char *line, *name, type;
+	char *name, type;
 	uint64_t addr;
-	size_t len, nlen, i, j;
+	size_t nlen, i, j;
 	int n, err;
 
-	while ((n = linebuf__next(lb, &line, &len)) != 0) {
-		if (n == -E2BIG)
-			return -EINVAL;
-		if (n < 0)
-			return n;
-		if (!len)
-			continue;
-		err = parse_line(line, &addr, &type, &name, &nlen);
-		if (err)
-			return err;
+	while ((n = next_sym(lb, &addr, &type, &name, &nlen)) > 0) {
 		if (addr)
 			*nonzero = true;
 		for (i = 0; i < w->nr_names; i++)
@@ -329,7 +330,7 @@ static int scan_wanted(struct ksyms *ks, struct linebuf *lb, struct want *w, boo
 		if (j < w->n && (!w->slots[j].used || w->slots[j].addr < addr))
 			slot_set(&w->slots[j], addr, type, name, nlen);
 	}
-	return 0;
+	return n;
 }
 
 static int keep_best(struct ksyms *ks, struct want *w)

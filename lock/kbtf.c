@@ -73,6 +73,23 @@ static int want_name(struct kbtf *b, const char *name)
 	return b->nr_names++;
 }
 
+/*
+ * The buffer holds a window [pos, pos + *have) of a LEN-byte region at file
+ * offset BASE: fill the rest of the buffer from the region.
+ */
+static int fill_window(struct kbtf *b, off_t base, size_t len, off_t pos, size_t *have)
+{
+	size_t want = b->cap - *have, left = len - pos - *have;
+	int err;
+
+	if (want > left)
+		want = left;
+	err = read_at(b, b->buf + *have, want, base + pos + *have);
+	if (!err)
+		*have += want;
+	return err;
+}
+
 /* One pass over the strings: each NUL-terminated string compared whole. */
 static int find_names(struct kbtf *b)
 {
@@ -81,14 +98,9 @@ static int find_names(struct kbtf *b)
 	int i, err;
 
 	while (pos + (off_t)have < b->hdr.str_len) {
-		size_t want = b->cap - have, left = b->hdr.str_len - pos - have;
-
-		if (want > left)
-			want = left;
-		err = read_at(b, b->buf + have, want, base + pos + have);
+		err = fill_window(b, base, b->hdr.str_len, pos, &have);
 		if (err)
 			return err;
-		have += want;
 		for (start = 0; ; ) {
 			char *nul = memchr(b->buf + start, '\0', have - start);
 			size_t len;
@@ -149,14 +161,9 @@ static int for_each_type(struct kbtf *b, kbtf_fn fn, void *ctx)
 	int err;
 
 	while (pos < b->hdr.type_len) {
-		size_t want = b->cap - have, left = b->hdr.type_len - pos - have;
-
-		if (want > left)
-			want = left;
-		err = read_at(b, b->buf + have, want, base + pos + have);
+		err = fill_window(b, base, b->hdr.type_len, pos, &have);
 		if (err)
 			return err;
-		have += want;
 		for (used = 0; have - used >= sizeof(struct btf_type); used += rec, id++) {
 			const struct btf_type *t = (const void *)(b->buf + used);
 

@@ -635,6 +635,10 @@ static int run(struct run *r)
 	struct ksyms *ks = NULL;
 	int go_fd = -1, err;
 
+	/* First: a SIGINT or SIGTERM from now on ends the run with a report.
+	 * Before this, the inherited disposition applies (a shell without job
+	 * control starts background commands with SIGINT ignored). */
+	install_signals();
 	err = prepare_filters(o, &ks);
 	if (err)
 		goto out;
@@ -647,7 +651,6 @@ static int run(struct run *r)
 			cli_err(r->cmd[0], "command not found");
 			goto out;
 		}
-		install_signals();
 		r->child = start_command(r->cmd, &go_fd);
 		err = r->child < 0 ? cli_err(NULL, "fork: %s", strerror(errno)) : 0;
 		if (err)
@@ -660,8 +663,6 @@ static int run(struct run *r)
 			o->target_mode = 1;
 			o->follow_forks = true;
 		}
-	} else {
-		install_signals();
 	}
 	t = lock_table__new(o->mode == LOCK_AGGR_CALLER ? o->max_stack : 0);
 	err = t ? 0 : cli_err(NULL, "out of memory");

@@ -36,6 +36,7 @@ struct lock_collect {
 /* What the loader needs from the kernel's BTF. */
 enum {
 	Q_BEGIN, Q_END, Q_FORK,			/* btf_trace_* typedef ids */
+	Q_STACK,				/* the unwind cache */
 	Q_TGID, Q_MM, Q_SIGHAND, Q_MMAP_LOCK, Q_SIGLOCK,
 	Q_NR,
 };
@@ -44,6 +45,7 @@ static struct kbtf_query kq[Q_NR] = {
 	[Q_BEGIN]	= { .name = "btf_trace_contention_begin" },
 	[Q_END]		= { .name = "btf_trace_contention_end" },
 	[Q_FORK]	= { .name = "btf_trace_sched_process_fork" },
+	[Q_STACK]	= { .name = "task_struct", .member = "stack" },
 	[Q_TGID]	= { .name = "task_struct", .member = "tgid" },
 	[Q_MM]		= { .name = "task_struct", .member = "mm" },
 	[Q_SIGHAND]	= { .name = "task_struct", .member = "sighand" },
@@ -58,7 +60,7 @@ static int kq_done;		/* queries answered so far: a prefix of kq[] */
  */
 static int kbtf_facts(const struct lock_opts *o)
 {
-	int want = o->mode == LOCK_AGGR_ADDR ? Q_NR : o->follow_forks ? Q_TGID + 1 : Q_FORK;
+	int want = o->mode == LOCK_AGGR_ADDR ? Q_NR : o->follow_forks ? Q_TGID + 1 : Q_STACK + 1;
 	int err;
 
 	if (want <= kq_done)
@@ -140,6 +142,12 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	ro->type_mask = o->type_mask;
 	ro->has_addr = o->nr_addrs > 0;
 	ro->nr_ranges = o->nr_ranges;
+	if (want_stack && kbtf_facts(o) == 0 && kq[Q_STACK].offset > 0 && !o->no_stack_cache &&
+	    !getenv("FRUGAL_LOCK_NO_STACK_CACHE")) {
+		ro->off_task_stack = kq[Q_STACK].offset;
+		ro->use_cache = true;
+		ro->stack_check = o->stack_check || getenv("FRUGAL_LOCK_STACK_CHECK");
+	}
 	if ((o->follow_forks || o->mode == LOCK_AGGR_ADDR) && kbtf_facts(o) == 0) {
 		ro->off_task_tgid = kq[Q_TGID].offset;
 		ro->off_task_mm = kq[Q_MM].offset;
@@ -158,6 +166,9 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	err = bpf_map__set_max_entries(s->maps.stats, o->map_entries);
 	err = err ?: bpf_map__set_value_size(s->maps.stats,
 					     sizeof(struct lock_stat) + c->tail_size);
+	/* Without the walker, a one-entry table. */
+	err = err ?: bpf_map__set_max_entries(s->maps.frame_facts,
+					      ro->use_cache ? LOCK_FRAME_FACTS : 1);
 	err = err ?: bpf_map__set_max_entries(s->maps.overflow, o->ring_kb * 1024);
 	err = err ?: bpf_map__set_max_entries(s->maps.cpus, nr_cpus);
 	/* Targets: with a command, room for its processes to come. */

@@ -43,6 +43,11 @@ const volatile __u32 off_task_mm;
 const volatile __u32 off_task_sighand;
 const volatile __u32 off_mm_mmap_lock;
 const volatile __u32 off_sighand_siglock;
+const volatile __u32 off_task_stack;
+/* Stacks through the unwind cache (needs off_task_stack); and, for tests,
+ * unwind every time anyway and count cached stacks that differ. */
+const volatile bool use_cache;
+const volatile bool stack_check;
 
 struct slot {
 	__u64 ts;
@@ -145,6 +150,71 @@ struct {
 	__type(value, struct text_range);
 } ranges SEC(".maps");
 
+/*
+ * The stack walker.  Unwinding is most of an event's cost: the kernel's ORC
+ * unwinder spends ~100 ns a frame, on the helper's and the tracepoint's
+ * frames too.  But where the caller's return address sits above it is, for
+ * almost every kernel function, a constant of the code at that address: the
+ * size of the frame.  We learn those sizes from the kernel's own unwinds -
+ * the positions of consecutive frames in a window of the stack - and then
+ * walk: read a return address, look up its frame size, step, read the next.
+ * A frame seen with two different sizes is frame pointer based (a realigned
+ * stack, alloca): its caller's slot is found through the %rbp its callee
+ * saved, at a place below that is again a constant of the code; if even
+ * that varies, the frame is marked dynamic and never walked through.  Any frame
+ * not learned yet sends the event back to the kernel's unwinder, which
+ * teaches us more.  --stack-check unwinds every time anyway and counts the
+ * walked stacks that differ.
+ *
+ * A fact is one u64, so that CPUs learning at once cannot tear it: the low
+ * half of the return address (kernel text is in the top 2 GB, whose high
+ * half is all ones), the frame size in words, and flags.
+ */
+#define FACT_END	1ULL	/* the stack ends after this frame */
+#define FACT_DYNAMIC	2ULL	/* the size was seen to vary: do not walk */
+#define FACT_BP		4ULL	/* frame pointer based: the size field is where,
+				 * below this frame's slot, its callee saved %rbp */
+#define TEXT_MIN	0xffffffff80000000ULL
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, LOCK_FRAME_FACTS);
+	__type(key, __u32);
+	__type(value, __u64);
+} frame_facts SEC(".maps");
+
+struct stack_window {
+	__u64 w[LOCK_STACK_WINDOW / 8];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct stack_window);
+} window SEC(".maps");
+
+/*
+ * What lies below the window is the same code every time (the program and
+ * bpf_trace_run*): the frames the unwinder reports there, and the window
+ * word holding the first frame above, learned once.  walk_off: they were
+ * seen to differ, so walking is off.
+ */
+__u32 first_slot;		/* 1 + window word of the first frame; 0: unknown */
+__u64 first_ip;			/* and that frame: the tracepoint's own code */
+__u32 nr_below;
+__u64 below[2];
+bool walk_off;
+
+static __always_inline __u32 fact_index(__u64 ip)
+{
+	return (ip * 0x9e3779b97f4a7c15ULL) >> 52;	/* 4096 entries */
+}
+
+static __always_inline __u64 fact_make(__u64 ip, __u32 words, __u64 flags)
+{
+	return ip << 32 | (__u64)(words & 0xffff) << 16 | flags;
+}
 /* Set when the table first reports full: from then on, no insert attempts. */
 bool stats_full;
 
@@ -301,6 +371,282 @@ static __always_inline __u64 read_ptr(__u64 base, __u32 off)
 	return v;
 }
 
+/* The numeric address of a pointer the verifier will not let us do sums on. */
+static __always_inline __u64 address_of(void *p)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), &p);
+	return v;
+}
+
+/* Where the window starts (above the tracepoint's two arguments) and how
+ * many words of it lie on this task's stack; 0 when on another stack (an
+ * interrupt's: the frames beyond it are elsewhere). */
+static __always_inline __u32 window_of(void *ctx, __u64 *basep)
+{
+	__u64 base = address_of(ctx) + 2 * sizeof(__u64);
+	__u64 stk = read_ptr(bpf_get_current_task(), off_task_stack);
+	__u64 left;
+
+	if (!stk || base < stk || base >= stk + LOCK_THREAD_SIZE)
+		return 0;
+	left = (stk + LOCK_THREAD_SIZE - base) / 8;
+	*basep = base;
+	return left < LOCK_STACK_WINDOW / 8 ? left : LOCK_STACK_WINDOW / 8;
+}
+
+/*
+ * Walk max_stack frames into STACK with the learned facts.  False when a
+ * frame is not known (or dynamic), or the walk would leave the window.
+ */
+static __always_inline bool walk_stack(__u64 base, __u32 nw, __u64 *stack)
+{
+	__u32 pos = first_slot - 1, nb = nr_below;
+	bool ended = false;
+
+	if (!first_slot || walk_off || nb > 2)
+		return false;
+	for (__u32 k = 0; k < LOCK_MAX_STACK && k < max_stack; k++) {
+		__u64 ip = 0, fact, *f;
+		__u32 idx, words;
+
+		if (ended) {
+			stack[k] = 0;
+			continue;
+		}
+		if (k < nb) {
+			stack[k] = below[k & 1];
+			continue;
+		}
+		if (pos >= nw || bpf_probe_read_kernel(&ip, sizeof(ip), (void *)(base + pos * 8)))
+			return false;
+		if (ip < TEXT_MIN || (k == nb && ip != first_ip))
+			return false;
+		stack[k] = ip;
+		if (k + 1 >= max_stack)
+			break;
+		idx = fact_index(ip);
+		f = bpf_map_lookup_elem(&frame_facts, &idx);
+		if (!f)
+			return false;
+		fact = *f;
+		if (fact >> 32 != (ip & 0xffffffff) || (fact & FACT_DYNAMIC))
+			return false;
+		if (fact & FACT_END) {
+			ended = true;
+			continue;
+		}
+		words = (fact >> 16) & 0xffff;
+		if (!words)
+			return false;
+		if (fact & FACT_BP) {
+			__u64 bp = 0;
+
+			if (words > pos || bpf_probe_read_kernel(&bp, sizeof(bp),
+								 (void *)(base + (pos - words) * 8)))
+				return false;
+			if (bp < base + pos * 8 || bp >= base + nw * 8 || (bp & 7))
+				return false;
+			pos = (bp - base) / 8 + 1;
+		} else {
+			pos += words;
+		}
+	}
+	return true;
+}
+
+struct find_ctx {
+	const struct stack_window *win;
+	__u64 ip;
+	__u32 from, nw;
+	__s32 at;			/* out: the word holding ip, or -1 */
+};
+
+static long find_word(__u64 j, struct find_ctx *c)
+{
+	__u64 i = c->from + j;
+
+	if (i >= LOCK_STACK_WINDOW / 8 || i >= c->nw)
+		return 1;
+	if (c->win->w[i] == c->ip) {
+		c->at = i;
+		return 1;
+	}
+	return 0;
+}
+
+/* The last word below UPTO holding V, or -1. */
+static long find_last_word(__u64 i, struct find_ctx *c)
+{
+	if (i >= LOCK_STACK_WINDOW / 8 || i >= c->nw)
+		return 1;
+	if (c->win->w[i] == c->ip)
+		c->at = i;
+	return 0;
+}
+
+static __always_inline __s32 find_last_below(const struct stack_window *win, __u64 v,
+					     __u32 upto)
+{
+	struct find_ctx c = { .win = win, .ip = v, .nw = upto, .at = -1 };
+
+	bpf_loop(LOCK_STACK_WINDOW / 8, find_last_word, &c, 0);
+	return c.at;
+}
+
+static __always_inline __s32 find_in_window(const struct stack_window *win, __u32 nw,
+					    __u64 ip, __u32 from)
+{
+	struct find_ctx c = { .win = win, .ip = ip, .from = from, .nw = nw, .at = -1 };
+
+	if (ip < TEXT_MIN)
+		return -1;
+	bpf_loop(LOCK_STACK_WINDOW / 8, find_word, &c, 0);
+	return c.at;
+}
+
+static __always_inline void learn_fact(__u64 ip, __u32 words, __u64 flags)
+{
+	__u32 idx = fact_index(ip);
+	__u64 *f = bpf_map_lookup_elem(&frame_facts, &idx), want = fact_make(ip, words, flags);
+
+	if (!f)
+		return;
+	if (*f >> 32 != (ip & 0xffffffff))
+		*f = want;	/* direct-mapped: the newest wins */
+	else if (*f != want && !(*f & FACT_DYNAMIC))
+		*f = want | FACT_DYNAMIC;
+}
+
+/*
+ * The frame whose call left the return address in window word AT has its
+ * caller's return address in word NEXT.  Learn its size; if a different
+ * size was learned before, learn where its callee saved the frame pointer
+ * (word NEXT - 1's address) instead.
+ */
+static __always_inline void learn_frame(const struct stack_window *win, __u64 base,
+					 __u64 ip, __s32 at, __s32 next)
+{
+	__u32 idx = fact_index(ip);
+	__u64 *f = bpf_map_lookup_elem(&frame_facts, &idx), fact;
+	__s32 saved;
+
+	if (!f)
+		return;
+	fact = *f;
+	if (fact >> 32 != (ip & 0xffffffff) ||
+	    (!(fact & (FACT_BP | FACT_DYNAMIC)) && ((fact >> 16) & 0xffff) == next - at)) {
+		learn_fact(ip, next - at, 0);
+		return;
+	}
+	if (fact & FACT_DYNAMIC)
+		return;
+	saved = find_last_below(win, base + (next - 1) * 8, at);
+	if (saved < 0 || saved >= at) {
+		*f = fact | FACT_DYNAMIC;
+		return;
+	}
+	if (fact & FACT_BP)
+		learn_fact(ip, at - saved, FACT_BP);
+	else
+		*f = fact_make(ip, at - saved, FACT_BP);
+}
+
+/*
+ * Learn from an unwound STACK of N frames: find each frame in the window
+ * after the one before it; the distance is the frame's size.
+ */
+static __always_inline void learn_stack(__u64 base, __u32 nw, const __u64 *stack, __u32 n)
+{
+	__u32 zero = 0, k0, bytes = nw * 8;
+	struct stack_window *win = bpf_map_lookup_elem(&window, &zero);
+	__s32 at = -1;
+
+	if (!win || n > LOCK_MAX_STACK || n > max_stack)
+		return;
+	if (bytes > LOCK_STACK_WINDOW)
+		bytes = LOCK_STACK_WINDOW;
+	if (bytes < 8 || bpf_probe_read_kernel(win->w, bytes, (void *)base))
+		return;
+	for (k0 = 0; k0 < 3 && k0 < n; k0++) {
+		at = find_in_window(win, nw, stack[k0], 0);
+		if (at >= 0)
+			break;
+	}
+	if (at < 0 || k0 > 2)
+		return;
+	if (!first_slot) {
+		nr_below = k0;
+		below[0] = k0 > 0 ? stack[0] : 0;
+		below[1] = k0 > 1 ? stack[1] : 0;
+		first_ip = stack[k0 & (LOCK_MAX_STACK - 1)];
+		first_slot = at + 1;
+	} else if (first_slot != at + 1 || nr_below != k0 ||
+		   first_ip != stack[k0 & (LOCK_MAX_STACK - 1)] ||
+		   (k0 > 0 && below[0] != stack[0]) || (k0 > 1 && below[1] != stack[1])) {
+		walk_off = true;
+		return;
+	}
+	for (__u32 k = k0; k + 1 < LOCK_MAX_STACK && k + 1 < n; k++) {
+		__s32 next = find_in_window(win, nw, stack[k + 1], at + 1);
+
+		if (next < 0)
+			return;
+		learn_frame(win, base, stack[k], at, next);
+		at = next;
+	}
+	if (n < max_stack && n >= 1)
+		learn_fact(stack[(n - 1) & (LOCK_MAX_STACK - 1)], 0, FACT_END);
+}
+
+/*
+ * The caller's stack into STACK (max_stack frames, zero-filled): walked
+ * when every frame is known, else unwound by the kernel and learned from.
+ * The byte count, or <= 0 when no stack could be read.
+ */
+static __always_inline long get_stack(void *ctx, __u64 *stack)
+{
+	__u32 size = max_stack * sizeof(__u64), nw = 0, zero = 0;
+	__u64 base = 0;
+	bool walked = false;
+	long n;
+
+	if (use_cache) {
+		nw = window_of(ctx, &base);
+		walked = nw && walk_stack(base, nw, stack);
+		if (walked && !stack_check) {
+			count(LC_STACK_WALKED);
+			return size;
+		}
+	}
+	if (walked) {
+		struct stack_window *tmp = bpf_map_lookup_elem(&window, &zero);
+
+		/* --stack-check: keep the walked stack, unwind, compare. */
+		if (!tmp)
+			return -1;
+		for (__u32 i = 0; i < LOCK_MAX_STACK && i < max_stack; i++)
+			tmp->w[i] = stack[i];
+		n = bpf_get_stack(ctx, stack, size, stack_skip & BPF_F_SKIP_FIELD_MASK);
+		for (__u32 i = 0; i < LOCK_MAX_STACK && i < max_stack; i++) {
+			if (tmp->w[i] != stack[i]) {
+				count(LC_STACK_MISMATCH);
+				break;
+			}
+		}
+		count(LC_STACK_WALKED);
+		return n;
+	}
+	n = bpf_get_stack(ctx, stack, size, stack_skip & BPF_F_SKIP_FIELD_MASK);
+	if (use_cache) {
+		count(LC_STACK_UNWOUND);
+		if (n > 0 && nw)
+			learn_stack(base, nw, stack, n / sizeof(__u64));
+	}
+	return n;
+}
+
 /* -l: is LOCK the current task's mmap_lock or its signal-handler lock? */
 static __always_inline __u32 lock_class(__u64 lock, __u32 flags)
 {
@@ -409,8 +755,7 @@ static __always_inline int on_end(void *ctx, __u64 lock)
 	if (!ev)
 		return 0;
 	if (want_stack) {
-		long n = bpf_get_stack(ctx, ev->tail.stack, max_stack * sizeof(__u64),
-				       stack_skip & BPF_F_SKIP_FIELD_MASK);
+		long n = get_stack(ctx, ev->tail.stack);
 
 		if (n <= 0) {
 			count(LC_STACK_FAIL);

@@ -31,6 +31,14 @@
 #define LOCK_CPU_DEPTH		8	/* nested spinning waits per CPU: task, softirq, irq, nmi, ... */
 #define LOCK_TASK_DEPTH		4	/* nested sleeping waits per task */
 #define LOCK_COMM_LEN		16
+/*
+ * The stack walker (lock.bpf.c): frame sizes learned from the kernel's own
+ * unwinds, in a direct-mapped table of this many entries, over a window of
+ * the kernel stack of this many bytes.
+ */
+#define LOCK_FRAME_FACTS	4096
+#define LOCK_STACK_WINDOW	1024
+#define LOCK_THREAD_SIZE	16384	/* x86-64 kernel stacks: size and alignment */
 
 enum lock_aggr {
 	LOCK_AGGR_CALLER,	/* key: hash of the kernel call stack */
@@ -83,6 +91,9 @@ enum lock_counter {
 	LC_STACK_FAIL,		/* no stack could be read: kept as an empty stack */
 	LC_TIME_FAIL,		/* clock went backwards: kept with a wait of 0 */
 	LC_DATA_FAIL,		/* table insert failed for a reason other than full */
+	LC_STACK_WALKED,	/* stack walked with learned frame sizes */
+	LC_STACK_UNWOUND,	/* stack unwound by the kernel (and learned from) */
+	LC_STACK_MISMATCH,	/* --stack-check: a walked stack differed from the unwind */
 	LC_NR,
 };
 

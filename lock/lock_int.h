@@ -44,6 +44,8 @@ struct lock_opts {
 	unsigned int stack_skip;	/* frames the kernel skips at the top */
 	unsigned int user_max_stack;	/* --max-stack as asked (the report's depth) */
 	bool strip_machinery;		/* the report drops the tracing frames on top */
+	bool no_stack_cache;		/* unwind every stack (lock.bpf.c: the cache) */
+	bool stack_check;		/* unwind every stack, compare with the cache */
 	unsigned int map_entries;	/* -M */
 	unsigned int ring_kb;
 	double duration;		/* -d: 0 = until the command ends / a signal */
@@ -68,7 +70,21 @@ struct lock_opts {
 	unsigned int nr_ranges;
 	bool follow_forks;		/* a command: its children are targets */
 	bool force_raw_tp;		/* testing the fallback */
+	bool help;			/* -h: print the usage, nothing else */
 };
+
+/*
+ * The command line (ARGV[0] is "lock"; "lock contention ..." too) into O:
+ * the defaults, the options, then the depths that follow from them, all
+ * checked against each other.  *CMD_IDX is where the command to run starts
+ * (ARGC: none).  Returns 0, or EXIT_USAGE once the reason is printed; with
+ * -h, 0 and o->help, the rest of O partial.  Nothing is opened, loaded or
+ * allocated (the CPU count for -C is libbpf's, read once), ARGV and its
+ * strings stay as they are, and getopt starts afresh each call.
+ */
+int lock_opts__parse(struct lock_opts *o, int argc, char **argv, int *cmd_idx);
+/* -C: mark SET[cpu] for each CPU of LIST below NR_CPUS.  0, -EINVAL, -ERANGE. */
+int lock_cpu_list_parse(const char *list, unsigned char *set, int nr_cpus);
 
 /* ---- the row table (table.c) ---- */
 

@@ -587,6 +587,9 @@ static size_t acct_lines(const struct lock_accounting *a, uint64_t rows_sum,
 	L("stale", "begins whose end was never seen", c[LC_STALE]);
 	L("recursion_misses", "program runs skipped by the kernel", a->recursion_misses);
 	L("overflow_events", "overflow ring events", c[LC_OVERFLOW]);
+	L("stacks_walked", "stacks walked (learned frame sizes)", c[LC_STACK_WALKED]);
+	L("stacks_unwound", "stacks unwound by the kernel", c[LC_STACK_UNWOUND]);
+	L("stack_mismatches", "walked stacks that differed (--stack-check)", c[LC_STACK_MISMATCH]);
 #undef L
 	return n;
 }

@@ -32,10 +32,11 @@
 /* Anonymous types nest; a loop in a malformed blob must not recurse forever. */
 #define MAX_DEPTH 64
 /*
- * Nor take forever: an anonymous type used twice by the one above it, 64
- * deep, renders 2^64 times.  No real type comes near this bound (the
- * kernel's largest rendering is under 20 KB); past it the entry fails.
- * The bound is also what a hostile blob costs per entry, so not more.
+ * Nor grow without bound: an anonymous type used twice by the one above it,
+ * 40 deep, is 2^40 copies written inline.  No real entry comes near this
+ * (the kernel's largest is under 20 KB), and an entry that would pass it is
+ * written again with labels instead (see struct canon_ctx), which is linear
+ * in the types it reaches.  An entry too long even then fails (-E2BIG).
  */
 #define MAX_TEXT (256u << 10)
 
@@ -44,12 +45,30 @@ struct btf_canon {
 	size_t cnt, cap;
 };
 
+/*
+ * Shared by the renderings of one blob.  len[id] is the inline length of
+ * anonymous type ID plus one (0: not measured yet, MAX_TEXT + 2: too long),
+ * measured once, so an entry that would outgrow MAX_TEXT is known before it
+ * is written, in time linear in the blob.  In compact mode an entry writes
+ * each anonymous aggregate or prototype once, at its first use, as
+ * "@N=struct{...}", and later uses as "@N"; N counts from 1 in the order of
+ * first use, so the text holds no id and is the same for equal entries.
+ */
+struct canon_ctx {
+	__u32 *len;
+	__u32 *label, *label_gen;	/* label[id] is valid if label_gen[id] == gen */
+	__u32 cnt, gen, nlabels;	/* label arrays: made at the first compact entry */
+	bool compact;
+};
+
 /* A growable string; on allocation failure it remembers and stops growing. */
 struct sbuf {
 	char *p;
 	size_t len, cap;
 	bool oom;
 	bool big;		/* past MAX_TEXT; oom is set too, to stop */
+	bool measure;		/* only count: len grows, nothing is stored */
+	struct canon_ctx *cx;	/* NULL: no memo, no labels */
 };
 
 static void sb_vputf(struct sbuf *s, const char *fmt, va_list ap)
@@ -60,6 +79,14 @@ static void sb_vputf(struct sbuf *s, const char *fmt, va_list ap)
 
 	if (s->oom)
 		return;
+	if (s->measure) {
+		n = vsnprintf(NULL, 0, fmt, ap);
+		if (n < 0 || s->len + (size_t)n + 1 > MAX_TEXT)
+			s->oom = s->big = true;
+		else
+			s->len += (size_t)n;
+		return;
+	}
 	va_copy(aq, ap);
 	n = vsnprintf(s->p ? s->p + s->len : NULL, s->p ? s->cap - s->len : 0, fmt, aq);
 	va_end(aq);
@@ -292,6 +319,79 @@ static void render_int_inline(struct sbuf *s, const struct btf_type *t)
 		enc & BTF_INT_CHAR ? " char" : "", enc & BTF_INT_BOOL ? " bool" : "");
 }
 
+/* Anonymous types written with a body of their own: what can repeat. */
+static bool has_body(const struct btf_type *t, const char *name)
+{
+	switch (btf_kind(t)) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		return !*name;
+	case BTF_KIND_FUNC_PROTO:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void render_body(const struct btf *btf, struct sbuf *s, const struct btf_type *t,
+			int depth)
+{
+	if (btf_is_composite(t))
+		render_composite_inline(btf, s, t, depth);
+	else if (btf_is_func_proto(t))
+		render_proto_inline(btf, s, t, depth);
+	else
+		render_enum_inline(btf, s, t);
+}
+
+/* Length of anonymous type ID written inline; past MAX_TEXT: MAX_TEXT + 1. */
+static size_t inline_len(const struct btf *btf, struct canon_ctx *cx, __u32 id,
+			 const struct btf_type *t, int depth)
+{
+	struct sbuf m = { .measure = true, .cx = cx };
+
+	if (!cx->len[id]) {
+		render_body(btf, &m, t, depth);
+		cx->len[id] = (m.big ? MAX_TEXT + 1 : m.len) + 1;
+	}
+	return cx->len[id] - 1;
+}
+
+/*
+ * Before anonymous type ID with a body is written: in compact mode, write
+ * its label, and its body only at its first use; otherwise stop the entry
+ * (as too big) if it will not fit, and when measuring, count it from the
+ * memo.  Returns true when the body is still to be written.
+ */
+static bool render_shared(const struct btf *btf, struct sbuf *s, __u32 id,
+			  const struct btf_type *t, int depth)
+{
+	struct canon_ctx *cx = s->cx;
+	size_t len;
+
+	if (cx->compact && !s->measure) {
+		if (cx->label_gen[id] == cx->gen) {
+			sb_putf(s, "@%u", cx->label[id]);
+			return false;
+		}
+		cx->label_gen[id] = cx->gen;
+		cx->label[id] = ++cx->nlabels;
+		sb_putf(s, "@%u=", cx->label[id]);
+		return true;
+	}
+	len = inline_len(btf, cx, id, t, depth);
+	if (s->len + len + 1 > MAX_TEXT) {
+		s->oom = s->big = true;
+		return false;
+	}
+	if (!s->measure)
+		return true;
+	s->len += len;
+	return false;
+}
+
 static void render_ref(const struct btf *btf, struct sbuf *s, __u32 id, int depth)
 {
 	const struct btf_type *t;
@@ -313,6 +413,8 @@ static void render_ref(const struct btf *btf, struct sbuf *s, __u32 id, int dept
 		return;
 	}
 	name = name_of(btf, t);
+	if (s->cx && has_body(t, name) && !render_shared(btf, s, id, t, depth))
+		return;
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT:
 		if (*name)
@@ -653,29 +755,65 @@ static int ent_cmp(const void *pa, const void *pb)
 	return c ? c : strcmp(a->text, b->text);
 }
 
+/*
+ * Render entry ID inline; if that would pass MAX_TEXT, again in compact
+ * mode.  Returns its category, or -1 when it is no entry or not in MASK.
+ */
+static int render_twice(const struct btf *btf, __u32 id, bool referenced,
+			unsigned int mask, struct canon_ctx *cx,
+			struct sbuf *key, struct sbuf *text)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	int cat;
+
+	sb_reset(key);
+	sb_reset(text);
+	cat = render_entry(btf, id, t, referenced, key, text);
+	if (cat < 0 || !(mask & (1u << cat)))
+		return -1;
+	if (!key->big && !text->big)
+		return cat;
+	if (!cx->label) {
+		cx->label = calloc(cx->cnt, sizeof(*cx->label));
+		cx->label_gen = calloc(cx->cnt, sizeof(*cx->label_gen));
+		if (!cx->label || !cx->label_gen) {
+			key->big = text->big = false;	/* oom stays: -ENOMEM */
+			return cat;
+		}
+	}
+	sb_reset(key);
+	sb_reset(text);
+	cx->compact = true;
+	cx->gen++;
+	cx->nlabels = 0;
+	cat = render_entry(btf, id, t, referenced, key, text);
+	cx->compact = false;
+	return cat;
+}
+
 struct btf_canon *btf_canon__new(const struct btf *btf, unsigned int mask)
 {
 	const struct btf *base = btf__base_btf(btf);
 	__u32 start = base ? btf__type_cnt(base) : 1, cnt = btf__type_cnt(btf), id;
-	struct sbuf key = {}, text = {};
+	struct canon_ctx cx = {};
+	struct sbuf key = { .cx = &cx }, text = { .cx = &cx };
 	struct btf_canon *c;
 	unsigned char *ref = NULL;
 	int err = 0, cat;
 
 	c = calloc(1, sizeof(*c));
 	ref = calloc(cnt - start + 1, 1);
-	if (!c || !ref) {
+	cx.len = calloc(cnt, sizeof(*cx.len));
+	cx.cnt = cnt;
+	if (!c || !ref || !cx.len) {
 		err = -ENOMEM;
 		goto out;
 	}
 	for (id = start; id < cnt; id++)
 		mark_refs(btf__type_by_id(btf, id), start, cnt, ref);
 	for (id = start; id < cnt; id++) {
-		sb_reset(&key);
-		sb_reset(&text);
-		cat = render_entry(btf, id, btf__type_by_id(btf, id), ref[id - start],
-				   &key, &text);
-		if (cat < 0 || !(mask & (1u << cat)))
+		cat = render_twice(btf, id, ref[id - start], mask, &cx, &key, &text);
+		if (cat < 0)
 			continue;
 		if (key.oom || text.oom) {
 			err = key.big || text.big ? -E2BIG : -ENOMEM;
@@ -688,6 +826,9 @@ struct btf_canon *btf_canon__new(const struct btf *btf, unsigned int mask)
 	if (c->cnt > 1)		/* ents is NULL when empty */
 		qsort(c->ents, c->cnt, sizeof(*c->ents), ent_cmp);
 out:
+	free(cx.label_gen);
+	free(cx.label);
+	free(cx.len);
 	free(ref);
 	free(key.p);
 	free(text.p);

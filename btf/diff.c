@@ -14,6 +14,7 @@
 #include <bpf/btf.h>
 
 #include "btf/btf.h"
+#include "btf/btf_int.h"
 #include "btf/canon.h"
 #include "btf/load.h"
 #include "cli/cli.h"
@@ -52,16 +53,9 @@ static const struct opt_help opt_table[] = {
 	{ { NULL, 0, NULL, 0 }, NULL, NULL },
 };
 
-struct diff_opts {
-	const char *path[2];
-	const char *base[2];
-	unsigned int kinds;
-	bool summary, full, quiet;
-};
-
 /* Counts per category and kind of difference, for --summary. */
 struct diff_ctx {
-	const struct diff_opts *opts;
+	const struct btf_diff_opts *opts;
 	long cnt[BTF_CANON_CAT_CNT][3];
 	size_t ents[2][BTF_CANON_CAT_CNT];
 };
@@ -89,17 +83,20 @@ static void print_help(void)
 	}
 }
 
-static int parse_args(int argc, char **argv, struct diff_opts *o)
+int btf_diff_opts__parse(struct btf_diff_opts *o, int argc, char **argv)
 {
 	struct option longopts[sizeof(opt_table) / sizeof(opt_table[0])];
 	size_t i;
-	int c;
+	int c, at;
 
+	memset(o, 0, sizeof(*o));
+	o->kinds = BTF_CANON_ALL;
 	for (i = 0; i < sizeof(opt_table) / sizeof(opt_table[0]); i++)
 		longopts[i] = opt_table[i].opt;
-	o->kinds = BTF_CANON_ALL;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "sqvh", longopts, NULL)) != -1) {
+	opterr = 0;
+	optind = 0;	/* glibc: a full reset, also of a group left half-read */
+	for (at = 1; (c = getopt_long(argc, argv, ":sqvh", longopts, NULL)) != -1;
+	     at = optind) {
 		switch (c) {
 		case OPT_BASE:
 			o->base[0] = o->base[1] = optarg;
@@ -124,13 +121,13 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 			o->quiet = true;
 			break;
 		case 'v':
-			cli_verbose = 1;
+			o->verbose = true;
 			break;
 		case 'h':
-			print_help();
-			return -1;
+			o->help = true;
+			return 0;
 		default:
-			return EXIT_USAGE;
+			return btf_cmd__bad_option(argc, argv, at, c);
 		}
 	}
 	if (argc - optind != 2)
@@ -282,7 +279,7 @@ static void count_ents(struct diff_ctx *ctx, int side, const struct btf_canon *c
 
 int btf_diff_main(int argc, char **argv)
 {
-	struct diff_opts o = {};
+	struct btf_diff_opts o;
 	struct diff_ctx ctx = { .opts = &o };
 	struct btf *base[2] = {}, *btf[2] = {};
 	struct btf_canon *canon[2] = {};
@@ -290,9 +287,15 @@ int btf_diff_main(int argc, char **argv)
 	long n;
 	int err, i, ret = EXIT_USAGE;
 
-	err = parse_args(argc, argv, &o);
+	err = btf_diff_opts__parse(&o, argc, argv);
 	if (err)
-		return err < 0 ? EXIT_OK : err;
+		return err;
+	if (o.help) {
+		print_help();
+		return EXIT_OK;
+	}
+	if (o.verbose)
+		cli_verbose = 1;
 	btf_load__quiet_libbpf();
 	for (i = 0; i < 2; i++) {
 		if (o.base[i] && btf_load(o.base[i], NULL, &base[i], &why)) {

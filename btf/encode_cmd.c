@@ -12,6 +12,7 @@
 #include <bpf/libbpf.h>
 
 #include "btf/btf.h"
+#include "btf/btf_int.h"
 #include "btf/encode.h"
 #include "cli/cli.h"
 
@@ -111,15 +112,6 @@ static const struct opt_help opt_table[] = {
 	{ { NULL, 0, NULL, 0 }, NULL, NULL },
 };
 
-struct encode_args {
-	struct btf_enc_opts opts;
-	char features[1024];	/* --btf_features lists, joined by ',' */
-	bool have_features;
-	bool strict;
-	bool version;
-	bool help;
-};
-
 static void print_help(bool as_pahole)
 {
 	const struct opt_help *o;
@@ -135,7 +127,7 @@ static void print_help(bool as_pahole)
 	}
 }
 
-static int append_features(struct encode_args *a, const char *list)
+static int append_features(struct btf_encode_args *a, const char *list)
 {
 	size_t len = strlen(a->features);
 
@@ -148,40 +140,56 @@ static int append_features(struct encode_args *a, const char *list)
 	return 0;
 }
 
+/* One name of a --btf_features list: its bits, 0 when unknown. */
+static unsigned int feature_bits(const char *name)
+{
+	if (!strcmp(name, "default"))
+		return btf_feat__default();
+	if (!strcmp(name, "all"))
+		return btf_feat__all();
+	return btf_feat__from_name(name);
+}
+
 /*
  * pahole: when --btf_features is given, only the listed features are on;
  * the older switches no longer matter.  Unknown names are ignored unless
- * --btf_features_strict, so a newer kernel's list still works.
+ * --btf_features_strict, so a newer kernel's list still works.  The list
+ * is read from a copy: the caller logs it again once -V is in effect.
  */
-static int apply_features(struct encode_args *a)
+static int apply_features(struct btf_encode_args *a)
 {
-	char *save = NULL, *name;
+	char list[sizeof(a->features)], *save = NULL, *name;
 	unsigned int feats = 0, bit;
 
-	for (name = strtok_r(a->features, ",", &save); name;
-	     name = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(name, "default"))
-			bit = btf_feat__default();
-		else if (!strcmp(name, "all"))
-			bit = btf_feat__all();
-		else
-			bit = btf_feat__from_name(name);
+	strcpy(list, a->features);
+	for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		bit = feature_bits(name);
 		if (!bit && a->strict)
 			return cli_usage_err("--btf_features: unknown feature '%s'", name);
-		if (!bit)
-			cli_log("btf: ignoring unknown BTF feature '%s'\n", name);
 		feats |= bit;
 	}
 	a->opts.features = feats;
+	return 0;
+}
+
+/* With -V: the names ignored and how the newer features are followed. */
+static void log_features(const struct btf_encode_args *a)
+{
+	char list[sizeof(a->features)], *save = NULL, *name;
+	unsigned int feats = a->opts.features;
+
+	strcpy(list, a->features);
+	for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save))
+		if (!feature_bits(name))
+			cli_log("btf: ignoring unknown BTF feature '%s'\n", name);
 	if (feats & (BTF_FEAT_OPTIMIZED_FUNC | BTF_FEAT_CONSISTENT_FUNC))
 		cli_log("btf: optimized_func/consistent_func: FUNCs follow pahole 1.27's rules\n");
 	if (feats & BTF_FEAT_GLOBAL_VAR)
 		cli_log("btf: global_var: VARs of all globals follow pahole 1.28's rule "
 			"(not for ET_REL files)\n");
-	return 0;
 }
 
-static int parse_jobs(struct encode_args *a, const char *arg)
+static int parse_jobs(struct btf_encode_args *a, const char *arg)
 {
 	unsigned long long n;
 	long cpus;
@@ -197,7 +205,7 @@ static int parse_jobs(struct encode_args *a, const char *arg)
 	return 0;
 }
 
-static int parse_langs(struct encode_args *a, const char *arg)
+static int parse_langs(struct btf_encode_args *a, const char *arg)
 {
 	char bad[64];
 
@@ -207,7 +215,7 @@ static int parse_langs(struct encode_args *a, const char *arg)
 	return 0;
 }
 
-static int parse_one(struct encode_args *a, int c, const char *arg)
+static int parse_one(struct btf_encode_args *a, int c, const char *arg)
 {
 	unsigned int *f = &a->opts.features;
 
@@ -220,7 +228,7 @@ static int parse_one(struct encode_args *a, int c, const char *arg)
 	case OPT_BASE: a->opts.base = arg; break;
 	case OPT_LANG_EXCLUDE: return parse_langs(a, arg);
 	case OPT_VERSION: a->version = true; break;
-	case OPT_VERBOSE: cli_verbose = 1; break;
+	case OPT_VERBOSE: a->verbose = true; break;
 	case OPT_HELP: a->help = true; break;
 	case OPT_SKIP_VARS: *f &= ~BTF_FEAT_VAR; break;
 	case OPT_GEN_FLOATS: case OPT_GEN_ALL: *f |= BTF_FEAT_FLOAT; break;
@@ -236,21 +244,23 @@ static int parse_one(struct encode_args *a, int c, const char *arg)
 	return 0;
 }
 
-static int parse_args(struct encode_args *a, int argc, char **argv)
+int btf_encode_args__parse(struct btf_encode_args *a, int argc, char **argv)
 {
 	struct option longopts[sizeof(opt_table) / sizeof(opt_table[0])];
 	size_t i;
-	int c, err;
+	int c, at, err;
 
+	memset(a, 0, sizeof(*a));
+	a->opts.features = BTF_FEAT_LEGACY;
+	a->opts.jobs = 1;
 	for (i = 0; i < sizeof(opt_table) / sizeof(opt_table[0]); i++)
 		longopts[i] = opt_table[i].opt;
 	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "Jj::Vh", longopts, NULL)) != -1) {
-		if (c == '?')
-			return cli_usage_err("unknown option '%s'", argv[optind - 1]);
-		if (c == ':')
-			return cli_usage_err("option '%s' needs an argument", argv[optind - 1]);
+	optind = 0;	/* glibc: a full reset, also of a group left half-read */
+	for (at = 1; (c = getopt_long(argc, argv, ":Jj::Vh", longopts, NULL)) != -1;
+	     at = optind) {
+		if (c == '?' || c == ':')
+			return btf_cmd__bad_option(argc, argv, at, c);
 		err = parse_one(a, c, optarg);
 		if (err)
 			return err;
@@ -275,15 +285,15 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 
 int btf_encode_main(int argc, char **argv, bool as_pahole)
 {
-	struct encode_args a = {
-		.opts = { .features = BTF_FEAT_LEGACY, .jobs = 1 },
-	};
+	struct btf_encode_args a;
 	char errbuf[512] = "";
 	int err;
 
-	err = parse_args(&a, argc, argv);
+	err = btf_encode_args__parse(&a, argc, argv);
 	if (err)
 		return err;
+	if (a.verbose)
+		cli_verbose = 1;
 	if (a.help) {
 		print_help(as_pahole);
 		return EXIT_OK;
@@ -296,6 +306,8 @@ int btf_encode_main(int argc, char **argv, bool as_pahole)
 			       FRUGAL_VERSION, PAHOLE_COMPAT_VERSION);
 		return EXIT_OK;
 	}
+	if (a.have_features)
+		log_features(&a);
 	libbpf_set_print(libbpf_print);
 	a.opts.errbuf = errbuf;
 	a.opts.errlen = sizeof(errbuf);

@@ -8,6 +8,7 @@
 #include <bpf/btf.h>
 
 #include "btf/btf.h"
+#include "btf/btf_int.h"
 #include "btf/canon.h"
 #include "btf/load.h"
 #include "cli/cli.h"
@@ -117,7 +118,7 @@ static int usage(FILE *f)
 	return f == stdout ? EXIT_OK : EXIT_USAGE;
 }
 
-int btf_stat_main(int argc, char **argv)
+int btf_stat_opts__parse(struct btf_stat_opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "base", required_argument, NULL, 'b' },
@@ -126,48 +127,66 @@ int btf_stat_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct btf *base = NULL, *btf = NULL;
-	const char *base_path = NULL, *why;
-	int c, err, ret = EXIT_RUNTIME;
-	bool dump = false;
+	int c, at;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
+	memset(o, 0, sizeof(*o));
+	opterr = 0;
+	optind = 0;	/* glibc: a full reset, also of a group left half-read */
+	for (at = 1; (c = getopt_long(argc, argv, ":vh", longopts, NULL)) != -1; at = optind) {
 		switch (c) {
 		case 'b':
-			base_path = optarg;
+			o->base = optarg;
 			break;
 		case 'd':
-			dump = true;
+			o->dump = true;
 			break;
 		case 'v':
-			cli_verbose = 1;
+			o->verbose = true;
 			break;
 		case 'h':
-			return usage(stdout);
+			o->help = true;
+			return 0;
 		default:
-			return EXIT_USAGE;
+			return btf_cmd__bad_option(argc, argv, at, c);
 		}
 	}
 	if (argc - optind != 1)
 		return cli_usage_err("stat takes one file");
+	o->path = argv[optind];
+	return 0;
+}
+
+int btf_stat_main(int argc, char **argv)
+{
+	struct btf *base = NULL, *btf = NULL;
+	struct btf_stat_opts o;
+	const char *why;
+	int err, ret = EXIT_RUNTIME;
+
+	err = btf_stat_opts__parse(&o, argc, argv);
+	if (err)
+		return err;
+	if (o.help)
+		return usage(stdout);
+	if (o.verbose)
+		cli_verbose = 1;
 	btf_load__quiet_libbpf();
-	if (base_path && btf_load(base_path, NULL, &base, &why)) {
-		cli_err(base_path, "%s", why);
+	if (o.base && btf_load(o.base, NULL, &base, &why)) {
+		cli_err(o.base, "%s", why);
 		goto out;
 	}
-	if (btf_load(argv[optind], base, &btf, &why)) {
-		cli_err(argv[optind], "%s", why);
+	if (btf_load(o.path, base, &btf, &why)) {
+		cli_err(o.path, "%s", why);
 		goto out;
 	}
-	if (dump) {
+	if (o.dump) {
 		err = print_dump(btf);
 		if (err) {
-			cli_err(argv[optind], "rendering: %s", strerror(-err));
+			cli_err(o.path, "rendering: %s", strerror(-err));
 			goto out;
 		}
 	} else {
-		print_stat(argv[optind], btf);
+		print_stat(o.path, btf);
 	}
 	ret = EXIT_OK;
 out:

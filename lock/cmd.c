@@ -106,11 +106,13 @@ static void usage(FILE *f)
 	}
 }
 
+/* -p, --tid: the ids of the last one given (as for every other option). */
 static int parse_list_u32(const char *opt, const char *arg, struct lock_opts *o)
 {
 	char buf[4096], *tok, *save = NULL;
 	unsigned long long v;
 
+	o->nr_targets = 0;
 	if (strlen(arg) >= sizeof(buf))
 		return cli_usage_err("%s: list too long", opt);
 	strcpy(buf, arg);
@@ -194,6 +196,34 @@ int lock_cpu_list_parse(const char *list, unsigned char *set, int nr_cpus)
 	return 0;
 }
 
+/*
+ * What was not given follows from what was.  Unwinding is most of the cost
+ * of an event (~100 ns a frame), so without -v or -S only the frames that
+ * name the caller are taken.  Before the checks: --stack-skip alone must
+ * fit beside the default depth.
+ */
+static void default_max_stack(struct lock_opts *o)
+{
+	if (!o->max_stack)
+		o->max_stack = o->verbose_stacks || o->callstack_arg ? 8 : 4;
+	o->user_max_stack = o->max_stack;
+}
+
+/*
+ * Above the locking code sit the BPF program's own frame, then one or two
+ * of the tracepoint's (bpf_trace_run2, and __traceiter_* unless the
+ * unwinder does not see it): skip the first, keep two more, and let the
+ * report drop those it recognises by name.
+ */
+static void default_stack_skip(struct lock_opts *o)
+{
+	if (o->stack_skip == (unsigned int)-1) {
+		o->stack_skip = 1;
+		o->max_stack += LOCK_MACHINERY_FRAMES;
+		o->strip_machinery = true;
+	}
+}
+
 static int check_options(struct lock_opts *o, int nmodes, bool have_cmd)
 {
 	int nr_cpus = libbpf_num_possible_cpus();
@@ -223,84 +253,129 @@ static int check_options(struct lock_opts *o, int nmodes, bool have_cmd)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct lock_opts *o, int *cmd_idx)
+static void set_defaults(struct lock_opts *o)
 {
-	struct option lo[NR_OPTS + 1];
+	memset(o, 0, sizeof(*o));
+	o->mode = LOCK_AGGR_CALLER;
+	o->sort = LOCK_SORT_WAIT_TOTAL;
+	o->fields = LOCK_FIELDS_DEFAULT;
+	o->stack_skip = (unsigned int)-1;	/* not given: see default_stack_skip() */
+	o->map_entries = LOCK_DEF_ENTRIES;
+	o->ring_kb = 256;
+}
+
+/* One option C with its value ARG.  0 or EXIT_USAGE. */
+static int parse_one(struct lock_opts *o, int c, const char *arg, int *nmodes)
+{
 	unsigned long long v;
 	double d;
-	int c, nmodes = 0;
+
+	switch (c) {
+	case 'a': o->system_wide = true; break;
+	case 'p': o->pid_arg = arg; o->target_mode = 1;
+		return parse_list_u32("-p", arg, o);
+	case OPT_TID: o->tid_arg = arg; o->target_mode = 2;
+		return parse_list_u32("--tid", arg, o);
+	case 'C': o->cpu_list = arg; break;
+	case 'd':
+		if (cli_parse_double("-d", arg, 0.001, 1e7, &d)) return EXIT_USAGE;
+		o->duration = d;
+		break;
+	case 't': o->mode = LOCK_AGGR_TASK; (*nmodes)++; break;
+	case 'l': o->mode = LOCK_AGGR_ADDR; (*nmodes)++; break;
+	case 'g': o->mode = LOCK_AGGR_CGROUP; (*nmodes)++; break;
+	case 'k': return parse_key(arg, &o->sort);
+	case 'F': return parse_fields(arg, &o->fields);
+	case 'E':
+		if (cli_parse_u64("-E", arg, 1, 1U << 30, &v)) return EXIT_USAGE;
+		o->entries = v;
+		break;
+	case 'x': o->csv_sep = arg; break;
+	case OPT_JSON: o->json = true; break;
+	case 'v': o->verbose_stacks = true; break;
+	case OPT_MAX_STACK:
+		if (cli_parse_u64("--max-stack", arg, 1, LOCK_MAX_STACK, &v)) return EXIT_USAGE;
+		o->max_stack = v;
+		break;
+	case OPT_STACK_SKIP:
+		if (cli_parse_u64("--stack-skip", arg, 0, LOCK_MAX_STACK, &v)) return EXIT_USAGE;
+		o->stack_skip = v;
+		break;
+	case 'Y':
+		o->type_arg = arg;
+		if (lock_type_parse(arg, &o->type_mask))
+			return cli_usage_err("-Y: unknown lock type in '%s'", arg);
+		break;
+	case 'L': o->lock_arg = arg; break;
+	case 'S': o->callstack_arg = arg; break;
+	case 'M':
+		if (cli_parse_u64("-M", arg, 1, 1U << 24, &v)) return EXIT_USAGE;
+		o->map_entries = v;
+		break;
+	case OPT_RING:
+		if (cli_parse_u64("--ring-size", arg, 4, 1U << 20, &v)) return EXIT_USAGE;
+		o->ring_kb = v;
+		break;
+	case 'b': break;
+	case OPT_RAW_TP: o->force_raw_tp = true; break;
+	case 'h': o->help = true; break;
+	}
+	return 0;
+}
+
+/*
+ * getopt returned '?' or ':' (C) on the word WORD.  optopt names a short
+ * option, which may sit inside a group ("-tZ"); a long one is the word.
+ */
+static int bad_option(const char *word, int c)
+{
+	bool is_long = word[0] == '-' && word[1] == '-';
+
+	if (c == ':')
+		return is_long ? cli_usage_err("option '%s' needs a value", word) :
+				 cli_usage_err("option '-%c' needs a value", optopt);
+	return is_long ? cli_usage_err("unknown option '%s'", word) :
+			 cli_usage_err("unknown option '-%c'", optopt);
+}
+
+int lock_opts__parse(struct lock_opts *o, int argc, char **argv, int *cmd_idx)
+{
+	struct option lo[NR_OPTS + 1];
+	int c, at, err, nmodes = 0, shift = 0;
 	size_t i;
 
+	set_defaults(o);
+	*cmd_idx = argc;
 	for (i = 0; i < NR_OPTS; i++)
 		lo[i] = opt_table[i].lo;
 	memset(&lo[NR_OPTS], 0, sizeof(lo[0]));
-	/* "frugal lock contention ..." reads like perf's command line. */
-	if (argc > 1 && !strcmp(argv[1], "contention")) {
-		argv[1] = argv[0];
-		argv++;
-		argc--;
-		*cmd_idx = 1;
-	}
-	optind = 1;
+	/*
+	 * "frugal lock contention ..." reads like perf's command line; getopt
+	 * then starts from "contention" (it only shows argv[0] in messages,
+	 * and those are off).
+	 */
+	if (argc > 1 && !strcmp(argv[1], "contention"))
+		shift = 1;
+	argc -= shift;
+	argv += shift;
+	/* 0, not 1: glibc then also forgets a group ("-tl") left half-read. */
+	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:ap:C:d:tlgk:F:E:x:vY:L:S:M:bh", lo, NULL)) != -1) {
-		switch (c) {
-		case 'a': o->system_wide = true; break;
-		case 'p': o->pid_arg = optarg; o->target_mode = 1;
-			if (parse_list_u32("-p", optarg, o)) return EXIT_USAGE;
-			break;
-		case OPT_TID: o->tid_arg = optarg; o->target_mode = 2;
-			if (parse_list_u32("--tid", optarg, o)) return EXIT_USAGE;
-			break;
-		case 'C': o->cpu_list = optarg; break;
-		case 'd':
-			if (cli_parse_double("-d", optarg, 0.001, 1e7, &d)) return EXIT_USAGE;
-			o->duration = d;
-			break;
-		case 't': o->mode = LOCK_AGGR_TASK; nmodes++; break;
-		case 'l': o->mode = LOCK_AGGR_ADDR; nmodes++; break;
-		case 'g': o->mode = LOCK_AGGR_CGROUP; nmodes++; break;
-		case 'k': if (parse_key(optarg, &o->sort)) return EXIT_USAGE; break;
-		case 'F': if (parse_fields(optarg, &o->fields)) return EXIT_USAGE; break;
-		case 'E':
-			if (cli_parse_u64("-E", optarg, 1, 1U << 30, &v)) return EXIT_USAGE;
-			o->entries = v;
-			break;
-		case 'x': o->csv_sep = optarg; break;
-		case OPT_JSON: o->json = true; break;
-		case 'v': o->verbose_stacks = true; cli_verbose = 1; break;
-		case OPT_MAX_STACK:
-			if (cli_parse_u64("--max-stack", optarg, 1, LOCK_MAX_STACK, &v)) return EXIT_USAGE;
-			o->max_stack = v;
-			break;
-		case OPT_STACK_SKIP:
-			if (cli_parse_u64("--stack-skip", optarg, 0, LOCK_MAX_STACK, &v)) return EXIT_USAGE;
-			o->stack_skip = v;
-			break;
-		case 'Y':
-			o->type_arg = optarg;
-			if (lock_type_parse(optarg, &o->type_mask))
-				return cli_usage_err("-Y: unknown lock type in '%s'", optarg);
-			break;
-		case 'L': o->lock_arg = optarg; break;
-		case 'S': o->callstack_arg = optarg; break;
-		case 'M':
-			if (cli_parse_u64("-M", optarg, 1, 1U << 24, &v)) return EXIT_USAGE;
-			o->map_entries = v;
-			break;
-		case OPT_RING:
-			if (cli_parse_u64("--ring-size", optarg, 4, 1U << 20, &v)) return EXIT_USAGE;
-			o->ring_kb = v;
-			break;
-		case 'b': break;
-		case OPT_RAW_TP: o->force_raw_tp = true; break;
-		case 'h': usage(stdout); return -1;
-		case ':': return cli_usage_err("option '%s' needs a value", argv[optind - 1]);
-		default: return cli_usage_err("unknown option '%s'", argv[optind - 1]);
-		}
+	/* "+": no permuting, so the word being read is argv[optind] (1 at first). */
+	for (at = 1; (c = getopt_long(argc, argv, "+:ap:C:d:tlgk:F:E:x:vY:L:S:M:bh", lo,
+				     NULL)) != -1; at = optind) {
+		if (c == '?' || c == ':')
+			return bad_option(argv[at], c);
+		err = parse_one(o, c, optarg, &nmodes);
+		if (err || o->help)
+			return err;
 	}
-	*cmd_idx += optind;
-	return check_options(o, nmodes, optind < argc);
+	*cmd_idx = optind + shift;
+	default_max_stack(o);
+	err = check_options(o, nmodes, optind < argc);
+	if (!err)
+		default_stack_skip(o);
+	return err;
 }
 
 /* CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN which implies both. */
@@ -712,38 +787,19 @@ out:
 
 int cmd_lock(int argc, char **argv)
 {
-	struct lock_opts o = {
-		.mode = LOCK_AGGR_CALLER,
-		.sort = LOCK_SORT_WAIT_TOTAL,
-		.fields = LOCK_FIELDS_DEFAULT,
-		.stack_skip = (unsigned int)-1,
-		.map_entries = LOCK_DEF_ENTRIES,
-		.ring_kb = 256,
-	};
+	struct lock_opts o;
 	struct run r = { .o = &o };
-	int idx = 0, err;
+	int idx, err;
 
-	err = parse_args(argc, argv, &o, &idx);
+	err = lock_opts__parse(&o, argc, argv, &idx);
 	if (err)
-		return err < 0 ? EXIT_OK : err;
-	/*
-	 * Unwinding is most of the cost of an event (~100 ns a frame), so
-	 * without -v or -S only the frames that name the caller are taken.
-	 */
-	if (!o.max_stack)
-		o.max_stack = o.verbose_stacks || o.callstack_arg ? 8 : 4;
-	o.user_max_stack = o.max_stack;
-	/*
-	 * Above the locking code sit the BPF program's own frame, then one or
-	 * two of the tracepoint's (bpf_trace_run2, and __traceiter_* unless the
-	 * unwinder does not see it): skip the first, keep two more, and let the
-	 * report drop those it recognises by name.
-	 */
-	if (o.stack_skip == (unsigned int)-1) {
-		o.stack_skip = 1;
-		o.max_stack += LOCK_MACHINERY_FRAMES;
-		o.strip_machinery = true;
+		return err;
+	if (o.help) {
+		usage(stdout);
+		return EXIT_OK;
 	}
+	if (o.verbose_stacks)
+		cli_verbose = 1;
 	if (idx < argc)
 		r.cmd = argv + idx;
 	libbpf_set_print(libbpf_print);

@@ -2,9 +2,7 @@
 /*
  * The option-value parsers the subcommands expose, over arbitrary strings.
  * The first byte picks the parser (and a CPU count); the rest, up to a NUL,
- * is the option's value.  The commands' getopt loops themselves are static
- * in lock/cmd.c and btf/{diff,stat,encode_cmd}.c and run the command after
- * parsing, so they are not reachable here (see docs/hardening.md).
+ * is the option's value.  The command lines around them are fuzz_args'.
  * Invariants:
  *  - -C (lock_cpu_list_parse): only CPUs below the count are ever marked,
  *    and an accepted list is made of digits, '-' and ',';
@@ -25,8 +23,6 @@
 #include "btf/encode.h"
 #include "cli/cli.h"
 #include "lock/lock_int.h"
-
-int lock_cpu_list_parse(const char *list, unsigned char *set, int nr_cpus);
 
 static void check_cpus(const char *s, int nr)
 {

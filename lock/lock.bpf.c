@@ -197,11 +197,11 @@ struct {
 /*
  * What lies below the window is the same code every time (the program and
  * bpf_trace_run*): the frames the unwinder reports there, and the window
- * word holding the first frame above, learned once.  walk_off: they were
+ * word holding the first frame above (the tracepoint's call site, or the
+ * tracepoint iterator's when several probes are attached), learned once.  walk_off: they were
  * seen to differ, so walking is off.
  */
 __u32 first_slot;		/* 1 + window word of the first frame; 0: unknown */
-__u64 first_ip;			/* and that frame: the tracepoint's own code */
 __u32 nr_below;
 __u64 below[2];
 bool walk_off;
@@ -421,7 +421,7 @@ static __always_inline bool walk_stack(__u64 base, __u32 nw, __u64 *stack)
 		}
 		if (pos >= nw || bpf_probe_read_kernel(&ip, sizeof(ip), (void *)(base + pos * 8)))
 			return false;
-		if (ip < TEXT_MIN || (k == nb && ip != first_ip))
+		if (ip < TEXT_MIN)
 			return false;
 		stack[k] = ip;
 		if (k + 1 >= max_stack)
@@ -580,10 +580,8 @@ static __always_inline void learn_stack(__u64 base, __u32 nw, const __u64 *stack
 		nr_below = k0;
 		below[0] = k0 > 0 ? stack[0] : 0;
 		below[1] = k0 > 1 ? stack[1] : 0;
-		first_ip = stack[k0 & (LOCK_MAX_STACK - 1)];
 		first_slot = at + 1;
 	} else if (first_slot != at + 1 || nr_below != k0 ||
-		   first_ip != stack[k0 & (LOCK_MAX_STACK - 1)] ||
 		   (k0 > 0 && below[0] != stack[0]) || (k0 > 1 && below[1] != stack[1])) {
 		walk_off = true;
 		return;

@@ -55,6 +55,7 @@ static void on_child(int sig)
 
 enum {
 	OPT_TID = 256, OPT_MAX_STACK, OPT_STACK_SKIP, OPT_JSON, OPT_RING, OPT_RAW_TP,
+	OPT_NO_WALK, OPT_STACK_CHECK,
 };
 
 /* Options, with the help beside each. */
@@ -85,6 +86,8 @@ static const struct {
 	{ { "ring-size", required_argument, NULL, OPT_RING }, "KB", "overflow ring size, power of two (default 256)" },
 	{ { "use-bpf", no_argument, NULL, 'b' }, NULL, "accepted for perf compatibility (always BPF)" },
 	{ { "raw-tp", no_argument, NULL, OPT_RAW_TP }, NULL, "skip tp_btf, use raw tracepoints" },
+	{ { "no-stack-walk", no_argument, NULL, OPT_NO_WALK }, NULL, "unwind every stack (no learned walk)" },
+	{ { "stack-check", no_argument, NULL, OPT_STACK_CHECK }, NULL, "walk and unwind every stack, count differences" },
 	{ { "help", no_argument, NULL, 'h' }, NULL, "this help" },
 };
 #define NR_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
@@ -318,6 +321,8 @@ static int parse_one(struct lock_opts *o, int c, const char *arg, int *nmodes)
 		break;
 	case 'b': break;
 	case OPT_RAW_TP: o->force_raw_tp = true; break;
+	case OPT_NO_WALK: o->no_stack_cache = true; break;
+	case OPT_STACK_CHECK: o->stack_check = true; break;
 	case 'h': o->help = true; break;
 	}
 	return 0;

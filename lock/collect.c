@@ -142,11 +142,10 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	ro->type_mask = o->type_mask;
 	ro->has_addr = o->nr_addrs > 0;
 	ro->nr_ranges = o->nr_ranges;
-	if (want_stack && kbtf_facts(o) == 0 && kq[Q_STACK].offset > 0 && !o->no_stack_cache &&
-	    !getenv("FRUGAL_LOCK_NO_STACK_CACHE")) {
+	if (want_stack && kbtf_facts(o) == 0 && kq[Q_STACK].offset > 0 && !o->no_stack_cache) {
 		ro->off_task_stack = kq[Q_STACK].offset;
 		ro->use_cache = true;
-		ro->stack_check = o->stack_check || getenv("FRUGAL_LOCK_STACK_CHECK");
+		ro->stack_check = o->stack_check;
 	}
 	if ((o->follow_forks || o->mode == LOCK_AGGR_ADDR) && kbtf_facts(o) == 0) {
 		ro->off_task_tgid = kq[Q_TGID].offset;

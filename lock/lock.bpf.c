@@ -44,8 +44,8 @@ const volatile __u32 off_task_sighand;
 const volatile __u32 off_mm_mmap_lock;
 const volatile __u32 off_sighand_siglock;
 const volatile __u32 off_task_stack;
-/* Stacks through the unwind cache (needs off_task_stack); and, for tests,
- * unwind every time anyway and count cached stacks that differ. */
+/* Stacks walked with learned frame sizes (needs off_task_stack); and, for
+ * --stack-check, unwound every time anyway, counting walks that differ. */
 const volatile bool use_cache;
 const volatile bool stack_check;
 
@@ -174,6 +174,9 @@ struct {
 #define FACT_DYNAMIC	2ULL	/* the size was seen to vary: do not walk */
 #define FACT_BP		4ULL	/* frame pointer based: the size field is where,
 				 * below this frame's slot, its callee saved %rbp */
+#define FACT_TOP	8ULL	/* the caller's slot is this many words below the
+				 * top of the stack (the system call entry, whose
+				 * frame holds the kernel's random stack offset) */
 #define TEXT_MIN	0xffffffff80000000ULL
 
 struct {
@@ -383,7 +386,7 @@ static __always_inline __u64 address_of(void *p)
 /* Where the window starts (above the tracepoint's two arguments) and how
  * many words of it lie on this task's stack; 0 when on another stack (an
  * interrupt's: the frames beyond it are elsewhere). */
-static __always_inline __u32 window_of(void *ctx, __u64 *basep)
+static __always_inline __u32 window_of(void *ctx, __u64 *basep, __u32 *topp)
 {
 	__u64 base = address_of(ctx) + 2 * sizeof(__u64);
 	__u64 stk = read_ptr(bpf_get_current_task(), off_task_stack);
@@ -393,14 +396,17 @@ static __always_inline __u32 window_of(void *ctx, __u64 *basep)
 		return 0;
 	left = (stk + LOCK_THREAD_SIZE - base) / 8;
 	*basep = base;
+	*topp = left;		/* words from the window's start to the stack's top */
 	return left < LOCK_STACK_WINDOW / 8 ? left : LOCK_STACK_WINDOW / 8;
 }
 
 /*
  * Walk max_stack frames into STACK with the learned facts.  False when a
- * frame is not known (or dynamic), or the walk would leave the window.
+ * frame is not known (or dynamic), or the walk would leave the task's stack
+ * (the window bounds only the learning: a deep stack's outer frames are
+ * walked with facts learned where the stack was shallower).
  */
-static __always_inline bool walk_stack(__u64 base, __u32 nw, __u64 *stack)
+static __always_inline bool walk_stack(__u64 base, __u32 nw, __u32 top, __u64 *stack)
 {
 	__u32 pos = first_slot - 1, nb = nr_below;
 	bool ended = false;
@@ -419,7 +425,7 @@ static __always_inline bool walk_stack(__u64 base, __u32 nw, __u64 *stack)
 			stack[k] = below[k & 1];
 			continue;
 		}
-		if (pos >= nw || bpf_probe_read_kernel(&ip, sizeof(ip), (void *)(base + pos * 8)))
+		if (pos >= top || bpf_probe_read_kernel(&ip, sizeof(ip), (void *)(base + pos * 8)))
 			return false;
 		if (ip < TEXT_MIN)
 			return false;
@@ -446,9 +452,13 @@ static __always_inline bool walk_stack(__u64 base, __u32 nw, __u64 *stack)
 			if (words > pos || bpf_probe_read_kernel(&bp, sizeof(bp),
 								 (void *)(base + (pos - words) * 8)))
 				return false;
-			if (bp < base + pos * 8 || bp >= base + nw * 8 || (bp & 7))
+			if (bp < base + pos * 8 || bp >= base + top * 8 || (bp & 7))
 				return false;
 			pos = (bp - base) / 8 + 1;
+		} else if (fact & FACT_TOP) {
+			if (words > top || top - words <= pos)
+				return false;
+			pos = top - words;
 		} else {
 			pos += words;
 		}
@@ -506,58 +516,94 @@ static __always_inline __s32 find_in_window(const struct stack_window *win, __u3
 	return c.at;
 }
 
-static __always_inline void learn_fact(__u64 ip, __u32 words, __u64 flags)
+/* The slot of IP's caller by FACT, from IP's slot AT; -1 if it says nothing. */
+static __always_inline __s32 follow_fact(const struct stack_window *win, __u64 base,
+					 __u32 nw, __u32 top, __u64 fact, __s32 at)
+{
+	__u32 words = (fact >> 16) & 0xffff;
+	__u64 bp;
+
+	if (fact & (FACT_DYNAMIC | FACT_END) || !words)
+		return -1;
+	if (fact & FACT_BP) {
+		if (words > at)
+			return -1;
+		bp = win->w[(at - words) & (LOCK_STACK_WINDOW / 8 - 1)];
+		if (bp < base || (bp & 7) || (bp - base) / 8 + 1 >= nw)
+			return -1;
+		return (bp - base) / 8 + 1;
+	}
+	if (fact & FACT_TOP)
+		return words <= top && top - words < nw ? top - words : -1;
+	return at + words < nw ? at + words : -1;
+}
+
+/*
+ * IP's return address is in window word AT and its caller's (WANT) is the
+ * next frame: return WANT's word.  A learned fact that fits is followed;
+ * else WANT is looked for, and learned from only if it is there once (a
+ * stale copy of a return address in some frame's unused slot must not teach
+ * a wrong size).  A size that no longer fits makes the frame frame-pointer
+ * based (found through the %rbp its callee saved) or, failing that, at a
+ * fixed distance from the stack's top; failing all, dynamic.  -1: stop.
+ */
+static __always_inline __s32 learn_frame(const struct stack_window *win, __u64 base,
+					 __u32 nw, __u32 top, __u64 ip, __s32 at, __u64 want)
 {
 	__u32 idx = fact_index(ip);
-	__u64 *f = bpf_map_lookup_elem(&frame_facts, &idx), want = fact_make(ip, words, flags);
+	__u64 *f = bpf_map_lookup_elem(&frame_facts, &idx), fact, flags;
+	__s32 next, again, saved;
+
+	if (!f)
+		return -1;
+	fact = *f;
+	if (fact >> 32 != (ip & 0xffffffff))
+		fact = 0;
+	next = fact ? follow_fact(win, base, nw, top, fact, at) : -1;
+	if (next > at && win->w[next & (LOCK_STACK_WINDOW / 8 - 1)] == want)
+		return next;
+	if (fact & FACT_DYNAMIC)
+		return -1;
+	next = find_in_window(win, nw, want, at + 1);
+	if (next < 0)
+		return -1;
+	again = find_in_window(win, nw, want, next + 1);
+	if (again >= 0)
+		return -1;
+	if (!fact) {
+		*f = fact_make(ip, next - at, 0);
+		return next;
+	}
+	flags = fact & (FACT_BP | FACT_TOP);
+	saved = find_last_below(win, base + (next - 1) * 8, at);
+	if (!flags && saved >= 0)
+		*f = fact_make(ip, at - saved, FACT_BP);
+	else if (!(flags & FACT_TOP) && top > next && top - next < 0xffff)
+		*f = fact_make(ip, top - next, FACT_TOP);
+	else
+		*f = fact | FACT_DYNAMIC;
+	return next;
+}
+
+static __always_inline void learn_end(__u64 ip)
+{
+	__u32 idx = fact_index(ip);
+	__u64 *f = bpf_map_lookup_elem(&frame_facts, &idx);
 
 	if (!f)
 		return;
 	if (*f >> 32 != (ip & 0xffffffff))
-		*f = want;	/* direct-mapped: the newest wins */
-	else if (*f != want && !(*f & FACT_DYNAMIC))
-		*f = want | FACT_DYNAMIC;
+		*f = fact_make(ip, 0, FACT_END);
+	else if (!(*f & FACT_END))
+		*f |= FACT_DYNAMIC;
 }
 
 /*
- * The frame whose call left the return address in window word AT has its
- * caller's return address in word NEXT.  Learn its size; if a different
- * size was learned before, learn where its callee saved the frame pointer
- * (word NEXT - 1's address) instead.
+ * Learn from an unwound STACK of N frames: find the first one in the window
+ * (the frames below it are the same code every time), then each next one.
  */
-static __always_inline void learn_frame(const struct stack_window *win, __u64 base,
-					 __u64 ip, __s32 at, __s32 next)
-{
-	__u32 idx = fact_index(ip);
-	__u64 *f = bpf_map_lookup_elem(&frame_facts, &idx), fact;
-	__s32 saved;
-
-	if (!f)
-		return;
-	fact = *f;
-	if (fact >> 32 != (ip & 0xffffffff) ||
-	    (!(fact & (FACT_BP | FACT_DYNAMIC)) && ((fact >> 16) & 0xffff) == next - at)) {
-		learn_fact(ip, next - at, 0);
-		return;
-	}
-	if (fact & FACT_DYNAMIC)
-		return;
-	saved = find_last_below(win, base + (next - 1) * 8, at);
-	if (saved < 0 || saved >= at) {
-		*f = fact | FACT_DYNAMIC;
-		return;
-	}
-	if (fact & FACT_BP)
-		learn_fact(ip, at - saved, FACT_BP);
-	else
-		*f = fact_make(ip, at - saved, FACT_BP);
-}
-
-/*
- * Learn from an unwound STACK of N frames: find each frame in the window
- * after the one before it; the distance is the frame's size.
- */
-static __always_inline void learn_stack(__u64 base, __u32 nw, const __u64 *stack, __u32 n)
+static __always_inline void learn_stack(__u64 base, __u32 nw, __u32 top,
+					const __u64 *stack, __u32 n)
 {
 	__u32 zero = 0, k0, bytes = nw * 8;
 	struct stack_window *win = bpf_map_lookup_elem(&window, &zero);
@@ -587,15 +633,12 @@ static __always_inline void learn_stack(__u64 base, __u32 nw, const __u64 *stack
 		return;
 	}
 	for (__u32 k = k0; k + 1 < LOCK_MAX_STACK && k + 1 < n; k++) {
-		__s32 next = find_in_window(win, nw, stack[k + 1], at + 1);
-
-		if (next < 0)
+		at = learn_frame(win, base, nw, top, stack[k], at, stack[k + 1]);
+		if (at < 0)
 			return;
-		learn_frame(win, base, stack[k], at, next);
-		at = next;
 	}
 	if (n < max_stack && n >= 1)
-		learn_fact(stack[(n - 1) & (LOCK_MAX_STACK - 1)], 0, FACT_END);
+		learn_end(stack[(n - 1) & (LOCK_MAX_STACK - 1)]);
 }
 
 /*
@@ -605,14 +648,14 @@ static __always_inline void learn_stack(__u64 base, __u32 nw, const __u64 *stack
  */
 static __always_inline long get_stack(void *ctx, __u64 *stack)
 {
-	__u32 size = max_stack * sizeof(__u64), nw = 0, zero = 0;
+	__u32 size = max_stack * sizeof(__u64), nw = 0, top = 0, zero = 0;
 	__u64 base = 0;
 	bool walked = false;
 	long n;
 
 	if (use_cache) {
-		nw = window_of(ctx, &base);
-		walked = nw && walk_stack(base, nw, stack);
+		nw = window_of(ctx, &base, &top);
+		walked = nw && walk_stack(base, nw, top, stack);
 		if (walked && !stack_check) {
 			count(LC_STACK_WALKED);
 			return size;
@@ -640,7 +683,7 @@ static __always_inline long get_stack(void *ctx, __u64 *stack)
 	if (use_cache) {
 		count(LC_STACK_UNWOUND);
 		if (n > 0 && nw)
-			learn_stack(base, nw, stack, n / sizeof(__u64));
+			learn_stack(base, nw, top, stack, n / sizeof(__u64));
 	}
 	return n;
 }

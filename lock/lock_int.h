@@ -44,8 +44,8 @@ struct lock_opts {
 	unsigned int stack_skip;	/* frames the kernel skips at the top */
 	unsigned int user_max_stack;	/* --max-stack as asked (the report's depth) */
 	bool strip_machinery;		/* the report drops the tracing frames on top */
-	bool no_stack_cache;		/* unwind every stack (lock.bpf.c: the cache) */
-	bool stack_check;		/* unwind every stack, compare with the cache */
+	bool no_stack_cache;		/* --no-stack-walk: unwind every stack */
+	bool stack_check;		/* --stack-check: walk and unwind, count differences */
 	unsigned int map_entries;	/* -M */
 	unsigned int ring_kb;
 	double duration;		/* -d: 0 = until the command ends / a signal */

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The stack walker (docs/lock.md): after learning frame sizes from the
+# kernel's unwinds, frugal walks stacks itself.  --stack-check unwinds every
+# stack anyway and counts walked stacks that differ: there must be none, on
+# both attach paths, at the default depth and at -v's, on the built-in
+# workload and (when perf is there) on perf's scheduler and epoll benchmarks,
+# whose paths are different.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lock.inc"
+can_bpf "stack walker" || finish
+
+acct() { json "$1" "d['accounting']['$2']"; }
+
+# check_walk NAME FILE: the run walked most stacks and none differed.
+check_walk() {
+	local walked unwound mism completed
+	walked=$(acct "$2" stacks_walked)
+	unwound=$(acct "$2" stacks_unwound)
+	mism=$(acct "$2" stack_mismatches)
+	completed=$(acct "$2" completed)
+	check "$1: stacks were walked ($walked walked, $unwound unwound)" \
+		test "${walked:-0}" -gt "${unwound:-0}"
+	check "$1: no walked stack differs from the kernel's unwind ($mism)" test "$mism" = 0
+	check "$1: every completed contention got a stack ($walked + $unwound = $completed)" \
+		test $((walked + unwound)) = "$completed"
+}
+
+BENCH="$FRUGAL bench lock -T 4 -P 2 -d 1"
+"$FRUGAL" lock --stack-check --json -- $BENCH >"$_tmp/w.json" 2>/dev/null
+check_walk "tp_btf" "$_tmp/w.json"
+"$FRUGAL" lock --raw-tp --stack-check --json -- $BENCH >"$_tmp/r.json" 2>/dev/null
+check_walk "raw_tp" "$_tmp/r.json"
+"$FRUGAL" lock -v --stack-check --json -- $BENCH >"$_tmp/v.json" 2>/dev/null
+check_walk "-v (8 frames)" "$_tmp/v.json"
+
+if perf bench sched messaging -g 1 -l 1 >/dev/null 2>&1; then
+	"$FRUGAL" lock -v --stack-check --json -- perf bench sched messaging -g 4 -p -l 200 \
+		>"$_tmp/m.out" 2>/dev/null
+	sed -n '/^{/,$p' "$_tmp/m.out" >"$_tmp/m.json"
+	mism=$(acct "$_tmp/m.json" stack_mismatches)
+	check "perf sched messaging: no walked stack differs ($mism)" test "$mism" = 0
+	"$FRUGAL" lock --stack-check --json -- perf bench epoll wait -r 1 -t 4 \
+		>"$_tmp/e.out" 2>/dev/null
+	sed -n '/^{/,$p' "$_tmp/e.out" >"$_tmp/e.json"
+	check_walk "perf epoll" "$_tmp/e.json"
+else
+	skip "perf's benchmarks" "perf bench is not available"
+fi
+
+"$FRUGAL" lock --no-stack-walk --json -- $BENCH >"$_tmp/n.json" 2>/dev/null
+check "--no-stack-walk: nothing walked" test "$(acct "$_tmp/n.json" stacks_walked)" = 0
+check "--no-stack-walk: the rows still name callers" \
+	test "$(json "$_tmp/n.json" "sum(1 for r in d['rows'] if r['caller'])")" -gt 0
+finish

@@ -563,6 +563,7 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 }
 
 struct run {
+	double t0;			/* when the command started, for -v's timings */
 	struct lock_opts *o;
 	char **cmd;
 	pid_t child;
@@ -714,6 +715,7 @@ static int run(struct run *r)
 	struct lock_accounting a;
 	struct ksyms *ks = NULL;
 	int go_fd = -1, err;
+	double t_stop;
 
 	/* First: a SIGINT or SIGTERM from now on ends the run with a report.
 	 * Before this, the inherited disposition applies (a shell without job
@@ -755,7 +757,8 @@ static int run(struct run *r)
 			      err == -ENOENT ? " (no contention_begin/end tracepoints?)" : "");
 		goto out;
 	}
-	cli_log("lock: attached with %s\n", lock_collect__path(c));
+	cli_log("lock: attached with %s, %.1f ms after start\n", lock_collect__path(c),
+		(now_s() - r->t0) * 1e3);
 	if (go_fd >= 0) {
 		err = write(go_fd, "g", 1) == 1 ? 0 : cli_err(NULL, "starting the command: %s",
 							      strerror(errno));
@@ -767,12 +770,16 @@ static int run(struct run *r)
 	err = collect_loop(r, c, t);
 	if (err)
 		goto out;
+	t_stop = now_s();
 	err = lock_collect__finish(c, t, &a);
 	if (err) {
 		err = cli_err(NULL, "reading results: %s", strerror(-err));
 		goto out;
 	}
+	cli_log("lock: stopped and read in %.1f ms\n", (now_s() - t_stop) * 1e3);
+	t_stop = now_s();
 	err = report(r, c, t, &a, &ks);
+	cli_log("lock: report in %.1f ms\n", (now_s() - t_stop) * 1e3);
 	if (!err)
 		err = exit_status_of(r);
 out:
@@ -793,7 +800,7 @@ out:
 int cmd_lock(int argc, char **argv)
 {
 	struct lock_opts o;
-	struct run r = { .o = &o };
+	struct run r = { .o = &o, .t0 = now_s() };
 	int idx, err;
 
 	err = lock_opts__parse(&o, argc, argv, &idx);

@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -257,10 +258,19 @@ static void destroy_links(struct lock_collect *c)
 	}
 }
 
+static double ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 /* One attempt at one attach path; on failure everything is released. */
 static int try_path(struct lock_collect *c, const struct lock_opts *o, bool btf,
 		    const unsigned char *cpu_set, int nr_cpus)
 {
+	double t;
 	int err;
 
 	if (btf) {
@@ -272,9 +282,15 @@ static int try_path(struct lock_collect *c, const struct lock_opts *o, bool btf,
 	if (!c->skel)
 		return -errno;
 	err = configure(c, o, btf);
+	t = ms_now();
 	err = err ?: lock_bpf__load(c->skel);
 	err = err ?: fill_maps(c, o, cpu_set, nr_cpus);
+	if (!err)
+		cli_log("lock: programs loaded in %.1f ms\n", ms_now() - t);
+	t = ms_now();
 	err = err ?: attach(c, btf, o->follow_forks);
+	if (!err)
+		cli_log("lock: attached in %.1f ms\n", ms_now() - t);
 	if (err) {
 		destroy_links(c);
 		lock_bpf__destroy(c->skel);
@@ -428,8 +444,11 @@ int lock_collect__finish(struct lock_collect *c, struct lock_table *t,
 {
 	int err;
 
+	double t0 = ms_now();
+
 	/* Detaching waits for running programs: after this the maps are final. */
 	destroy_links(c);
+	cli_log("lock: detached in %.1f ms\n", ms_now() - t0);
 	c->table = t;
 	while ((err = ring_buffer__consume(c->rb)) > 0)
 		;

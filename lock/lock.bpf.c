@@ -406,111 +406,125 @@ static __always_inline __u32 window_of(void *ctx, __u64 *basep, __u32 *topp)
  * (the window bounds only the learning: a deep stack's outer frames are
  * walked with facts learned where the stack was shallower).
  */
+struct walk_ctx {
+	__u64 *stack;
+	__u64 base;
+	__u32 top, pos;
+	bool ended, failed;
+};
+
+/*
+ * bpf_loop body: frame K.  A loop body rather than an unrolled loop: the
+ * verifier then checks one frame, not every combination of fact kinds over
+ * max_stack frames (which made loading take ~100 ms).
+ */
+static long walk_frame(__u64 k, struct walk_ctx *w)
+{
+	__u64 ip = 0, fact, *f, *out;
+	__u32 idx, words, pos = w->pos;
+
+	if (k >= LOCK_MAX_STACK || k >= max_stack)
+		return 1;
+	out = &w->stack[k & (LOCK_MAX_STACK - 1)];
+	if (w->ended) {
+		*out = 0;
+		return 0;
+	}
+	if (k < nr_below) {
+		*out = below[k & 1];
+		return 0;
+	}
+	if (pos >= w->top || bpf_probe_read_kernel(&ip, sizeof(ip), (void *)(w->base + pos * 8)) ||
+	    ip < TEXT_MIN)
+		goto fail;
+	*out = ip;
+	if (k + 1 >= max_stack)
+		return 1;
+	idx = fact_index(ip);
+	f = bpf_map_lookup_elem(&frame_facts, &idx);
+	if (!f)
+		goto fail;
+	fact = *f;
+	if (fact >> 32 != (ip & 0xffffffff) || (fact & FACT_DYNAMIC))
+		goto fail;
+	if (fact & FACT_END) {
+		w->ended = true;
+		return 0;
+	}
+	words = (fact >> 16) & 0xffff;
+	if (!words)
+		goto fail;
+	if (fact & FACT_BP) {
+		__u64 bp = 0;
+
+		if (words > pos || bpf_probe_read_kernel(&bp, sizeof(bp),
+							 (void *)(w->base + (pos - words) * 8)))
+			goto fail;
+		if (bp < w->base + pos * 8 || bp >= w->base + w->top * 8 || (bp & 7))
+			goto fail;
+		w->pos = (bp - w->base) / 8 + 1;
+	} else if (fact & FACT_TOP) {
+		if (words > w->top || w->top - words <= pos)
+			goto fail;
+		w->pos = w->top - words;
+	} else {
+		w->pos = pos + words;
+	}
+	return 0;
+fail:
+	w->failed = true;
+	return 1;
+}
+
+/*
+ * Walk max_stack frames into STACK with the learned facts.  False when a
+ * frame is not known (or dynamic), or the walk would leave the task's stack
+ * (the window bounds only the learning: a deep stack's outer frames are
+ * walked with facts learned where the stack was shallower).
+ */
 static __always_inline bool walk_stack(__u64 base, __u32 nw, __u32 top, __u64 *stack)
 {
-	__u32 pos = first_slot - 1, nb = nr_below;
-	bool ended = false;
+	struct walk_ctx w = { .stack = stack, .base = base, .top = top, .pos = first_slot - 1 };
 
-	if (!first_slot || walk_off || nb > 2)
+	if (!first_slot || walk_off || nr_below > 2)
 		return false;
-	for (__u32 k = 0; k < LOCK_MAX_STACK && k < max_stack; k++) {
-		__u64 ip = 0, fact, *f;
-		__u32 idx, words;
-
-		if (ended) {
-			stack[k] = 0;
-			continue;
-		}
-		if (k < nb) {
-			stack[k] = below[k & 1];
-			continue;
-		}
-		if (pos >= top || bpf_probe_read_kernel(&ip, sizeof(ip), (void *)(base + pos * 8)))
-			return false;
-		if (ip < TEXT_MIN)
-			return false;
-		stack[k] = ip;
-		if (k + 1 >= max_stack)
-			break;
-		idx = fact_index(ip);
-		f = bpf_map_lookup_elem(&frame_facts, &idx);
-		if (!f)
-			return false;
-		fact = *f;
-		if (fact >> 32 != (ip & 0xffffffff) || (fact & FACT_DYNAMIC))
-			return false;
-		if (fact & FACT_END) {
-			ended = true;
-			continue;
-		}
-		words = (fact >> 16) & 0xffff;
-		if (!words)
-			return false;
-		if (fact & FACT_BP) {
-			__u64 bp = 0;
-
-			if (words > pos || bpf_probe_read_kernel(&bp, sizeof(bp),
-								 (void *)(base + (pos - words) * 8)))
-				return false;
-			if (bp < base + pos * 8 || bp >= base + top * 8 || (bp & 7))
-				return false;
-			pos = (bp - base) / 8 + 1;
-		} else if (fact & FACT_TOP) {
-			if (words > top || top - words <= pos)
-				return false;
-			pos = top - words;
-		} else {
-			pos += words;
-		}
-	}
-	return true;
+	bpf_loop(LOCK_MAX_STACK, walk_frame, &w, 0);
+	return !w.failed;
 }
 
 struct find_ctx {
 	const struct stack_window *win;
-	__u64 ip;
-	__u32 from, nw;
-	__s32 at;			/* out: the word holding ip, or -1 */
+	__u64 v;
+	__u32 from, to;
+	__u32 last;			/* not bool: the verifier wants 0 or 1 back */
+	__s32 at;			/* out: the word holding v, or -1 */
 };
 
 static long find_word(__u64 j, struct find_ctx *c)
 {
 	__u64 i = c->from + j;
 
-	if (i >= LOCK_STACK_WINDOW / 8 || i >= c->nw)
+	if (i >= LOCK_STACK_WINDOW / 8 || i >= c->to)
 		return 1;
-	if (c->win->w[i] == c->ip) {
+	if (c->win->w[i] == c->v) {
 		c->at = i;
-		return 1;
+		return c->last ? 0 : 1;
 	}
 	return 0;
 }
 
-/* The last word below UPTO holding V, or -1. */
-static long find_last_word(__u64 i, struct find_ctx *c)
+/*
+ * The first (or, with LAST, the last) window word in [FROM, TO) holding V,
+ * or -1.  A global function: the verifier checks it once, not at each of
+ * its callers (which made loading slow).
+ */
+__noinline int window_find(const struct stack_window *win, __u64 v, __u32 from, __u32 to,
+			   bool last)
 {
-	if (i >= LOCK_STACK_WINDOW / 8 || i >= c->nw)
-		return 1;
-	if (c->win->w[i] == c->ip)
-		c->at = i;
-	return 0;
-}
+	struct find_ctx c = { .win = win, .v = v, .from = from, .to = to, .last = last,
+			      .at = -1 };
 
-static __always_inline __s32 find_last_below(const struct stack_window *win, __u64 v,
-					     __u32 upto)
-{
-	struct find_ctx c = { .win = win, .ip = v, .nw = upto, .at = -1 };
-
-	bpf_loop(LOCK_STACK_WINDOW / 8, find_last_word, &c, 0);
-	return c.at;
-}
-
-static __always_inline __s32 find_in_window(const struct stack_window *win, __u32 nw,
-					    __u64 ip, __u32 from)
-{
-	struct find_ctx c = { .win = win, .ip = ip, .from = from, .nw = nw, .at = -1 };
-
-	if (ip < TEXT_MIN)
+	if (!win || from >= LOCK_STACK_WINDOW / 8)
 		return -1;
 	bpf_loop(LOCK_STACK_WINDOW / 8, find_word, &c, 0);
 	return c.at;
@@ -564,10 +578,12 @@ static __always_inline __s32 learn_frame(const struct stack_window *win, __u64 b
 		return next;
 	if (fact & FACT_DYNAMIC)
 		return -1;
-	next = find_in_window(win, nw, want, at + 1);
+	if (want < TEXT_MIN)
+		return -1;
+	next = window_find(win, want, at + 1, nw, false);
 	if (next < 0)
 		return -1;
-	again = find_in_window(win, nw, want, next + 1);
+	again = window_find(win, want, next + 1, nw, false);
 	if (again >= 0)
 		return -1;
 	if (!fact) {
@@ -575,7 +591,7 @@ static __always_inline __s32 learn_frame(const struct stack_window *win, __u64 b
 		return next;
 	}
 	flags = fact & (FACT_BP | FACT_TOP);
-	saved = find_last_below(win, base + (next - 1) * 8, at);
+	saved = window_find(win, base + (next - 1) * 8, 0, at, true);
 	if (!flags && saved >= 0)
 		*f = fact_make(ip, at - saved, FACT_BP);
 	else if (!(flags & FACT_TOP) && top > next && top - next < 0xffff)
@@ -598,6 +614,26 @@ static __always_inline void learn_end(__u64 ip)
 		*f |= FACT_DYNAMIC;
 }
 
+struct learn_ctx {
+	const struct stack_window *win;
+	const __u64 *stack;
+	__u64 base;
+	__u32 nw, top, k0, n;
+	__s32 at;
+};
+
+/* bpf_loop body: learn the frame after frame k0 + i (see walk_frame). */
+static long learn_one(__u64 i, struct learn_ctx *c)
+{
+	__u64 k = c->k0 + i;
+
+	if (k + 1 >= c->n || k + 1 >= LOCK_MAX_STACK)
+		return 1;
+	c->at = learn_frame(c->win, c->base, c->nw, c->top, c->stack[k & (LOCK_MAX_STACK - 1)],
+			    c->at, c->stack[(k + 1) & (LOCK_MAX_STACK - 1)]);
+	return c->at < 0;
+}
+
 /*
  * Learn from an unwound STACK of N frames: find the first one in the window
  * (the frames below it are the same code every time), then each next one.
@@ -607,6 +643,7 @@ static __always_inline void learn_stack(__u64 base, __u32 nw, __u32 top,
 {
 	__u32 zero = 0, k0, bytes = nw * 8;
 	struct stack_window *win = bpf_map_lookup_elem(&window, &zero);
+	struct learn_ctx lc;
 	__s32 at = -1;
 
 	if (!win || n > LOCK_MAX_STACK || n > max_stack)
@@ -616,7 +653,7 @@ static __always_inline void learn_stack(__u64 base, __u32 nw, __u32 top,
 	if (bytes < 8 || bpf_probe_read_kernel(win->w, bytes, (void *)base))
 		return;
 	for (k0 = 0; k0 < 3 && k0 < n; k0++) {
-		at = find_in_window(win, nw, stack[k0], 0);
+		at = stack[k0] >= TEXT_MIN ? window_find(win, stack[k0], 0, nw, false) : -1;
 		if (at >= 0)
 			break;
 	}
@@ -632,12 +669,10 @@ static __always_inline void learn_stack(__u64 base, __u32 nw, __u32 top,
 		walk_off = true;
 		return;
 	}
-	for (__u32 k = k0; k + 1 < LOCK_MAX_STACK && k + 1 < n; k++) {
-		at = learn_frame(win, base, nw, top, stack[k], at, stack[k + 1]);
-		if (at < 0)
-			return;
-	}
-	if (n < max_stack && n >= 1)
+	lc = (struct learn_ctx){ .win = win, .stack = stack, .base = base, .nw = nw,
+				 .top = top, .k0 = k0, .n = n, .at = at };
+	bpf_loop(LOCK_MAX_STACK, learn_one, &lc, 0);
+	if (lc.at >= 0 && n < max_stack && n >= 1)
 		learn_end(stack[(n - 1) & (LOCK_MAX_STACK - 1)]);
 }
 

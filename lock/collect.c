@@ -273,6 +273,7 @@ static int try_path(struct lock_collect *c, const struct lock_opts *o, bool btf,
 	double t;
 	int err;
 
+	t = ms_now();
 	if (btf) {
 		err = kbtf_facts(o) ?: register_tp_btf();
 		if (err)
@@ -281,6 +282,7 @@ static int try_path(struct lock_collect *c, const struct lock_opts *o, bool btf,
 	c->skel = lock_bpf__open();
 	if (!c->skel)
 		return -errno;
+	cli_log("lock: kernel BTF facts and object opened in %.1f ms\n", ms_now() - t);
 	err = configure(c, o, btf);
 	t = ms_now();
 	err = err ?: lock_bpf__load(c->skel);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include "cli/cli.h"
@@ -118,8 +119,19 @@ static void pipe_reader(int fd)
 	_exit(0);
 }
 
+/*
+ * A worker must not outlive the bench: when a tracer stops the bench with a
+ * signal, its processes would go on contending until the end of -d.
+ */
+static void die_with_parent(pid_t parent)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(1);
+}
+
 static int spawn_pipe(const struct bench *b, pid_t *pids, unsigned int *npids)
 {
+	pid_t parent = getpid();
 	int p[2];
 	unsigned long long i;
 	pid_t pid;
@@ -128,6 +140,7 @@ static int spawn_pipe(const struct bench *b, pid_t *pids, unsigned int *npids)
 		return cli_err("pipe", "%s", strerror(errno));
 	pid = fork();
 	if (pid == 0) {
+		die_with_parent(parent);
 		close(p[1]);
 		pipe_reader(p[0]);
 	}
@@ -137,6 +150,7 @@ static int spawn_pipe(const struct bench *b, pid_t *pids, unsigned int *npids)
 	for (i = 0; i < b->procs; i++) {
 		pid = fork();
 		if (pid == 0) {
+			die_with_parent(parent);
 			close(p[0]);
 			pipe_writer(b, p[1], i);
 		}

@@ -56,6 +56,9 @@ for sig in INT TERM; do
 	check "SIG$sig: report printed" grep -q '^# contentions completed' "$_tmp/sig.out"
 	check "SIG$sig: the command was stopped too (exit $rc)" test $rc -eq 143
 	check "SIG$sig: no program or link left behind" all_gone "$progs" "$links"
+	sleep 0.2
+	check "SIG$sig: none of the command's processes outlives it" \
+		test -z "$(pgrep -f 'bench lock -T 2 -P 2 -d 30')"
 done
 
 # killed outright: the kernel closes our descriptors, and that is enough

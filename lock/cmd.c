@@ -776,7 +776,7 @@ static int run(struct run *r)
 		err = cli_err(NULL, "reading results: %s", strerror(-err));
 		goto out;
 	}
-	cli_log("lock: stopped and read in %.1f ms\n", (now_s() - t_stop) * 1e3);
+	cli_log("lock: results read in %.1f ms\n", (now_s() - t_stop) * 1e3);
 	t_stop = now_s();
 	err = report(r, c, t, &a, &ks);
 	cli_log("lock: report in %.1f ms\n", (now_s() - t_stop) * 1e3);

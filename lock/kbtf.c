@@ -77,51 +77,69 @@ static int want_name(struct kbtf *b, const char *name)
  * The buffer holds a window [pos, pos + *have) of a LEN-byte region at file
  * offset BASE: fill the rest of the buffer from the region.
  */
-static int fill_window(struct kbtf *b, off_t base, size_t len, off_t pos, size_t *have)
+static int fill_window(struct kbtf *b, off_t base, size_t len, off_t pos, size_t *have,
+		       const char **w)
 {
 	size_t want = b->cap - *have, left = len - pos - *have;
 	int err;
 
+	if (b->map) {
+		/* Mapped: the window is the rest of the region, in place. */
+		if ((size_t)base > b->map_len || len > b->map_len - base)
+			return -EINVAL;
+		*w = b->map + base + pos;
+		*have = len - pos;
+		return 0;
+	}
 	if (want > left)
 		want = left;
 	err = read_at(b, b->buf + *have, want, base + pos + *have);
 	if (!err)
 		*have += want;
+	*w = b->buf;
 	return err;
 }
 
-/* One pass over the strings: each NUL-terminated string compared whole. */
+/* Drop the first USED bytes of a buffered window (nothing to do in place). */
+static void slide_window(struct kbtf *b, size_t used, size_t have)
+{
+	if (!b->map)
+		memmove(b->buf, b->buf + used, have - used);
+}
+
 static int find_names(struct kbtf *b)
 {
 	off_t base = b->hdr.hdr_len + b->hdr.str_off, pos = 0;
 	size_t have = 0, start;
+	const char *w;
 	int i, err;
 
 	while (pos + (off_t)have < b->hdr.str_len) {
-		err = fill_window(b, base, b->hdr.str_len, pos, &have);
+		err = fill_window(b, base, b->hdr.str_len, pos, &have, &w);
 		if (err)
 			return err;
 		for (start = 0; ; ) {
-			char *nul = memchr(b->buf + start, '\0', have - start);
+			const char *nul = memchr(w + start, '\0', have - start);
 			size_t len;
 
 			if (!nul)
 				break;
-			len = nul - (b->buf + start);
+			len = nul - (w + start);
 			for (i = 0; i < b->nr_names; i++)
 				if (b->name_len[i] == len && !b->name_off[i] &&
-				    !memcmp(b->buf + start, b->names[i], len))
+				    !memcmp(w + start, b->names[i], len))
 					b->name_off[i] = pos + start;
-			start = nul + 1 - b->buf;
+			start = nul + 1 - w;
 		}
 		if (start == 0)
 			return -EINVAL;		/* a string longer than the buffer */
-		memmove(b->buf, b->buf + start, have - start);
+		slide_window(b, start, have);
 		pos += start;
 		have -= start;
 	}
 	return 0;
 }
+
 
 static size_t extra_size(const struct btf_type *t)
 {
@@ -158,14 +176,15 @@ static int for_each_type(struct kbtf *b, kbtf_fn fn, void *ctx)
 	off_t base = b->hdr.hdr_len + b->hdr.type_off, pos = 0;
 	size_t have = 0, used, rec;
 	uint32_t id = 1;
+	const char *w;
 	int err;
 
 	while (pos < b->hdr.type_len) {
-		err = fill_window(b, base, b->hdr.type_len, pos, &have);
+		err = fill_window(b, base, b->hdr.type_len, pos, &have, &w);
 		if (err)
 			return err;
 		for (used = 0; have - used >= sizeof(struct btf_type); used += rec, id++) {
-			const struct btf_type *t = (const void *)(b->buf + used);
+			const struct btf_type *t = (const void *)(w + used);
 
 			rec = sizeof(*t) + extra_size(t);
 			if (rec > have - used)
@@ -175,16 +194,20 @@ static int for_each_type(struct kbtf *b, kbtf_fn fn, void *ctx)
 				return err > 0 ? 0 : err;
 		}
 		if (!used) {
-			/* One record larger than the buffer: grow it. */
-			char *p = realloc(b->buf, b->cap * 2);
+			/* One record larger than the buffer (or cut short in the
+			 * file): grow it. */
+			char *p;
 
+			if (b->map || b->cap >= b->hdr.type_len + sizeof(struct btf_type))
+				return -EINVAL;
+			p = realloc(b->buf, b->cap * 2);
 			if (!p)
 				return -ENOMEM;
 			b->buf = p;
 			b->cap *= 2;
 			continue;
 		}
-		memmove(b->buf, b->buf + used, have - used);
+		slide_window(b, used, have);
 		pos += used;
 		have -= used;
 	}
@@ -290,7 +313,7 @@ static void map_file(struct kbtf *b)
 
 	if (fstat(b->fd, &st) || st.st_size <= 0)
 		return;
-	p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, b->fd, 0);
+	p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, b->fd, 0);
 	if (p == MAP_FAILED)
 		return;
 	b->map = p;

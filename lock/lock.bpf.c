@@ -531,8 +531,15 @@ __noinline int window_find(const struct stack_window *win, __u64 v, __u32 from, 
 }
 
 /* The slot of IP's caller by FACT, from IP's slot AT; -1 if it says nothing. */
-static __always_inline __s32 follow_fact(const struct stack_window *win, __u64 base,
-					 __u32 nw, __u32 top, __u64 fact, __s32 at)
+/* Where the window lies: its first byte's address, its words, the words to
+ * the stack's top.  Passed by pointer to the global functions below. */
+struct window_geo {
+	__u64 base;
+	__u32 nw, top;
+};
+
+static __always_inline __s32 follow_fact(const struct stack_window *win,
+					 const struct window_geo *g, __u64 fact, __s32 at)
 {
 	__u32 words = (fact >> 16) & 0xffff;
 	__u64 bp;
@@ -543,13 +550,13 @@ static __always_inline __s32 follow_fact(const struct stack_window *win, __u64 b
 		if (words > at)
 			return -1;
 		bp = win->w[(at - words) & (LOCK_STACK_WINDOW / 8 - 1)];
-		if (bp < base || (bp & 7) || (bp - base) / 8 + 1 >= nw)
+		if (bp < g->base || (bp & 7) || (bp - g->base) / 8 + 1 >= g->nw)
 			return -1;
-		return (bp - base) / 8 + 1;
+		return (bp - g->base) / 8 + 1;
 	}
 	if (fact & FACT_TOP)
-		return words <= top && top - words < nw ? top - words : -1;
-	return at + words < nw ? at + words : -1;
+		return words <= g->top && g->top - words < g->nw ? g->top - words : -1;
+	return at + words < g->nw ? at + words : -1;
 }
 
 /*
@@ -561,29 +568,30 @@ static __always_inline __s32 follow_fact(const struct stack_window *win, __u64 b
  * based (found through the %rbp its callee saved) or, failing that, at a
  * fixed distance from the stack's top; failing all, dynamic.  -1: stop.
  */
-static __always_inline __s32 learn_frame(const struct stack_window *win, __u64 base,
-					 __u32 nw, __u32 top, __u64 ip, __s32 at, __u64 want)
+__noinline int learn_frame(const struct stack_window *win, const struct window_geo *g,
+			   __u64 ip, int at, __u64 want)
 {
 	__u32 idx = fact_index(ip);
 	__u64 *f = bpf_map_lookup_elem(&frame_facts, &idx), fact, flags;
 	__s32 next, again, saved;
 
-	if (!f)
+	/* A global function, checked once by the verifier (see window_find). */
+	if (!f || !win || !g || at < 0 || at >= LOCK_STACK_WINDOW / 8)
 		return -1;
 	fact = *f;
 	if (fact >> 32 != (ip & 0xffffffff))
 		fact = 0;
-	next = fact ? follow_fact(win, base, nw, top, fact, at) : -1;
+	next = fact ? follow_fact(win, g, fact, at) : -1;
 	if (next > at && win->w[next & (LOCK_STACK_WINDOW / 8 - 1)] == want)
 		return next;
 	if (fact & FACT_DYNAMIC)
 		return -1;
 	if (want < TEXT_MIN)
 		return -1;
-	next = window_find(win, want, at + 1, nw, false);
+	next = window_find(win, want, at + 1, g->nw, false);
 	if (next < 0)
 		return -1;
-	again = window_find(win, want, next + 1, nw, false);
+	again = window_find(win, want, next + 1, g->nw, false);
 	if (again >= 0)
 		return -1;
 	if (!fact) {
@@ -591,11 +599,11 @@ static __always_inline __s32 learn_frame(const struct stack_window *win, __u64 b
 		return next;
 	}
 	flags = fact & (FACT_BP | FACT_TOP);
-	saved = window_find(win, base + (next - 1) * 8, 0, at, true);
+	saved = window_find(win, g->base + (next - 1) * 8, 0, at, true);
 	if (!flags && saved >= 0)
 		*f = fact_make(ip, at - saved, FACT_BP);
-	else if (!(flags & FACT_TOP) && top > next && top - next < 0xffff)
-		*f = fact_make(ip, top - next, FACT_TOP);
+	else if (!(flags & FACT_TOP) && g->top > next && g->top - next < 0xffff)
+		*f = fact_make(ip, g->top - next, FACT_TOP);
 	else
 		*f = fact | FACT_DYNAMIC;
 	return next;
@@ -617,8 +625,8 @@ static __always_inline void learn_end(__u64 ip)
 struct learn_ctx {
 	const struct stack_window *win;
 	const __u64 *stack;
-	__u64 base;
-	__u32 nw, top, k0, n;
+	struct window_geo geo;
+	__u32 k0, n;
 	__s32 at;
 };
 
@@ -629,8 +637,8 @@ static long learn_one(__u64 i, struct learn_ctx *c)
 
 	if (k + 1 >= c->n || k + 1 >= LOCK_MAX_STACK)
 		return 1;
-	c->at = learn_frame(c->win, c->base, c->nw, c->top, c->stack[k & (LOCK_MAX_STACK - 1)],
-			    c->at, c->stack[(k + 1) & (LOCK_MAX_STACK - 1)]);
+	c->at = learn_frame(c->win, &c->geo, c->stack[k & (LOCK_MAX_STACK - 1)], c->at,
+			    c->stack[(k + 1) & (LOCK_MAX_STACK - 1)]);
 	return c->at < 0;
 }
 
@@ -669,8 +677,8 @@ static __always_inline void learn_stack(__u64 base, __u32 nw, __u32 top,
 		walk_off = true;
 		return;
 	}
-	lc = (struct learn_ctx){ .win = win, .stack = stack, .base = base, .nw = nw,
-				 .top = top, .k0 = k0, .n = n, .at = at };
+	lc = (struct learn_ctx){ .win = win, .stack = stack, .k0 = k0, .n = n, .at = at,
+				 .geo = { .base = base, .nw = nw, .top = top } };
 	bpf_loop(LOCK_MAX_STACK, learn_one, &lc, 0);
 	if (lc.at >= 0 && n < max_stack && n >= 1)
 		learn_end(stack[(n - 1) & (LOCK_MAX_STACK - 1)]);
@@ -873,6 +881,58 @@ filtered:
 }
 
 /*
+ * The stop gate.  User space stops a run by setting `stopped`, then waits
+ * until every CPU has left as many program runs as it entered; after that
+ * no program can touch a map, so the tables are final without waiting for
+ * the kernel to detach anything (which it does afterwards, off the report's
+ * path).  The entry count is an atomic add, a full barrier, so a run either
+ * is counted before user space looks or sees `stopped`.
+ */
+bool stopped;
+
+struct gate {
+	__u64 in, out;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct gate);
+} gates SEC(".maps");
+
+static __always_inline struct gate *gate_enter(void)
+{
+	__u32 zero = 0;
+	struct gate *g = bpf_map_lookup_elem(&gates, &zero);
+
+	if (!g)
+		return NULL;
+	__sync_fetch_and_add(&g->in, 1);
+	if (stopped) {
+		__sync_fetch_and_add(&g->out, 1);
+		return NULL;
+	}
+	return g;
+}
+
+/* Every map write of the run is ordered before this. */
+static __always_inline void gate_leave(struct gate *g)
+{
+	__sync_fetch_and_add(&g->out, 1);
+}
+
+#define GATED(call) ({					\
+	struct gate *__g = gate_enter();		\
+							\
+	if (__g) {					\
+		call;					\
+		gate_leave(__g);			\
+	}						\
+	0;						\
+})
+
+/*
  * Each program twice: as a raw tracepoint, and in "frugal_tp_btf/" sections
  * that the loader turns into tp_btf programs (BTF-typed tracepoints) with
  * an attach id it finds itself.  The context is the same array of u64
@@ -889,25 +949,25 @@ static __always_inline __u64 arg(__u64 *ctx, int i)
 SEC("frugal_tp_btf/contention_begin")
 int lock_begin_btf(__u64 *ctx)
 {
-	return on_begin(arg(ctx, 0), arg(ctx, 1));
+	return GATED(on_begin(arg(ctx, 0), arg(ctx, 1)));
 }
 
 SEC("frugal_tp_btf/contention_end")
 int lock_end_btf(__u64 *ctx)
 {
-	return on_end(ctx, arg(ctx, 0));
+	return GATED(on_end(ctx, arg(ctx, 0)));
 }
 
 SEC("raw_tp/contention_begin")
 int lock_begin_raw(__u64 *ctx)
 {
-	return on_begin(arg(ctx, 0), arg(ctx, 1));
+	return GATED(on_begin(arg(ctx, 0), arg(ctx, 1)));
 }
 
 SEC("raw_tp/contention_end")
 int lock_end_raw(__u64 *ctx)
 {
-	return on_end(ctx, arg(ctx, 0));
+	return GATED(on_end(ctx, arg(ctx, 0)));
 }
 
 /* With a command to run: its new processes become targets too. */

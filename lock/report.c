@@ -441,6 +441,18 @@ static void print_header(FILE *f, const struct lock_opts *o)
 	}
 }
 
+/*
+ * A comm or a cgroup path in the table: control characters (a newline in a
+ * comm would start a bogus row) as '?', as ps prints them.  CSV and JSON
+ * keep the bytes, quoted.
+ */
+static void put_table_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+	fputc('\n', f);
+}
+
 static void print_row(FILE *f, const struct lock_opts *o, const struct lock_row *r,
 		      const struct rowname *rn)
 {
@@ -459,14 +471,16 @@ static void print_row(FILE *f, const struct lock_opts *o, const struct lock_row 
 	}
 	switch (o->mode) {
 	case LOCK_AGGR_TASK:
-		fprintf(f, "%10s   %s\n", rn->a, rn->b);
+		fprintf(f, "%10s   ", rn->a);
+		put_table_text(f, rn->b);
 		break;
 	case LOCK_AGGR_ADDR:
 		fprintf(f, "%16s   %-24s %s\n", rn->a, rn->b[0] ? rn->b : "-",
 			lock_type_name(r->st.flags));
 		break;
 	default:
-		fprintf(f, "%14s   %s\n", lock_type_name(r->st.flags), rn->a);
+		fprintf(f, "%14s   ", lock_type_name(r->st.flags));
+		put_table_text(f, rn->a);
 	}
 }
 

@@ -192,6 +192,11 @@ EOF
 	"$FRUGAL" lock -t --json -- "$W/comm" >"$W/comm.json" 2>/dev/null
 	check "hostile comm: JSON is valid and holds the comm" test "$(json "$W/comm.json" \
 		'any(r["comm"].startswith("a b\n\"c,") for r in d["rows"])')" = True
+	# The table: one line per row, the control character shown as '?'.
+	"$FRUGAL" lock -t -- "$W/comm" >"$W/comm.txt" 2>/dev/null
+	check "hostile comm: the table keeps one row per line" grep -q 'a b?"c,' "$W/comm.txt"
+	check "hostile comm: no table line starts with the comm's tail" \
+		test -z "$(grep -a '^"c,' "$W/comm.txt")"
 else
 	fail "hostile comm: build the helper" "$(head -1 "$W/cc.err")"
 fi

@@ -35,6 +35,12 @@ struct lock_collect {
 	bool stopped;			/* the gate is closed: the maps are final */
 };
 
+#ifdef __x86_64__
+#define WALKER_ARCH	1
+#else
+#define WALKER_ARCH	0
+#endif
+
 /* What the loader needs from the kernel's BTF. */
 enum {
 	Q_BEGIN, Q_END, Q_FORK,			/* btf_trace_* typedef ids */
@@ -144,7 +150,12 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	ro->type_mask = o->type_mask;
 	ro->has_addr = o->nr_addrs > 0;
 	ro->nr_ranges = o->nr_ranges;
-	if (want_stack && kbtf_facts(o) == 0 && kq[Q_STACK].offset > 0 && !o->no_stack_cache) {
+	/*
+	 * The walker knows x86-64's stacks (16 KB, aligned; kernel text in the
+	 * top 2 GB; return addresses pushed by call): elsewhere, unwind.
+	 */
+	if (want_stack && WALKER_ARCH && kbtf_facts(o) == 0 && kq[Q_STACK].offset > 0 &&
+	    !o->no_stack_cache) {
 		ro->off_task_stack = kq[Q_STACK].offset;
 		ro->use_cache = true;
 		ro->stack_check = o->stack_check;

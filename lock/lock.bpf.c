@@ -158,10 +158,13 @@ struct {
  * size of the frame.  We learn those sizes from the kernel's own unwinds -
  * the positions of consecutive frames in a window of the stack - and then
  * walk: read a return address, look up its frame size, step, read the next.
- * A frame seen with two different sizes is frame pointer based (a realigned
- * stack, alloca): its caller's slot is found through the %rbp its callee
- * saved, at a place below that is again a constant of the code; if even
- * that varies, the frame is marked dynamic and never walked through.  Any frame
+ * A fact is walked only once a second unwind has confirmed it.  A frame seen
+ * with two different sizes is frame pointer based (a realigned stack, or
+ * alloca as in the system call entry): its caller's slot is found through
+ * the %rbp saved below it, at a place that depends on the code under it, so
+ * that place is learned per path (a hash of the frames up to it) and
+ * confirmed the same way; a path where even that varies is marked dynamic
+ * and never walked through.  Any frame
  * not learned yet sends the event back to the kernel's unwinder, which
  * teaches us more.  --stack-check unwinds every time anyway and counts the
  * walked stacks that differ.
@@ -172,11 +175,10 @@ struct {
  */
 #define FACT_END	1ULL	/* the stack ends after this frame */
 #define FACT_DYNAMIC	2ULL	/* the size was seen to vary: do not walk */
-#define FACT_BP		4ULL	/* frame pointer based: the size field is where,
-				 * below this frame's slot, its callee saved %rbp */
-#define FACT_TOP	8ULL	/* the caller's slot is this many words below the
-				 * top of the stack (the system call entry, whose
-				 * frame holds the kernel's random stack offset) */
+#define FACT_NEW	16ULL	/* seen once: not walked until seen again */
+#define FACT_BP		32ULL	/* frame pointer based (a realigned stack): the
+				 * caller's slot is found through the %rbp saved
+				 * below, at a place a path fact gives */
 #define TEXT_MIN	0xffffffff80000000ULL
 
 struct {
@@ -185,6 +187,27 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } frame_facts SEC(".maps");
+
+/*
+ * Path facts, for frame pointer based frames: where below the frame's slot
+ * its %rbp was saved depends on the code under it (who saved it), so it is
+ * keyed by a hash of every frame from the tracepoint up to this one, and
+ * holds [hash's low half | words below | flags].
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, LOCK_FRAME_FACTS);
+	__type(key, __u32);
+	__type(value, __u64);
+} path_facts SEC(".maps");
+
+static __always_inline __u64 path_mix(__u64 h, __u64 ip)
+{
+	h = (h ^ ip) * 0x100000001b3ULL;
+	return h ^ (h >> 29);
+}
+
+#define PATH_SEED	0x9e3779b97f4a7c15ULL
 
 struct stack_window {
 	__u64 w[LOCK_STACK_WINDOW / 8];
@@ -408,7 +431,7 @@ static __always_inline __u32 window_of(void *ctx, __u64 *basep, __u32 *topp)
  */
 struct walk_ctx {
 	__u64 *stack;
-	__u64 base;
+	__u64 base, path;
 	__u32 top, pos;
 	bool ended, failed;
 };
@@ -432,12 +455,14 @@ static long walk_frame(__u64 k, struct walk_ctx *w)
 	}
 	if (k < nr_below) {
 		*out = below[k & 1];
+		w->path = path_mix(w->path, *out);
 		return 0;
 	}
 	if (pos >= w->top || bpf_probe_read_kernel(&ip, sizeof(ip), (void *)(w->base + pos * 8)) ||
 	    ip < TEXT_MIN)
 		goto fail;
 	*out = ip;
+	w->path = path_mix(w->path, ip);
 	if (k + 1 >= max_stack)
 		return 1;
 	idx = fact_index(ip);
@@ -445,7 +470,7 @@ static long walk_frame(__u64 k, struct walk_ctx *w)
 	if (!f)
 		goto fail;
 	fact = *f;
-	if (fact >> 32 != (ip & 0xffffffff) || (fact & FACT_DYNAMIC))
+	if (fact >> 32 != (ip & 0xffffffff) || (fact & (FACT_DYNAMIC | FACT_NEW)))
 		goto fail;
 	if (fact & FACT_END) {
 		w->ended = true;
@@ -455,18 +480,22 @@ static long walk_frame(__u64 k, struct walk_ctx *w)
 	if (!words)
 		goto fail;
 	if (fact & FACT_BP) {
-		__u64 bp = 0;
+		__u64 pf, *p, bp = 0;
 
-		if (words > pos || bpf_probe_read_kernel(&bp, sizeof(bp),
-							 (void *)(w->base + (pos - words) * 8)))
+		idx = fact_index(w->path);
+		p = bpf_map_lookup_elem(&path_facts, &idx);
+		if (!p)
+			goto fail;
+		pf = *p;
+		if (pf >> 32 != (w->path & 0xffffffff) || (pf & (FACT_DYNAMIC | FACT_NEW)))
+			goto fail;
+		words = (pf >> 16) & 0xffff;
+		if (!words || words > pos ||
+		    bpf_probe_read_kernel(&bp, sizeof(bp), (void *)(w->base + (pos - words) * 8)))
 			goto fail;
 		if (bp < w->base + pos * 8 || bp >= w->base + w->top * 8 || (bp & 7))
 			goto fail;
 		w->pos = (bp - w->base) / 8 + 1;
-	} else if (fact & FACT_TOP) {
-		if (words > w->top || w->top - words <= pos)
-			goto fail;
-		w->pos = w->top - words;
 	} else {
 		w->pos = pos + words;
 	}
@@ -484,7 +513,8 @@ fail:
  */
 static __always_inline bool walk_stack(__u64 base, __u32 nw, __u32 top, __u64 *stack)
 {
-	struct walk_ctx w = { .stack = stack, .base = base, .top = top, .pos = first_slot - 1 };
+	struct walk_ctx w = { .stack = stack, .base = base, .top = top, .pos = first_slot - 1,
+			      .path = PATH_SEED };
 
 	if (!first_slot || walk_off || nr_below > 2)
 		return false;
@@ -535,6 +565,7 @@ __noinline int window_find(const struct stack_window *win, __u64 v, __u32 from, 
  * the stack's top.  Passed by pointer to the global functions below. */
 struct window_geo {
 	__u64 base;
+	__u64 path;		/* hash of the frames up to the one being learned */
 	__u32 nw, top;
 };
 
@@ -542,38 +573,70 @@ static __always_inline __s32 follow_fact(const struct stack_window *win,
 					 const struct window_geo *g, __u64 fact, __s32 at)
 {
 	__u32 words = (fact >> 16) & 0xffff;
-	__u64 bp;
 
 	if (fact & (FACT_DYNAMIC | FACT_END) || !words)
 		return -1;
 	if (fact & FACT_BP) {
-		if (words > at)
+		__u32 idx = fact_index(g->path);
+		__u64 *p = bpf_map_lookup_elem(&path_facts, &idx), pf, bp;
+
+		if (!p)
+			return -1;
+		pf = *p;
+		words = (pf >> 16) & 0xffff;
+		if (pf >> 32 != (g->path & 0xffffffff) || (pf & FACT_DYNAMIC) || !words ||
+		    words > at)
 			return -1;
 		bp = win->w[(at - words) & (LOCK_STACK_WINDOW / 8 - 1)];
 		if (bp < g->base || (bp & 7) || (bp - g->base) / 8 + 1 >= g->nw)
 			return -1;
 		return (bp - g->base) / 8 + 1;
 	}
-	if (fact & FACT_TOP)
-		return words <= g->top && g->top - words < g->nw ? g->top - words : -1;
 	return at + words < g->nw ? at + words : -1;
+}
+
+/* Learn (or confirm, or refute) where frame AT's %rbp was saved, for the
+ * path in G; NEXT is its caller's slot. */
+static __always_inline void learn_path(const struct stack_window *win,
+				       const struct window_geo *g, __s32 at, __s32 next)
+{
+	__u32 idx = fact_index(g->path);
+	__u64 *p = bpf_map_lookup_elem(&path_facts, &idx), pf;
+	__s32 saved;
+
+	if (!p)
+		return;
+	saved = window_find(win, g->base + (next - 1) * 8, 0, at, true);
+	pf = *p;
+	if (pf >> 32 != (g->path & 0xffffffff))
+		pf = 0;
+	if (saved < 0) {
+		if (pf)
+			*p = pf | FACT_DYNAMIC;
+		return;
+	}
+	if (!pf)
+		*p = fact_make(g->path, at - saved, FACT_NEW);
+	else if (((pf >> 16) & 0xffff) == at - saved)
+		*p = pf & ~FACT_NEW;
+	else
+		*p = pf | FACT_DYNAMIC;
 }
 
 /*
  * IP's return address is in window word AT and its caller's (WANT) is the
- * next frame: return WANT's word.  A learned fact that fits is followed;
- * else WANT is looked for, and learned from only if it is there once (a
- * stale copy of a return address in some frame's unused slot must not teach
- * a wrong size).  A size that no longer fits makes the frame frame-pointer
- * based (found through the %rbp its callee saved) or, failing that, at a
- * fixed distance from the stack's top; failing all, dynamic.  -1: stop.
+ * next frame: return WANT's word.  A learned fact that fits is followed (and
+ * so confirmed); else WANT is looked for, and learned from only if it is
+ * there once (a stale copy of a return address in some frame's unused slot
+ * must not teach a wrong size).  A size that no longer fits makes the frame
+ * frame pointer based, its saved %rbp's place learned per path.  -1: stop.
  */
 __noinline int learn_frame(const struct stack_window *win, const struct window_geo *g,
 			   __u64 ip, int at, __u64 want)
 {
 	__u32 idx = fact_index(ip);
-	__u64 *f = bpf_map_lookup_elem(&frame_facts, &idx), fact, flags;
-	__s32 next, again, saved;
+	__u64 *f = bpf_map_lookup_elem(&frame_facts, &idx), fact;
+	__s32 next, again;
 
 	/* A global function, checked once by the verifier (see window_find). */
 	if (!f || !win || !g || at < 0 || at >= LOCK_STACK_WINDOW / 8)
@@ -582,8 +645,13 @@ __noinline int learn_frame(const struct stack_window *win, const struct window_g
 	if (fact >> 32 != (ip & 0xffffffff))
 		fact = 0;
 	next = fact ? follow_fact(win, g, fact, at) : -1;
-	if (next > at && win->w[next & (LOCK_STACK_WINDOW / 8 - 1)] == want)
+	if (next > at && win->w[next & (LOCK_STACK_WINDOW / 8 - 1)] == want) {
+		if (fact & FACT_BP)
+			learn_path(win, g, at, next);	/* confirms it */
+		else if (fact & FACT_NEW)
+			*f = fact & ~FACT_NEW;		/* confirmed */
 		return next;
+	}
 	if (fact & FACT_DYNAMIC)
 		return -1;
 	if (want < TEXT_MIN)
@@ -595,17 +663,14 @@ __noinline int learn_frame(const struct stack_window *win, const struct window_g
 	if (again >= 0)
 		return -1;
 	if (!fact) {
-		*f = fact_make(ip, next - at, 0);
-		return next;
+		*f = fact_make(ip, next - at, FACT_NEW);
+	} else if (fact & FACT_BP) {
+		learn_path(win, g, at, next);		/* a new path, or refuted */
+	} else {
+		/* Two sizes: frame pointer based. */
+		*f = fact_make(ip, 1, FACT_BP);
+		learn_path(win, g, at, next);
 	}
-	flags = fact & (FACT_BP | FACT_TOP);
-	saved = window_find(win, g->base + (next - 1) * 8, 0, at, true);
-	if (!flags && saved >= 0)
-		*f = fact_make(ip, at - saved, FACT_BP);
-	else if (!(flags & FACT_TOP) && g->top > next && g->top - next < 0xffff)
-		*f = fact_make(ip, g->top - next, FACT_TOP);
-	else
-		*f = fact | FACT_DYNAMIC;
 	return next;
 }
 
@@ -617,9 +682,11 @@ static __always_inline void learn_end(__u64 ip)
 	if (!f)
 		return;
 	if (*f >> 32 != (ip & 0xffffffff))
-		*f = fact_make(ip, 0, FACT_END);
+		*f = fact_make(ip, 0, FACT_END | FACT_NEW);
 	else if (!(*f & FACT_END))
 		*f |= FACT_DYNAMIC;
+	else
+		*f &= ~FACT_NEW;
 }
 
 struct learn_ctx {
@@ -637,6 +704,7 @@ static long learn_one(__u64 i, struct learn_ctx *c)
 
 	if (k + 1 >= c->n || k + 1 >= LOCK_MAX_STACK)
 		return 1;
+	c->geo.path = path_mix(c->geo.path, c->stack[k & (LOCK_MAX_STACK - 1)]);
 	c->at = learn_frame(c->win, &c->geo, c->stack[k & (LOCK_MAX_STACK - 1)], c->at,
 			    c->stack[(k + 1) & (LOCK_MAX_STACK - 1)]);
 	return c->at < 0;
@@ -679,6 +747,11 @@ static __always_inline void learn_stack(__u64 base, __u32 nw, __u32 top,
 	}
 	lc = (struct learn_ctx){ .win = win, .stack = stack, .k0 = k0, .n = n, .at = at,
 				 .geo = { .base = base, .nw = nw, .top = top } };
+	/* The path hash covers the frames below the window too, as the walk's. */
+	lc.geo.path = PATH_SEED;
+	for (__u32 j = 0; j < 2; j++)
+		if (j < k0)
+			lc.geo.path = path_mix(lc.geo.path, stack[j]);
 	bpf_loop(LOCK_MAX_STACK, learn_one, &lc, 0);
 	if (lc.at >= 0 && n < max_stack && n >= 1)
 		learn_end(stack[(n - 1) & (LOCK_MAX_STACK - 1)]);

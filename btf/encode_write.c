@@ -298,7 +298,7 @@ static int write_tail(const struct elf_file *ef, int fd, GElf_Shdr *sh, size_t n
 	if (btf_idx == n) {
 		/* A new section: its name goes at the end of a copy of .shstrtab. */
 		strs = elf_rawdata(elf_getscn(ef->elf, ef->shstrndx), NULL);
-		if (!strs)
+		if (!strs || (!strs->d_buf && strs->d_size))
 			return -EINVAL;
 		newstr = malloc(strs->d_size + 5);
 		if (!newstr)

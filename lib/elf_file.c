@@ -187,7 +187,7 @@ static int inflate_one(struct elf_file *ef, Elf_Scn *scn, GElf_Shdr *shdr,
 	size_t n;
 
 	raw = elf_rawdata(scn, NULL);
-	if (!raw || raw->d_size < hdr || chdr->ch_size > (1ull << 34))
+	if (!raw || !raw->d_buf || raw->d_size < hdr || chdr->ch_size > (1ull << 34))
 		return -EINVAL;
 	/*
 	 * The header's size is the file's word; don't allocate on it alone.  A
@@ -338,7 +338,8 @@ int elf_file__relocate_debug(struct elf_file *ef)
 		if ((tsh.sh_flags & SHF_COMPRESSED) && elf_compress(tscn, 0, 0) < 0)
 			return -EINVAL;
 		target = elf_getdata(tscn, NULL);
-		if (!target)
+		/* A NOBITS target has a size but no bytes to relocate. */
+		if (!target || (!target->d_buf && target->d_size))
 			return -EINVAL;
 		err = apply_rela(ef, scn, &sh, target, st.syms);
 		if (err)

@@ -164,10 +164,9 @@ struct {
  * the %rbp saved below it, at a place that depends on the code under it, so
  * that place is learned per path (a hash of the frames up to it) and
  * confirmed the same way; a path where even that varies is marked dynamic
- * and never walked through.  Any frame
- * not learned yet sends the event back to the kernel's unwinder, which
- * teaches us more.  --stack-check unwinds every time anyway and counts the
- * walked stacks that differ.
+ * and never walked through.  Any frame not learned yet sends the event back
+ * to the kernel's unwinder, which teaches us more.  --stack-check unwinds
+ * every time anyway and counts the walked stacks that differ.
  *
  * A fact is one u64, so that CPUs learning at once cannot tear it: the low
  * half of the return address (kernel text is in the top 2 GB, whose high

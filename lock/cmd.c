@@ -321,7 +321,7 @@ static int parse_one(struct lock_opts *o, int c, const char *arg, int *nmodes)
 		break;
 	case 'b': break;
 	case OPT_RAW_TP: o->force_raw_tp = true; break;
-	case OPT_NO_WALK: o->no_stack_cache = true; break;
+	case OPT_NO_WALK: o->no_stack_walk = true; break;
 	case OPT_STACK_CHECK: o->stack_check = true; break;
 	case 'h': o->help = true; break;
 	}

@@ -155,9 +155,9 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	 * top 2 GB; return addresses pushed by call): elsewhere, unwind.
 	 */
 	if (want_stack && WALKER_ARCH && kbtf_facts(o) == 0 && kq[Q_STACK].offset > 0 &&
-	    !o->no_stack_cache) {
+	    !o->no_stack_walk) {
 		ro->off_task_stack = kq[Q_STACK].offset;
-		ro->use_cache = true;
+		ro->use_walker = true;
 		ro->stack_check = o->stack_check;
 	}
 	if ((o->follow_forks || o->mode == LOCK_AGGR_ADDR) && kbtf_facts(o) == 0) {
@@ -178,9 +178,11 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	err = bpf_map__set_max_entries(s->maps.stats, o->map_entries);
 	err = err ?: bpf_map__set_value_size(s->maps.stats,
 					     sizeof(struct lock_stat) + c->tail_size);
-	/* Without the walker, a one-entry table. */
+	/* Without the walker, one-entry tables. */
 	err = err ?: bpf_map__set_max_entries(s->maps.frame_facts,
-					      ro->use_cache ? LOCK_FRAME_FACTS : 1);
+					      ro->use_walker ? LOCK_FRAME_FACTS : 1);
+	err = err ?: bpf_map__set_max_entries(s->maps.path_facts,
+					      ro->use_walker ? LOCK_FRAME_FACTS : 1);
 	err = err ?: bpf_map__set_max_entries(s->maps.overflow, o->ring_kb * 1024);
 	err = err ?: bpf_map__set_max_entries(s->maps.cpus, nr_cpus);
 	/* Targets: with a command, room for its processes to come. */

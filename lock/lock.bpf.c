@@ -46,7 +46,7 @@ const volatile __u32 off_sighand_siglock;
 const volatile __u32 off_task_stack;
 /* Stacks walked with learned frame sizes (needs off_task_stack); and, for
  * --stack-check, unwound every time anyway, counting walks that differ. */
-const volatile bool use_cache;
+const volatile bool use_walker;
 const volatile bool stack_check;
 
 struct slot {
@@ -510,7 +510,7 @@ fail:
  * (the window bounds only the learning: a deep stack's outer frames are
  * walked with facts learned where the stack was shallower).
  */
-static __always_inline bool walk_stack(__u64 base, __u32 nw, __u32 top, __u64 *stack)
+static __always_inline bool walk_stack(__u64 base, __u32 top, __u64 *stack)
 {
 	struct walk_ctx w = { .stack = stack, .base = base, .top = top, .pos = first_slot - 1,
 			      .path = PATH_SEED };
@@ -768,9 +768,9 @@ static __always_inline long get_stack(void *ctx, __u64 *stack)
 	bool walked = false;
 	long n;
 
-	if (use_cache) {
+	if (use_walker) {
 		nw = window_of(ctx, &base, &top);
-		walked = nw && walk_stack(base, nw, top, stack);
+		walked = nw && walk_stack(base, top, stack);
 		if (walked && !stack_check) {
 			count(LC_STACK_WALKED);
 			return size;
@@ -795,7 +795,7 @@ static __always_inline long get_stack(void *ctx, __u64 *stack)
 		return n;
 	}
 	n = bpf_get_stack(ctx, stack, size, stack_skip & BPF_F_SKIP_FIELD_MASK);
-	if (use_cache) {
+	if (use_walker) {
 		count(LC_STACK_UNWOUND);
 		if (n > 0 && nw)
 			learn_stack(base, nw, top, stack, n / sizeof(__u64));

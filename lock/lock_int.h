@@ -44,7 +44,7 @@ struct lock_opts {
 	unsigned int stack_skip;	/* frames the kernel skips at the top */
 	unsigned int user_max_stack;	/* --max-stack as asked (the report's depth) */
 	bool strip_machinery;		/* the report drops the tracing frames on top */
-	bool no_stack_cache;		/* --no-stack-walk: unwind every stack */
+	bool no_stack_walk;		/* --no-stack-walk: unwind every stack */
 	bool stack_check;		/* --stack-check: walk and unwind, count differences */
 	unsigned int map_entries;	/* -M */
 	unsigned int ring_kb;

@@ -47,6 +47,8 @@ int cli_parse_double(const char *opt, const char *arg, double min, double max,
 /* -v given: what libbpf and the tools log goes to stderr. */
 extern int cli_verbose;
 void cli_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Seconds on the monotonic clock: for durations, and -v's timings. */
+double cli_now(void);
 
 /* Commands provided by the tool folders. */
 int cmd_lock(int argc, char **argv);

@@ -523,14 +523,6 @@ static pid_t start_command(char **argv, int *go_fd)
 	return pid;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static bool targets_alive(const struct lock_opts *o)
 {
 	unsigned int i;
@@ -575,11 +567,11 @@ struct run {
 /* Collect until a signal, the duration, the command's end or the targets'. */
 static int collect_loop(struct run *r, struct lock_collect *c, struct lock_table *t)
 {
-	double start = now_s();
+	double start = cli_now();
 	int n;
 
 	while (!stop_signal) {
-		double left = r->o->duration ? r->o->duration - (now_s() - start) : 0.1;
+		double left = r->o->duration ? r->o->duration - (cli_now() - start) : 0.1;
 
 		if (left <= 0)
 			break;
@@ -595,7 +587,7 @@ static int collect_loop(struct run *r, struct lock_collect *c, struct lock_table
 		if (r->o->target_mode == 1 && !r->child && !targets_alive(r->o))
 			break;
 	}
-	r->seconds = now_s() - start;
+	r->seconds = cli_now() - start;
 	return 0;
 }
 
@@ -758,7 +750,7 @@ static int run(struct run *r)
 		goto out;
 	}
 	cli_log("lock: attached with %s, %.1f ms after start\n", lock_collect__path(c),
-		(now_s() - r->t0) * 1e3);
+		(cli_now() - r->t0) * 1e3);
 	if (go_fd >= 0) {
 		err = write(go_fd, "g", 1) == 1 ? 0 : cli_err(NULL, "starting the command: %s",
 							      strerror(errno));
@@ -770,16 +762,16 @@ static int run(struct run *r)
 	err = collect_loop(r, c, t);
 	if (err)
 		goto out;
-	t_stop = now_s();
+	t_stop = cli_now();
 	err = lock_collect__finish(c, t, &a);
 	if (err) {
 		err = cli_err(NULL, "reading results: %s", strerror(-err));
 		goto out;
 	}
-	cli_log("lock: results read in %.1f ms\n", (now_s() - t_stop) * 1e3);
-	t_stop = now_s();
+	cli_log("lock: results read in %.1f ms\n", (cli_now() - t_stop) * 1e3);
+	t_stop = cli_now();
 	err = report(r, c, t, &a, &ks);
-	cli_log("lock: report in %.1f ms\n", (now_s() - t_stop) * 1e3);
+	cli_log("lock: report in %.1f ms\n", (cli_now() - t_stop) * 1e3);
 	if (!err)
 		err = exit_status_of(r);
 out:
@@ -800,7 +792,7 @@ out:
 int cmd_lock(int argc, char **argv)
 {
 	struct lock_opts o;
-	struct run r = { .o = &o, .t0 = now_s() };
+	struct run r = { .o = &o, .t0 = cli_now() };
 	int idx, err;
 
 	err = lock_opts__parse(&o, argc, argv, &idx);

@@ -11,7 +11,6 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -272,14 +271,6 @@ static void destroy_links(struct lock_collect *c)
 	}
 }
 
-static double ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /* One attempt at one attach path; on failure everything is released. */
 static int try_path(struct lock_collect *c, const struct lock_opts *o, bool btf,
 		    const unsigned char *cpu_set, int nr_cpus)
@@ -287,7 +278,7 @@ static int try_path(struct lock_collect *c, const struct lock_opts *o, bool btf,
 	double t;
 	int err;
 
-	t = ms_now();
+	t = cli_now() * 1e3;
 	if (btf) {
 		err = kbtf_facts(o) ?: register_tp_btf();
 		if (err)
@@ -296,17 +287,17 @@ static int try_path(struct lock_collect *c, const struct lock_opts *o, bool btf,
 	c->skel = lock_bpf__open();
 	if (!c->skel)
 		return -errno;
-	cli_log("lock: kernel BTF facts and object opened in %.1f ms\n", ms_now() - t);
+	cli_log("lock: kernel BTF facts and object opened in %.1f ms\n", cli_now() * 1e3 - t);
 	err = configure(c, o, btf);
-	t = ms_now();
+	t = cli_now() * 1e3;
 	err = err ?: lock_bpf__load(c->skel);
 	err = err ?: fill_maps(c, o, cpu_set, nr_cpus);
 	if (!err)
-		cli_log("lock: programs loaded in %.1f ms\n", ms_now() - t);
-	t = ms_now();
+		cli_log("lock: programs loaded in %.1f ms\n", cli_now() * 1e3 - t);
+	t = cli_now() * 1e3;
 	err = err ?: attach(c, btf, o->follow_forks);
 	if (!err)
-		cli_log("lock: attached in %.1f ms\n", ms_now() - t);
+		cli_log("lock: attached in %.1f ms\n", cli_now() * 1e3 - t);
 	if (err) {
 		destroy_links(c);
 		lock_bpf__destroy(c->skel);
@@ -496,12 +487,12 @@ int lock_collect__finish(struct lock_collect *c, struct lock_table *t,
 {
 	int err;
 
-	double t0 = ms_now();
+	double t0 = cli_now() * 1e3;
 
 	err = stop_programs(c);
 	if (err)
 		return err;
-	cli_log("lock: stopped in %.1f ms\n", ms_now() - t0);
+	cli_log("lock: stopped in %.1f ms\n", cli_now() * 1e3 - t0);
 	c->table = t;
 	while ((err = ring_buffer__consume(c->rb)) > 0)
 		;
@@ -520,7 +511,7 @@ int lock_collect__finish(struct lock_collect *c, struct lock_table *t,
 
 void lock_collect__destroy(struct lock_collect *c)
 {
-	double t0 = ms_now();
+	double t0 = cli_now() * 1e3;
 
 	if (!c)
 		return;
@@ -530,7 +521,7 @@ void lock_collect__destroy(struct lock_collect *c)
 	 * slower: forking this process costs more than the wait. */
 	destroy_links(c);
 	if (c->stopped)
-		cli_log("lock: detached in %.1f ms\n", ms_now() - t0);
+		cli_log("lock: detached in %.1f ms\n", cli_now() * 1e3 - t0);
 	lock_bpf__destroy(c->skel);
 	free(c);
 }

@@ -275,9 +275,9 @@ static int parse_one(struct lock_opts *o, int c, const char *arg, int *nmodes)
 
 	switch (c) {
 	case 'a': o->system_wide = true; break;
-	case 'p': o->pid_arg = arg; o->target_mode = 1;
+	case 'p': o->pid_arg = arg; o->target_mode = LOCK_TARGET_TGID;
 		return parse_list_u32("-p", arg, o);
-	case OPT_TID: o->tid_arg = arg; o->target_mode = 2;
+	case OPT_TID: o->tid_arg = arg; o->target_mode = LOCK_TARGET_TID;
 		return parse_list_u32("--tid", arg, o);
 	case 'C': o->cpu_list = arg; break;
 	case 'd':
@@ -584,7 +584,7 @@ static int collect_loop(struct run *r, struct lock_collect *c, struct lock_table
 			r->child_done = true;
 			break;
 		}
-		if (r->o->target_mode == 1 && !r->child && !targets_alive(r->o))
+		if (r->o->target_mode == LOCK_TARGET_TGID && !r->child && !targets_alive(r->o))
 			break;
 	}
 	r->seconds = cli_now() - start;
@@ -734,7 +734,7 @@ static int run(struct run *r)
 		if (!o->system_wide && !o->cpu_list) {
 			o->targets[0] = r->child;
 			o->nr_targets = 1;
-			o->target_mode = 1;
+			o->target_mode = LOCK_TARGET_TGID;
 			o->follow_forks = true;
 		}
 	}

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The collector: open the BPF object, probe the attach path (tp_btf, then
- * raw tracepoints), fill the filter maps, merge ring events while running,
- * and at the end detach before reading anything so the totals are final.
+ * raw tracepoints), fill the filter maps, merge ring records while running,
+ * and at the end close the programs' gate before reading anything, so the
+ * totals are final.
  *
  * Nothing is pinned: every program, link and map lives in a file descriptor
  * of this process and goes away with it, however it ends.
@@ -21,11 +22,17 @@
 #include "lock/lock_int.h"
 #include "lock/lock.skel.h"
 
+/* The programs in the order they are attached: each tracepoint's second
+ * program (the one for nested runs) before its first, see lock.bpf.c. */
+enum { L_FORK, L_BEGIN2, L_BEGIN, L_END2, L_END, NR_LINKS };
+
 struct lock_collect {
 	struct lock_bpf *skel;
 	struct ring_buffer *rb;
-	int links[3];			/* raw tracepoint fds; -1 when closed */
-	struct bpf_program *begin, *end;
+	int links[NR_LINKS];		/* raw tracepoint fds; -1 when closed */
+	int *rings;			/* one ring per CPU; -1 when not made */
+	int nr_cpus;
+	struct bpf_program *begin, *begin2, *end, *end2;
 	const char *path;
 	size_t tail_size;
 	struct lock_table *table;	/* where ring events go while polling */
@@ -112,10 +119,14 @@ static int register_tp_btf(void)
 static void set_autoload(struct lock_bpf *s, bool btf, bool fork)
 {
 	bpf_program__set_autoload(s->progs.lock_begin_btf, btf);
+	bpf_program__set_autoload(s->progs.lock_begin2_btf, btf);
 	bpf_program__set_autoload(s->progs.lock_end_btf, btf);
+	bpf_program__set_autoload(s->progs.lock_end2_btf, btf);
 	bpf_program__set_autoload(s->progs.lock_fork_btf, btf && fork);
 	bpf_program__set_autoload(s->progs.lock_begin_raw, !btf);
+	bpf_program__set_autoload(s->progs.lock_begin2_raw, !btf);
 	bpf_program__set_autoload(s->progs.lock_end_raw, !btf);
+	bpf_program__set_autoload(s->progs.lock_end2_raw, !btf);
 	bpf_program__set_autoload(s->progs.lock_fork_raw, !btf && fork);
 }
 
@@ -125,6 +136,36 @@ static size_t tail_size_of(const struct lock_opts *o)
 		return o->max_stack * sizeof(uint64_t);
 	if (o->mode == LOCK_AGGR_TASK)
 		return LOCK_COMM_LEN;
+	return 0;
+}
+
+static void close_rings(struct lock_collect *c)
+{
+	for (int i = 0; c->rings && i < c->nr_cpus; i++)
+		if (c->rings[i] >= 0)
+			close(c->rings[i]);
+	free(c->rings);
+	c->rings = NULL;
+}
+
+/* One overflow ring per CPU, put in the `rings` array by fill_maps(). */
+static int make_rings(struct lock_collect *c, const struct lock_opts *o, int nr_cpus)
+{
+	int i, fd;
+
+	c->rings = malloc(nr_cpus * sizeof(*c->rings));
+	if (!c->rings)
+		return -ENOMEM;
+	for (i = 0; i < nr_cpus; i++)
+		c->rings[i] = -1;
+	c->nr_cpus = nr_cpus;
+	for (i = 0; i < nr_cpus; i++) {
+		fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "frugal_ring", 0, 0, o->ring_kb * 1024,
+				    NULL);
+		if (fd < 0)
+			return -errno;
+		c->rings[i] = fd;
+	}
 	return 0;
 }
 
@@ -143,6 +184,7 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	ro->max_stack = o->max_stack;
 	ro->stack_skip = o->stack_skip;
 	ro->tail_size = c->tail_size;
+	ro->nr_rows = o->map_entries;
 	ro->want_stack = want_stack;
 	ro->target_mode = o->target_mode;
 	ro->has_cpu = o->cpu_list != NULL;
@@ -153,9 +195,10 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	 * The walker knows x86-64's stacks (16 KB, aligned; kernel text in the
 	 * top 2 GB; return addresses pushed by call): elsewhere, unwind.
 	 */
-	if (want_stack && WALKER_ARCH && kbtf_facts(o) == 0 && kq[Q_STACK].offset > 0 &&
-	    !o->no_stack_walk) {
+	/* The task's stack tells nested waits apart (and the walker needs it). */
+	if (kbtf_facts(o) == 0 && kq[Q_STACK].offset > 0)
 		ro->off_task_stack = kq[Q_STACK].offset;
+	if (want_stack && WALKER_ARCH && ro->off_task_stack && !o->no_stack_walk) {
 		ro->use_walker = true;
 		ro->stack_check = o->stack_check;
 	}
@@ -174,15 +217,19 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 		return -ESRCH;
 	set_autoload(s, btf, o->follow_forks);
 
-	err = bpf_map__set_max_entries(s->maps.stats, o->map_entries);
-	err = err ?: bpf_map__set_value_size(s->maps.stats,
-					     sizeof(struct lock_stat) + c->tail_size);
+	err = bpf_map__set_max_entries(s->maps.rows, o->map_entries);
+	err = err ?: bpf_map__set_max_entries(s->maps.row_defs, o->map_entries);
+	err = err ?: bpf_map__set_value_size(s->maps.row_defs,
+					     offsetof(struct lock_rec_def, tail) + c->tail_size);
+	err = err ?: bpf_map__set_max_entries(s->maps.row_of, o->map_entries);
 	/* Without the walker, one-entry tables. */
 	err = err ?: bpf_map__set_max_entries(s->maps.frame_facts,
 					      ro->use_walker ? LOCK_FRAME_FACTS : 1);
 	err = err ?: bpf_map__set_max_entries(s->maps.path_facts,
 					      ro->use_walker ? LOCK_FRAME_FACTS : 1);
-	err = err ?: bpf_map__set_max_entries(s->maps.overflow, o->ring_kb * 1024);
+	err = err ?: bpf_map__set_max_entries(s->maps.rings, nr_cpus);
+	err = err ?: make_rings(c, o, nr_cpus);
+	err = err ?: bpf_map__set_inner_map_fd(s->maps.rings, c->rings[0]);
 	err = err ?: bpf_map__set_max_entries(s->maps.cpus, nr_cpus);
 	/* Targets: with a command, room for its processes to come. */
 	err = err ?: bpf_map__set_max_entries(s->maps.targets,
@@ -202,6 +249,10 @@ static int fill_maps(struct lock_collect *c, const struct lock_opts *o,
 	unsigned char one = 1;
 	unsigned int i;
 	int err = 0;
+
+	for (i = 0; !err && i < (unsigned int)c->nr_cpus; i++)
+		err = bpf_map__update_elem(s->maps.rings, &i, sizeof(i), &c->rings[i],
+					   sizeof(int), BPF_ANY);
 
 	for (i = 0; !err && i < o->nr_targets; i++)
 		err = bpf_map__update_elem(s->maps.targets, &o->targets[i],
@@ -227,36 +278,64 @@ static int attach_one(struct bpf_program *p, const char *tp, bool btf)
 	return fd < 0 ? -errno : fd;
 }
 
+/*
+ * The fork hook first: no process of the command can slip past.  Then, on
+ * each tracepoint, the second program before the first: the kernel calls a
+ * tracepoint's programs in the order they were attached, and the accounting
+ * of nested runs relies on the second being called first (lock.bpf.c).
+ */
 static int attach(struct lock_collect *c, bool btf, bool fork)
 {
 	struct lock_bpf *s = c->skel;
-	struct bpf_program *fp;
+	struct {
+		struct bpf_program *p;
+		const char *tp;
+	} order[NR_LINKS] = {
+		[L_FORK]   = { btf ? s->progs.lock_fork_btf : s->progs.lock_fork_raw,
+			       "sched_process_fork" },
+		[L_BEGIN2] = { btf ? s->progs.lock_begin2_btf : s->progs.lock_begin2_raw,
+			       "contention_begin" },
+		[L_BEGIN]  = { btf ? s->progs.lock_begin_btf : s->progs.lock_begin_raw,
+			       "contention_begin" },
+		[L_END2]   = { btf ? s->progs.lock_end2_btf : s->progs.lock_end2_raw,
+			       "contention_end" },
+		[L_END]    = { btf ? s->progs.lock_end_btf : s->progs.lock_end_raw,
+			       "contention_end" },
+	};
+	int i;
 
-	c->begin = btf ? s->progs.lock_begin_btf : s->progs.lock_begin_raw;
-	c->end = btf ? s->progs.lock_end_btf : s->progs.lock_end_raw;
-	fp = btf ? s->progs.lock_fork_btf : s->progs.lock_fork_raw;
-	/* The fork hook first: no process of the command can slip past. */
-	if (fork && (c->links[2] = attach_one(fp, "sched_process_fork", btf)) < 0)
-		return c->links[2];
-	if ((c->links[0] = attach_one(c->begin, "contention_begin", btf)) < 0)
-		return c->links[0];
-	if ((c->links[1] = attach_one(c->end, "contention_end", btf)) < 0)
-		return c->links[1];
+	c->begin = order[L_BEGIN].p;
+	c->begin2 = order[L_BEGIN2].p;
+	c->end = order[L_END].p;
+	c->end2 = order[L_END2].p;
+	for (i = fork ? 0 : 1; i < NR_LINKS; i++) {
+		c->links[i] = attach_one(order[i].p, order[i].tp, btf);
+		if (c->links[i] < 0)
+			return c->links[i];
+	}
 	return 0;
 }
 
-static int on_event(void *ctx, void *data, size_t size)
+/* A ring record: a key's definition, or a wait to add to its row. */
+static int on_record(void *ctx, void *data, size_t size)
 {
 	struct lock_collect *c = ctx;
-	const struct lock_event *ev = data;
-	size_t head = offsetof(struct lock_event, tail);
+	const struct lock_rec_wait *w = data;
+	const struct lock_rec_def *d = data;
+	int err = 0;
 
-	if (size < head + c->tail_size)
-		return 0;
-	c->merged++;
-	if (lock_table__add(c->table, ev->key, &ev->st, c->tail_size ? &ev->tail : NULL,
-			    c->tail_size))
-		c->merge_err = -ENOMEM;
+	if (size >= sizeof(*w) && w->kind == LOCK_REC_WAIT) {
+		struct lock_stat st = { w->ns, w->ns, w->ns, 1, w->flags };
+
+		c->merged++;
+		err = lock_table__add(c->table, w->key, &st, NULL, 0);
+	} else if (size >= offsetof(struct lock_rec_def, tail) + c->tail_size &&
+		   d->kind == LOCK_REC_DEF) {
+		err = lock_table__define(c->table, d->key, d->flags,
+					 c->tail_size ? &d->tail : NULL, c->tail_size);
+	}
+	if (err)
+		c->merge_err = err;
 	return 0;
 }
 
@@ -264,7 +343,7 @@ static void destroy_links(struct lock_collect *c)
 {
 	size_t i;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < NR_LINKS; i++) {
 		if (c->links[i] >= 0)
 			close(c->links[i]);
 		c->links[i] = -1;
@@ -302,6 +381,7 @@ static int try_path(struct lock_collect *c, const struct lock_opts *o, bool btf,
 		destroy_links(c);
 		lock_bpf__destroy(c->skel);
 		c->skel = NULL;
+		close_rings(c);
 		return err;
 	}
 	c->path = btf ? "tp_btf" : "raw_tp";
@@ -320,7 +400,8 @@ struct lock_collect *lock_collect__open(const struct lock_opts *o, int *errp)
 		err = -ENOMEM;
 		goto fail;
 	}
-	c->links[0] = c->links[1] = c->links[2] = -1;
+	for (int i = 0; i < NR_LINKS; i++)
+		c->links[i] = -1;
 	if (o->cpu_list) {
 		cpu_set = calloc(nr_cpus > 0 ? nr_cpus : 1, 1);
 		err = cpu_set ? lock_cpu_list_parse(o->cpu_list, cpu_set, nr_cpus) : -ENOMEM;
@@ -338,10 +419,15 @@ struct lock_collect *lock_collect__open(const struct lock_opts *o, int *errp)
 		err = try_path(c, o, false, cpu_set, nr_cpus);
 	if (err)
 		goto fail;
-	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.overflow), on_event, c, NULL);
+	c->rb = ring_buffer__new(c->rings[0], on_record, c, NULL);
 	if (!c->rb) {
 		err = -errno;
 		goto fail;
+	}
+	for (int i = 1; i < c->nr_cpus; i++) {
+		err = ring_buffer__add(c->rb, c->rings[i], on_record, c);
+		if (err)
+			goto fail;
 	}
 	free(cpu_set);
 	return c;
@@ -384,29 +470,29 @@ int lock_collect__poll(struct lock_collect *c, struct lock_table *t, int timeout
 	return c->merge_err;
 }
 
+/*
+ * The kernel's rows: the indexes handed out, each row's statistics and
+ * definition.  A row still at count 0 (its waits never ended, or an insert
+ * race left it unused) is not a row of the report.
+ */
 static int read_rows(struct lock_collect *c, struct lock_table *t, uint64_t *nrows)
 {
-	int fd = bpf_map__fd(c->skel->maps.stats);
-	size_t vsize = sizeof(struct lock_stat) + c->tail_size;
-	uint64_t key, next, *prev = NULL;
-	char *val = malloc(vsize);
+	int sfd = bpf_map__fd(c->skel->maps.rows), dfd = bpf_map__fd(c->skel->maps.row_defs);
+	uint32_t i, n = c->skel->bss->next_row;
+	struct lock_rec_def d;
+	struct lock_stat st;
 	int err = 0;
 
-	if (!val)
-		return -ENOMEM;
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		if (!bpf_map_lookup_elem(fd, &next, val)) {
-			err = lock_table__add(t, next, (struct lock_stat *)val,
-					      c->tail_size ? val + sizeof(struct lock_stat) : NULL,
-					      c->tail_size);
-			if (err)
-				break;
-			(*nrows)++;
-		}
-		key = next;
-		prev = &key;
+	if (n > bpf_map__max_entries(c->skel->maps.rows))
+		n = bpf_map__max_entries(c->skel->maps.rows);
+	for (i = 0; i < n && !err; i++) {
+		if (bpf_map_lookup_elem(sfd, &i, &st) || !st.count)
+			continue;
+		if (bpf_map_lookup_elem(dfd, &i, &d))
+			return -errno;
+		err = lock_table__add(t, d.key, &st, c->tail_size ? &d.tail : NULL, c->tail_size);
+		(*nrows)++;
 	}
-	free(val);
 	return err;
 }
 
@@ -429,6 +515,9 @@ static int read_counters(struct lock_collect *c, struct lock_accounting *a)
 			a->c[i] += v[j];
 	}
 	free(v);
+	/* Every end lands in exactly one of these (lock.h). */
+	a->c[LC_ENDS] = a->c[LC_AGGR_HIT] + a->c[LC_OVERFLOW] + a->c[LC_LOST_RING] +
+			a->c[LC_FILTERED] + a->c[LC_UNMATCHED];
 	return err;
 }
 
@@ -441,8 +530,8 @@ static void read_prog_stats(struct bpf_program *p, uint64_t *runs, uint64_t *ns,
 	memset(&info, 0, sizeof(info));
 	if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
 		return;
-	*runs = info.run_cnt;
-	*ns = info.run_time_ns;
+	*runs += info.run_cnt;
+	*ns += info.run_time_ns;
 	*misses += info.recursion_misses;
 }
 
@@ -453,8 +542,8 @@ static void read_prog_stats(struct bpf_program *p, uint64_t *runs, uint64_t *ns,
  */
 static int stop_programs(struct lock_collect *c)
 {
-	int fd = bpf_map__fd(c->skel->maps.gates), nr_cpus = libbpf_num_possible_cpus();
-	struct { uint64_t in, out; } *g;
+	int fd = bpf_map__fd(c->skel->maps.cpu_state), nr_cpus = libbpf_num_possible_cpus();
+	struct lock_cpu_state *g;
 	uint32_t zero = 0;
 	int i, tries, busy = 1;
 
@@ -473,7 +562,7 @@ static int stop_programs(struct lock_collect *c)
 			return -errno;
 		}
 		for (busy = 0, i = 0; i < nr_cpus; i++)
-			busy |= g[i].in != g[i].out;
+			busy |= g[i].gate_in != g[i].gate_out;
 	}
 	free(g);
 	if (busy)
@@ -502,11 +591,25 @@ int lock_collect__finish(struct lock_collect *c, struct lock_table *t,
 		return c->merge_err;
 	memset(a, 0, sizeof(*a));
 	a->merged = c->merged;
-	read_prog_stats(c->begin, &a->begin_runs, &a->begin_ns, &a->recursion_misses);
-	read_prog_stats(c->end, &a->end_runs, &a->end_ns, &a->recursion_misses);
+	/*
+	 * The misses before the counters: a nested run's NESTED count is made
+	 * before the kernel counts the first program's miss (lock.bpf.c).
+	 * The runs and time of both programs of a pair are the pair's cost.
+	 */
+	read_prog_stats(c->begin, &a->begin_runs, &a->begin_ns, &a->misses_begin);
+	read_prog_stats(c->end, &a->end_runs, &a->end_ns, &a->misses_end);
+	read_prog_stats(c->begin2, &a->begin2_runs, &a->begin_ns, &a->misses_second);
+	read_prog_stats(c->end2, &a->end2_runs, &a->end_ns, &a->misses_second);
 	a->have_stats = a->begin_ns || a->end_ns;
 	err = read_rows(c, t, &a->rows_kernel);
-	return err ?: read_counters(c, a);
+	err = err ?: read_counters(c, a);
+	if (err)
+		return err;
+	a->skipped_begin = a->misses_begin > a->c[LC_NESTED_BEGIN] ?
+			   a->misses_begin - a->c[LC_NESTED_BEGIN] : 0;
+	a->skipped_end = a->misses_end > a->c[LC_NESTED_END] ?
+			 a->misses_end - a->c[LC_NESTED_END] : 0;
+	return 0;
 }
 
 void lock_collect__destroy(struct lock_collect *c)
@@ -523,5 +626,6 @@ void lock_collect__destroy(struct lock_collect *c)
 	if (c->stopped)
 		cli_log("lock: detached in %.1f ms\n", cli_now() * 1e3 - t0);
 	lock_bpf__destroy(c->skel);
+	close_rings(c);
 	free(c);
 }

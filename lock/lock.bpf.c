@@ -4,13 +4,21 @@
  * contention_end) and aggregate it in the kernel by caller stack, task, lock
  * or cgroup.
  *
- * Cost per event is the point, so: no map lookups that a per-CPU array or a
- * task-local slot can replace, one stack walk per contention (taken at the
- * end, where the stack is the same as at the beginning), and the key hashed
- * here so that no separate stack map can collide or fill.  When the table is
- * full we do not retry: the event goes through a ring buffer to user space,
- * which merges it, so nothing is lost unless the ring itself is full - and
- * that is counted.
+ * Where the cost lands is the point.  contention_end fires once the lock is
+ * taken, so whatever the end program does is added to the critical section
+ * and makes every other waiter wait longer.  So everything that can be known
+ * at the begin is done there, while the task is about to wait anyway: the
+ * stack walk, the key, the filters, the row (created with count 0).  The end
+ * only finds its slot, reads the clock and adds to a row it already knows by
+ * index.
+ *
+ * Nothing is lost: when the table is full there is no retry; the key goes
+ * through a per-CPU ring buffer (no lock shared between CPUs, so the
+ * overflow path cannot contend with itself) and user space merges it.  And
+ * every program exists twice: the kernel skips a program's run on a CPU
+ * where that program is already running (a contention in an interrupt that
+ * arrives during our run), so a second copy, attached to the same
+ * tracepoint, takes exactly those runs (see "Nesting" below).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -25,10 +33,11 @@
 const volatile __u32 aggr_mode = LOCK_AGGR_CALLER;
 const volatile __u32 max_stack = 8;	/* frames kept in a key */
 const volatile __u32 stack_skip;	/* frames skipped by the kernel unwinder */
-const volatile __u32 tail_size;		/* bytes after struct lock_stat in a row */
+const volatile __u32 tail_size;		/* bytes of union lock_tail in use */
+const volatile __u32 nr_rows = 1;	/* entries of `rows` */
 const volatile bool want_stack;		/* caller mode or -S */
 const volatile bool classify_lock;	/* -l: tell mmap_lock / siglock apart */
-const volatile __u32 target_mode;	/* 0 all, 1 by tgid, 2 by tid */
+const volatile enum lock_target target_mode;
 const volatile bool has_cpu;
 const volatile __u64 type_mask;		/* bit (flags & 63) set: accepted; 0: all */
 const volatile bool has_addr;
@@ -49,32 +58,20 @@ const volatile __u32 off_task_stack;
 const volatile bool use_walker;
 const volatile bool stack_check;
 
-struct slot {
-	__u64 ts;
-	__u64 lock;
-	__u32 flags;
-	__u32 pad;
-};
-
-struct cpu_slots {
-	__u32 depth;
-	__u32 pad;
-	struct slot s[LOCK_CPU_DEPTH];
-};
-
 struct task_slots {
 	__u32 depth;
 	__u32 pad;
-	struct slot s[LOCK_TASK_DEPTH];
+	struct lock_slot s[LOCK_TASK_DEPTH];
 };
 
-/* Spinning waits: the task cannot move or sleep, so a per-CPU stack works. */
+/* Spinning waits cannot sleep or migrate: their slots are per CPU, in the
+ * CPU's state with the gate and the marks (one lookup a run). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct cpu_slots);
-} cpu_slots SEC(".maps");
+	__type(value, struct lock_cpu_state);
+} cpu_state SEC(".maps");
 
 /* Sleeping waits: a slot stack in the task itself, freed with the task. */
 struct {
@@ -84,29 +81,77 @@ struct {
 	__type(value, struct task_slots);
 } task_slots SEC(".maps");
 
-/* Where an event is built: the row value plus its key, and the ring event. */
+/*
+ * Where a begin builds a key's definition and its stack: one per CPU for
+ * the first program and one for the second, which can interrupt the first.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct lock_rec_def);
+} scratch SEC(".maps");
+
+/*
+ * The table: each row's statistics and definition by index, and the index
+ * of each key.  The begin finds (or makes) the row and leaves its index in
+ * the slot, so the end reaches it by an array lookup, without hashing while
+ * the lock is held, and touches only the 32 bytes of statistics.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct lock_stat);
+} rows SEC(".maps");
+
+/* value_size: the head of struct lock_rec_def plus tail_size (the loader). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct lock_rec_def));
+} row_defs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1);
+	__type(key, __u64);
+	__type(value, __u32);
+} row_of SEC(".maps");
+
+/* Rows handed out so far (some may be unused after an insert race). */
+__u32 next_row;
+/* Set when the table is first found full: from then on, no insert attempts. */
+bool rows_full;
+
+/*
+ * The overflow rings, one per CPU (the loader creates them, and gives the
+ * first as the template of the inner maps): a ring's lock
+ * is then only ever taken on its own CPU, with interrupts off, so sending
+ * never contends - contending would fire contention_begin inside our own
+ * program, and the kernel would skip the run of the nested end.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+} rings SEC(".maps");
+
+/* Keys whose definition this CPU has sent: direct-mapped, 256 entries. */
+#define DEF_CACHE	256
+struct def_cache {
+	__u64 key[DEF_CACHE];
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct lock_event);
-} scratch SEC(".maps");
-
-/* The table; value_size = sizeof(struct lock_stat) + tail_size (loader). */
-/* Not preallocated: creating 16K entries up front costs more start-up time
- * than allocating the few hundred rows a run usually has. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, LOCK_DEF_ENTRIES);
-	__uint(key_size, sizeof(__u64));
-	__uint(value_size, sizeof(struct lock_stat));
-} stats SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 * 1024);
-} overflow SEC(".maps");
+	__type(value, struct def_cache);
+} defs_sent SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -212,9 +257,10 @@ struct stack_window {
 	__u64 w[LOCK_STACK_WINDOW / 8];
 };
 
+/* One per CPU for each program of a pair (the second can interrupt the first). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, 2);
 	__type(key, __u32);
 	__type(value, struct stack_window);
 } window SEC(".maps");
@@ -240,16 +286,15 @@ static __always_inline __u64 fact_make(__u64 ip, __u32 words, __u64 flags)
 {
 	return ip << 32 | (__u64)(words & 0xffff) << 16 | flags;
 }
-/* Set when the table first reports full: from then on, no insert attempts. */
-bool stats_full;
 
 static __always_inline void count(__u32 which)
 {
 	__u64 *c = bpf_map_lookup_elem(&counters, &which);
 
-	/* Per-CPU and never re-entered on one CPU by the same program. */
+	/* Per-CPU; a run of the second program that interrupts one of the
+	 * first can touch the same counter, so the add is atomic. */
 	if (c)
-		*c += 1;
+		__sync_fetch_and_add(c, 1);
 }
 
 static __always_inline bool is_target(void)
@@ -264,10 +309,10 @@ static __always_inline bool is_target(void)
 		if (!ok || !*ok)
 			return false;
 	}
-	if (!target_mode)
+	if (target_mode == LOCK_TARGET_ALL)
 		return true;
 	id = bpf_get_current_pid_tgid();
-	key = target_mode == 1 ? id >> 32 : (__u32)id;
+	key = target_mode == LOCK_TARGET_TGID ? id >> 32 : (__u32)id;
 	return bpf_map_lookup_elem(&targets, &key) != NULL;
 }
 
@@ -284,71 +329,6 @@ static __always_inline struct task_slots *task_slots_get(bool create)
 	return bpf_task_storage_get(&task_slots, t, NULL,
 				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
 }
-
-/*
- * Push (lock, flags) on a slot stack.  A begin for the lock already on top
- * is the same wait going on (a mutex that stops spinning and sleeps): the
- * first timestamp is kept.
- */
-#define PUSH(st, depth_max, lock, flags) ({					\
-	__u32 __d = (st)->depth;						\
-	if (__d > 0 && __d <= (depth_max) && (st)->s[__d - 1].lock == (lock)) {	\
-		count(LC_REBEGINS);						\
-	} else if (__d >= (depth_max)) {					\
-		count(LC_DROP_NEST);						\
-	} else {								\
-		(st)->s[__d].ts = bpf_ktime_get_ns();				\
-		(st)->s[__d].lock = (lock);					\
-		(st)->s[__d].flags = (flags);					\
-		(st)->depth = __d + 1;						\
-	}									\
-})
-
-static __always_inline int on_begin(__u64 lock, __u32 flags)
-{
-	if (!is_target())
-		return 0;
-	count(LC_BEGINS);
-	if (is_spinning(flags)) {
-		__u32 zero = 0;
-		struct cpu_slots *cs = bpf_map_lookup_elem(&cpu_slots, &zero);
-
-		if (cs)
-			PUSH(cs, LOCK_CPU_DEPTH, lock, flags);
-	} else {
-		struct task_slots *ts = task_slots_get(true);
-
-		if (!ts) {
-			count(LC_DROP_TASK);
-			return 0;
-		}
-		PUSH(ts, LOCK_TASK_DEPTH, lock, flags);
-	}
-	return 0;
-}
-
-/*
- * Pop LOCK from a slot stack into *out.  Usually it is on top; if not, a
- * begin whose end we never saw (its program run was skipped) sits above it:
- * unwind those, counting them.  Returns false when LOCK is not there.
- */
-#define POP(st, depth_max, lock, out) ({					\
-	bool __found = false;							\
-	__u32 __d = (st)->depth;						\
-	for (int __i = (depth_max) - 1; __i >= 0; __i--) {			\
-		if (__i >= __d)							\
-			continue;						\
-		if ((st)->s[__i].lock != (lock))				\
-			continue;						\
-		*(out) = (st)->s[__i];						\
-		for (__u32 __k = __i + 1; __k < __d && __k < (depth_max); __k++) \
-			count(LC_STALE);					\
-		(st)->depth = __i;						\
-		__found = true;							\
-		break;								\
-	}									\
-	__found;								\
-})
 
 static __always_inline bool stack_matches(__u64 *stack)
 {
@@ -714,10 +694,10 @@ static long learn_one(__u64 i, struct learn_ctx *c)
  * (the frames below it are the same code every time), then each next one.
  */
 static __always_inline void learn_stack(__u64 base, __u32 nw, __u32 top,
-					const __u64 *stack, __u32 n)
+					const __u64 *stack, __u32 n, __u32 nest)
 {
-	__u32 zero = 0, k0, bytes = nw * 8;
-	struct stack_window *win = bpf_map_lookup_elem(&window, &zero);
+	__u32 k0, bytes = nw * 8;
+	struct stack_window *win = bpf_map_lookup_elem(&window, &nest);
 	struct learn_ctx lc;
 	__s32 at = -1;
 
@@ -761,9 +741,9 @@ static __always_inline void learn_stack(__u64 base, __u32 nw, __u32 top,
  * when every frame is known, else unwound by the kernel and learned from.
  * The byte count, or <= 0 when no stack could be read.
  */
-static __always_inline long get_stack(void *ctx, __u64 *stack)
+static __always_inline long get_stack(void *ctx, __u64 *stack, __u32 nest)
 {
-	__u32 size = max_stack * sizeof(__u64), nw = 0, top = 0, zero = 0;
+	__u32 size = max_stack * sizeof(__u64), nw = 0, top = 0;
 	__u64 base = 0;
 	bool walked = false;
 	long n;
@@ -777,7 +757,7 @@ static __always_inline long get_stack(void *ctx, __u64 *stack)
 		}
 	}
 	if (walked) {
-		struct stack_window *tmp = bpf_map_lookup_elem(&window, &zero);
+		struct stack_window *tmp = bpf_map_lookup_elem(&window, &nest);
 
 		/* --stack-check: keep the walked stack, unwind, compare. */
 		if (!tmp)
@@ -798,7 +778,7 @@ static __always_inline long get_stack(void *ctx, __u64 *stack)
 	if (use_walker) {
 		count(LC_STACK_UNWOUND);
 		if (n > 0 && nw)
-			learn_stack(base, nw, top, stack, n / sizeof(__u64));
+			learn_stack(base, nw, top, stack, n / sizeof(__u64), nest);
 	}
 	return n;
 }
@@ -820,137 +800,335 @@ static __always_inline __u32 lock_class(__u64 lock, __u32 flags)
 	return 0;
 }
 
-/* Add to the row of ev->key; ev's tail is filled only if the row is new. */
-static __always_inline void add_row(struct lock_event *ev, __u64 ns)
-{
-	struct lock_stat *st = bpf_map_lookup_elem(&stats, &ev->key);
-	long err;
 
-	if (st) {
-		__sync_fetch_and_add(&st->total_ns, ns);
-		__sync_fetch_and_add(&st->count, 1);
-		/* Racy max/min on one row across CPUs: a lost update here only
-		 * affects an extreme, never a count or a total. */
-		if (st->max_ns < ns)
-			st->max_ns = ns;
-		if (st->min_ns > ns)
-			st->min_ns = ns;
-		count(LC_AGGR_HIT);
-		return;
-	}
-	if (aggr_mode == LOCK_AGGR_TASK)
-		bpf_get_current_comm(ev->tail.comm, sizeof(ev->tail.comm));
-	ev->st.total_ns = ns;
-	ev->st.max_ns = ns;
-	ev->st.min_ns = ns;
-	ev->st.count = 1;
-	if (!stats_full) {
-		err = bpf_map_update_elem(&stats, &ev->key, &ev->st, BPF_NOEXIST);
-		if (!err) {
-			count(LC_AGGR_NEW);
-			return;
-		}
-		if (err == -EEXIST) {
-			/* Another CPU inserted this key just now. */
-			st = bpf_map_lookup_elem(&stats, &ev->key);
-			if (st) {
-				__sync_fetch_and_add(&st->total_ns, ns);
-				__sync_fetch_and_add(&st->count, 1);
-				count(LC_AGGR_HIT);
-				return;
-			}
-		}
-		if (err == -E2BIG)
-			stats_full = true;
-		else
-			count(LC_DATA_FAIL);
-	}
-	/* Fail fast, keep the data: user space merges ring events. */
-	if (bpf_ringbuf_output(&overflow, ev, sizeof(*ev) - sizeof(ev->tail) +
-			       tail_size, 0))
-		count(LC_LOST_RING);
-	else
-		count(LC_OVERFLOW);
+/* ---- Matching each end with its own begin ---- */
+
+/*
+ * A begin whose end never came (the kernel skipped the run, or anything
+ * else) must never be matched later: a stale timestamp would make a wait of
+ * seconds out of one of microseconds.  Where an event happens tells which
+ * recorded waits can still be going on.  The address of the tracepoint's
+ * arguments (ctx) is on the stack of the code that waits, and a begin and
+ * its end are called from the same function, at the same depth: an end
+ * matches only the slot of its lock recorded at its own address.  An
+ * interrupt runs deeper on the same stack, or on another stack (the IRQ
+ * stack, an exception stack); so, seen from a begin at X, a slot recorded
+ * at S is over when S and X are on the same stack and S <= X (that frame
+ * has returned, or is ours), or when S is off the current task's stack and
+ * X on it (the interrupt that recorded it has returned, or S was another
+ * task's).  Slots on two stacks that are both not the task's are kept: an
+ * exception can interrupt an interrupt.
+ */
+struct where {
+	__u64 sp;		/* the tracepoint's arguments */
+	__u64 stk;		/* the current task's stack; 0: unknown */
+};
+
+static __always_inline bool on_task_stack(__u64 a, __u64 stk)
+{
+	return stk && a - stk < LOCK_THREAD_SIZE;
 }
 
-static __always_inline int on_end(void *ctx, __u64 lock)
+static __always_inline bool slot_over(__u64 s, const struct where *w)
 {
-	struct lock_event *ev;
-	struct slot s;
-	__u32 zero = 0;
-	__u64 now, ns;
-	struct cpu_slots *cs;
-	bool found = false;
+	bool s_task = on_task_stack(s, w->stk), x_task = on_task_stack(w->sp, w->stk);
+
+	if (s_task != x_task)
+		return x_task;
+	if (!s_task && s - w->sp + LOCK_THREAD_SIZE >= 2 * LOCK_THREAD_SIZE)
+		return false;
+	return s <= w->sp;
+}
+
+/* Drop the slots on top of a stack that are over, seen from W. */
+#define PRUNE(st, depth_max, w) ({						\
+	__u32 __d = (st)->depth;						\
+	for (int __i = 0; __i < (depth_max); __i++) {				\
+		if (__d == 0 || __d > (depth_max) ||				\
+		    !slot_over((st)->s[(__d - 1) & ((depth_max) - 1)].sp, (w)))	\
+			break;							\
+		__d--;								\
+		count(LC_STALE);						\
+	}									\
+	(st)->depth = __d;							\
+})
+
+/*
+ * Take the slot of LOCK recorded at SP into *out.  Slots above it were
+ * pushed after it and never ended (a nested wait ends before the one it is
+ * nested in): they are stale, and counted.  False when there is none.
+ */
+#define POP(st, depth_max, lock, sp, out) ({					\
+	bool __found = false;							\
+	__u32 __d = (st)->depth;						\
+	for (int __i = (depth_max) - 1; __i >= 0; __i--) {			\
+		if (__i >= __d)							\
+			continue;						\
+		if ((st)->s[__i].lock != (lock) || (st)->s[__i].sp != (sp))	\
+			continue;						\
+		*(out) = (st)->s[__i];						\
+		for (__u32 __k = __i + 1; __k < __d && __k < (depth_max); __k++) \
+			count(LC_STALE);					\
+		(st)->depth = __i;						\
+		__found = true;							\
+		break;								\
+	}									\
+	__found;								\
+})
+
+/* Push *SLOT; the depth is read once and written once, after the slot, so an
+ * interrupt in between that pushes and pops its own wait changes nothing. */
+#define PUSH(st, depth_max, slot) ({						\
+	__u32 __d = (st)->depth;						\
+	if (__d >= (depth_max)) {						\
+		count(LC_DROP_NEST);						\
+	} else {								\
+		(st)->s[__d & ((depth_max) - 1)] = *(slot);			\
+		(st)->depth = __d + 1;						\
+	}									\
+})
+
+/* ---- The begin: everything that can be known before the wait ---- */
+
+/* The key's definition to user space, once per CPU while it stays cached. */
+static __always_inline void send_def(struct lock_rec_def *d, struct lock_slot *s)
+{
+	__u32 cpu = bpf_get_smp_processor_id(), zero = 0, h;
+	struct def_cache *dc = bpf_map_lookup_elem(&defs_sent, &zero);
+	void *ring = bpf_map_lookup_elem(&rings, &cpu);
+
+	s->flags |= LOCK_SLOT_RING;
+	if (!dc || !ring) {
+		s->flags |= LOCK_SLOT_LOST;
+		return;
+	}
+	h = (s->key * 0x9e3779b97f4a7c15ULL) >> 56;
+	if (dc->key[h & (DEF_CACHE - 1)] == s->key)
+		return;
+	d->kind = LOCK_REC_DEF;
+	if (bpf_ringbuf_output(ring, d, offsetof(struct lock_rec_def, tail) + tail_size, 0)) {
+		s->flags |= LOCK_SLOT_LOST;
+		return;
+	}
+	dc->key[h & (DEF_CACHE - 1)] = s->key;
+	count(LC_DEFS);
+}
+
+/*
+ * A row for the key in S: a new index, the row zeroed and its definition
+ * stored, then the key published.  Two CPUs racing on one key both take an
+ * index; one publishes, the other's row stays at count 0 and is ignored.
+ */
+static __always_inline void new_row(struct lock_rec_def *d, struct lock_slot *s)
+{
+	struct lock_stat st = { .min_ns = ~0ULL, .flags = d->flags };
+	__u32 i, *p;
+	long err;
+
+	if (aggr_mode == LOCK_AGGR_TASK)
+		bpf_get_current_comm(d->tail.comm, sizeof(d->tail.comm));
+	if (rows_full)
+		goto ring;
+	i = __sync_fetch_and_add(&next_row, 1);
+	if (i >= nr_rows) {
+		rows_full = true;
+		goto ring;
+	}
+	if (bpf_map_update_elem(&rows, &i, &st, BPF_ANY) ||
+	    bpf_map_update_elem(&row_defs, &i, d, BPF_ANY)) {
+		count(LC_DATA_FAIL);
+		goto ring;
+	}
+	err = bpf_map_update_elem(&row_of, &s->key, &i, BPF_NOEXIST);
+	if (!err) {
+		count(LC_AGGR_NEW);
+		s->row = i + 1;
+		return;
+	}
+	if (err == -EEXIST) {
+		p = bpf_map_lookup_elem(&row_of, &s->key);
+		if (p) {
+			s->row = *p + 1;
+			return;
+		}
+	}
+	if (err == -E2BIG)
+		rows_full = true;
+	else
+		count(LC_DATA_FAIL);
+ring:
+	send_def(d, s);
+}
+
+/* The key of the wait in S (its stack, task, lock or cgroup) and its row;
+ * or S marked filtered when -S finds no matching frame. */
+static __always_inline void key_of(void *ctx, struct lock_slot *s, __u32 nest)
+{
+	struct lock_rec_def *d = bpf_map_lookup_elem(&scratch, &nest);
+	__u32 *p;
+
+	if (!d) {
+		s->flags |= LOCK_SLOT_RING | LOCK_SLOT_LOST;
+		return;
+	}
+	if (want_stack) {
+		long n = get_stack(ctx, d->tail.stack, nest);
+
+		if (n <= 0) {
+			count(LC_STACK_FAIL);
+			__builtin_memset(d->tail.stack, 0, sizeof(d->tail.stack));
+		}
+		if (nr_ranges && !stack_matches(d->tail.stack)) {
+			s->flags |= LOCK_SLOT_FILTERED;
+			return;
+		}
+	}
+	switch (aggr_mode) {
+	case LOCK_AGGR_CALLER:
+		s->key = hash_stack(d->tail.stack);
+		break;
+	case LOCK_AGGR_TASK:
+		s->key = (__u32)bpf_get_current_pid_tgid();
+		break;
+	case LOCK_AGGR_ADDR:
+		s->key = s->lock;
+		if (classify_lock)
+			s->flags |= lock_class(s->lock, s->flags);
+		break;
+	default:
+		s->key = bpf_get_current_cgroup_id();
+		break;
+	}
+	p = bpf_map_lookup_elem(&row_of, &s->key);
+	if (p) {
+		s->row = *p + 1;
+		return;
+	}
+	d->key = s->key;
+	d->flags = s->flags;
+	new_row(d, s);
+}
+
+static __always_inline bool accepted(__u64 lock, __u32 flags)
+{
+	if (type_mask && !(type_mask & (1ULL << (flags & LCB_F_MASK))))
+		return false;
+	return !has_addr || bpf_map_lookup_elem(&addrs, &lock);
+}
+
+static __always_inline void on_begin(void *ctx, struct lock_cpu_state *cs, __u64 lock,
+				     __u32 flags, __u32 nest)
+{
+	struct lock_slot s = { .lock = lock, .flags = flags & LCB_F_MASK };
+	struct task_slots *ts = NULL;
+	struct where w;
 
 	if (!is_target())
-		return 0;
-	count(LC_ENDS);
-	now = bpf_ktime_get_ns();
+		return;
+	count(LC_BEGINS);
+	w.sp = address_of(ctx);
+	if (is_spinning(flags)) {
+		w.stk = off_task_stack ? read_ptr(bpf_get_current_task(), off_task_stack) : 0;
+		PRUNE(cs, LOCK_CPU_DEPTH, &w);
+	} else {
+		__u32 d;
 
-	/* A spinning wait, if any, is the innermost: try the CPU first. */
-	cs = bpf_map_lookup_elem(&cpu_slots, &zero);
-	if (cs && cs->depth)
-		found = POP(cs, LOCK_CPU_DEPTH, lock, &s);
+		ts = task_slots_get(true);
+		if (!ts) {
+			count(LC_DROP_TASK);
+			return;
+		}
+		/* A mutex that stops spinning and sleeps begins again, from the
+		 * same frame: the same wait, the first timestamp kept. */
+		d = ts->depth;
+		if (d > 0 && d <= LOCK_TASK_DEPTH && ts->s[d - 1].lock == lock &&
+		    ts->s[d - 1].sp == w.sp) {
+			count(LC_REBEGINS);
+			return;
+		}
+		/* Sleeping waits happen on the task's stack only. */
+		w.stk = w.sp & ~(__u64)(LOCK_THREAD_SIZE - 1);
+		PRUNE(ts, LOCK_TASK_DEPTH, &w);
+	}
+	s.sp = w.sp;
+	if (!accepted(lock, flags))
+		s.flags |= LOCK_SLOT_FILTERED;
+	else
+		key_of(ctx, &s, nest);
+	/* The wait starts now: our own cost above is not the lock's. */
+	s.ts = bpf_ktime_get_ns();
+	if (ts)
+		PUSH(ts, LOCK_TASK_DEPTH, &s);
+	else
+		PUSH(cs, LOCK_CPU_DEPTH, &s);
+}
+
+/* ---- The end: runs while the lock is held, so it does the least ---- */
+
+static __always_inline void on_end(void *ctx, struct lock_cpu_state *cs, __u64 lock)
+{
+	__u64 now = bpf_ktime_get_ns(), sp = address_of(ctx), ns;
+	struct lock_slot s;
+	struct lock_stat *st;
+	bool found = false;
+
+	if (cs->depth)
+		found = POP(cs, LOCK_CPU_DEPTH, lock, sp, &s);
 	if (!found) {
 		struct task_slots *ts = task_slots_get(false);
 
 		if (ts && ts->depth)
-			found = POP(ts, LOCK_TASK_DEPTH, lock, &s);
+			found = POP(ts, LOCK_TASK_DEPTH, lock, sp, &s);
 	}
 	if (!found) {
-		count(LC_UNMATCHED);
-		return 0;
+		if (is_target())
+			count(LC_UNMATCHED);
+		return;
 	}
-
-	if (type_mask && !(type_mask & (1ULL << (s.flags & LCB_F_MASK))))
-		goto filtered;
-	if (has_addr && !bpf_map_lookup_elem(&addrs, &lock))
-		goto filtered;
-
-	ev = bpf_map_lookup_elem(&scratch, &zero);
-	if (!ev)
-		return 0;
-	if (want_stack) {
-		long n = get_stack(ctx, ev->tail.stack);
-
-		if (n <= 0) {
-			count(LC_STACK_FAIL);
-			__builtin_memset(ev->tail.stack, 0, sizeof(ev->tail.stack));
-		}
-		if (nr_ranges && !stack_matches(ev->tail.stack))
-			goto filtered;
+	if (s.flags & LOCK_SLOT_FILTERED) {
+		count(LC_FILTERED);
+		return;
 	}
-
 	ns = now - s.ts;
 	if ((__s64)ns < 0) {
 		count(LC_TIME_FAIL);
 		ns = 0;
 	}
+	if (s.row) {
+		__u32 i = s.row - 1;
 
-	switch (aggr_mode) {
-	case LOCK_AGGR_CALLER:
-		ev->key = hash_stack(ev->tail.stack);
-		break;
-	case LOCK_AGGR_TASK:
-		ev->key = (__u32)bpf_get_current_pid_tgid();
-		break;
-	case LOCK_AGGR_ADDR:
-		ev->key = lock;
-		if (classify_lock)
-			s.flags |= lock_class(lock, s.flags);
-		break;
-	default:
-		ev->key = bpf_get_current_cgroup_id();
-		break;
+		st = bpf_map_lookup_elem(&rows, &i);
+		if (st) {
+			__sync_fetch_and_add(&st->total_ns, ns);
+			__sync_fetch_and_add(&st->count, 1);
+			/* Racy across CPUs: a lost update can only miss an
+			 * extreme, never a count or a total. */
+			if (st->max_ns < ns)
+				st->max_ns = ns;
+			if (st->min_ns > ns)
+				st->min_ns = ns;
+			count(LC_AGGR_HIT);
+			return;
+		}
 	}
-	ev->st.flags = s.flags;
-	add_row(ev, ns);
-	return 0;
+	if (s.flags & LOCK_SLOT_LOST) {
+		count(LC_LOST_RING);
+		return;
+	}
+	{
+		__u32 cpu = bpf_get_smp_processor_id();
+		void *ring = bpf_map_lookup_elem(&rings, &cpu);
+		struct lock_rec_wait r = { .kind = LOCK_REC_WAIT, .flags = s.flags & ~LOCK_SLOT_MASK,
+					   .key = s.key, .ns = ns };
 
-filtered:
-	count(LC_FILTERED);
-	return 0;
+		if (ring && !bpf_ringbuf_output(ring, &r, sizeof(r), 0))
+			count(LC_OVERFLOW);
+		else
+			count(LC_LOST_RING);
+	}
 }
+
+/* ---- The gate and the pairs ---- */
 
 /*
  * The stop gate.  User space stops a run by setting `stopped`, then waits
@@ -962,53 +1140,35 @@ filtered:
  */
 bool stopped;
 
-struct gate {
-	__u64 in, out;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct gate);
-} gates SEC(".maps");
-
-static __always_inline struct gate *gate_enter(void)
+static __always_inline bool gate_enter(struct lock_cpu_state *cs)
 {
-	__u32 zero = 0;
-	struct gate *g = bpf_map_lookup_elem(&gates, &zero);
-
-	if (!g)
-		return NULL;
-	__sync_fetch_and_add(&g->in, 1);
+	__sync_fetch_and_add(&cs->gate_in, 1);
 	if (stopped) {
-		__sync_fetch_and_add(&g->out, 1);
-		return NULL;
+		__sync_fetch_and_add(&cs->gate_out, 1);
+		return false;
 	}
-	return g;
+	return true;
 }
 
 /* Every map write of the run is ordered before this. */
-static __always_inline void gate_leave(struct gate *g)
+static __always_inline void gate_leave(struct lock_cpu_state *cs)
 {
-	__sync_fetch_and_add(&g->out, 1);
+	__sync_fetch_and_add(&cs->gate_out, 1);
 }
 
-#define GATED(call) ({					\
-	struct gate *__g = gate_enter();		\
-							\
-	if (__g) {					\
-		call;					\
-		gate_leave(__g);			\
-	}						\
-	0;						\
-})
-
 /*
- * Each program twice: as a raw tracepoint, and in "frugal_tp_btf/" sections
- * that the loader turns into tp_btf programs (BTF-typed tracepoints) with
- * an attach id it finds itself.  The context is the same array of u64
- * arguments either way; loading whole u64s keeps the tp_btf verifier happy.
+ * Nesting.  The kernel runs a program at most once at a time per CPU: a
+ * contention in an interrupt that arrives while our begin (or end) program
+ * runs on that CPU would be skipped, its begin lost or its end never seen.
+ * So each program exists twice.  The first marks, in the CPU's state, that
+ * it is running; the second, attached to the same tracepoint before it,
+ * returns at once unless that mark is set - that is, unless this run is
+ * nested inside the first, which the kernel then skips.  What both miss
+ * (a run nested in the second, or in the few instructions around the mark)
+ * is the first program's recursion_misses less the second's NESTED count:
+ * user space reports it.  The second program counts before the kernel
+ * counts the first one's miss (it is called first), so reading the misses
+ * before the counters never shows a loss that is not there.
  */
 static __always_inline __u64 arg(__u64 *ctx, int i)
 {
@@ -1018,29 +1178,65 @@ static __always_inline __u64 arg(__u64 *ctx, int i)
 	return v;
 }
 
-SEC("frugal_tp_btf/contention_begin")
-int lock_begin_btf(__u64 *ctx)
+static __always_inline struct lock_cpu_state *cpu_state_get(void)
 {
-	return GATED(on_begin(arg(ctx, 0), arg(ctx, 1)));
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&cpu_state, &zero);
 }
 
-SEC("frugal_tp_btf/contention_end")
-int lock_end_btf(__u64 *ctx)
+static __always_inline int run_begin(__u64 *ctx, __u32 nest)
 {
-	return GATED(on_end(ctx, arg(ctx, 0)));
+	struct lock_cpu_state *cs = cpu_state_get();
+
+	if (!cs || (nest && !cs->in_begin))
+		return 0;
+	if (!nest)
+		cs->in_begin = 1;
+	if (gate_enter(cs)) {
+		if (nest)
+			count(LC_NESTED_BEGIN);
+		on_begin(ctx, cs, arg(ctx, 0), arg(ctx, 1), nest);
+		gate_leave(cs);
+	}
+	if (!nest)
+		cs->in_begin = 0;
+	return 0;
 }
 
-SEC("raw_tp/contention_begin")
-int lock_begin_raw(__u64 *ctx)
+static __always_inline int run_end(__u64 *ctx, __u32 nest)
 {
-	return GATED(on_begin(arg(ctx, 0), arg(ctx, 1)));
+	struct lock_cpu_state *cs = cpu_state_get();
+
+	if (!cs || (nest && !cs->in_end))
+		return 0;
+	if (!nest)
+		cs->in_end = 1;
+	if (gate_enter(cs)) {
+		if (nest)
+			count(LC_NESTED_END);
+		on_end(ctx, cs, arg(ctx, 0));
+		gate_leave(cs);
+	}
+	if (!nest)
+		cs->in_end = 0;
+	return 0;
 }
 
-SEC("raw_tp/contention_end")
-int lock_end_raw(__u64 *ctx)
-{
-	return GATED(on_end(ctx, arg(ctx, 0)));
-}
+/*
+ * Each program as a raw tracepoint, and in "frugal_tp_btf/" sections that
+ * the loader turns into tp_btf programs (BTF-typed tracepoints) with an
+ * attach id it finds itself.  The context is the same array of u64
+ * arguments either way; loading whole u64s keeps the tp_btf verifier happy.
+ */
+#define PROGS(path, sec)							\
+SEC(sec "contention_begin") int lock_begin_##path(__u64 *ctx) { return run_begin(ctx, 0); } \
+SEC(sec "contention_begin") int lock_begin2_##path(__u64 *ctx) { return run_begin(ctx, 1); } \
+SEC(sec "contention_end") int lock_end_##path(__u64 *ctx) { return run_end(ctx, 0); }	\
+SEC(sec "contention_end") int lock_end2_##path(__u64 *ctx) { return run_end(ctx, 1); }
+
+PROGS(btf, "frugal_tp_btf/")
+PROGS(raw, "raw_tp/")
 
 /* With a command to run: its new processes become targets too. */
 static __always_inline int on_fork(__u64 child)

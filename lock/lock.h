@@ -48,9 +48,9 @@ enum lock_aggr {
 };
 
 /*
- * One row of the kernel's table (the value of the `stats` map) and, with
- * the key in front, one event in the overflow ring.  A variable tail follows
- * it: the call stack (caller mode, max_stack u64s) or the comm (task mode).
+ * A row's statistics: the head of a kernel row and of a merged user-space
+ * row.  Kernel rows are created by the begin program with count 0 (the key
+ * is known once the wait begins); ends only add to them.
  */
 struct lock_stat {
 	__u64 total_ns;
@@ -60,40 +60,101 @@ struct lock_stat {
 	__u32 flags;		/* LCB_F_* | LOCK_F_* of the first contention */
 };
 
-struct lock_event {
+union lock_tail {
+	__u64 stack[LOCK_MAX_STACK];	/* caller mode: max_stack frames */
+	char comm[LOCK_COMM_LEN];	/* task mode */
+};
+
+/*
+ * Overflow records, through one ring per CPU.  When the kernel table is
+ * full, the begin sends the key's definition (its tail) once per CPU, and
+ * each end sends a wait; user space joins them by key.
+ */
+enum lock_rec_kind {
+	LOCK_REC_WAIT = 1,
+	LOCK_REC_DEF,
+};
+
+struct lock_rec_wait {
+	__u32 kind;
+	__u32 flags;
 	__u64 key;
-	struct lock_stat st;
-	union {
-		__u64 stack[LOCK_MAX_STACK];
-		char comm[LOCK_COMM_LEN];
-	} tail;
+	__u64 ns;
+};
+
+struct lock_rec_def {
+	__u32 kind;
+	__u32 flags;
+	__u64 key;
+	union lock_tail tail;	/* tail_size bytes of it are sent */
+};
+
+/*
+ * Which stack a target is selected by (the `targets` map's key).
+ */
+enum lock_target {
+	LOCK_TARGET_ALL,
+	LOCK_TARGET_TGID,
+	LOCK_TARGET_TID,
+};
+
+/*
+ * The per-CPU state of the programs, one lookup per run: the stop gate
+ * (runs in and out, read by user space), the marks that the first program
+ * of each pair is running (so that the second handles only the runs the
+ * kernel skips for the first: see lock.bpf.c), and the slot stack of
+ * spinning waits.
+ */
+struct lock_slot {
+	__u64 ts;		/* when the wait began */
+	__u64 lock;
+	__u64 sp;		/* where: the tracepoint's arguments on the stack */
+	__u64 key;
+	__u32 row;		/* 1 + index in `rows`; 0: none */
+	__u32 flags;		/* LCB_F_* | LOCK_F_* | LOCK_SLOT_* */
+};
+
+#define LOCK_SLOT_FILTERED	(1U << 24)	/* -Y/-L/-S said no at the begin */
+#define LOCK_SLOT_RING		(1U << 25)	/* table full: the end sends a wait */
+#define LOCK_SLOT_LOST		(1U << 26)	/* the definition was lost: so is the wait */
+#define LOCK_SLOT_MASK		(7U << 24)
+
+struct lock_cpu_state {
+	__u64 gate_in, gate_out;
+	__u32 in_begin, in_end;
+	__u32 depth, pad;
+	struct lock_slot s[LOCK_CPU_DEPTH];
 };
 
 /*
  * Accounting, one per-CPU array entry each (user space sums the CPUs).
- * Invariant, for the tasks traced:
- *   ENDS == AGGR_HIT + AGGR_NEW + OVERFLOW + LOST_RING + FILTERED + UNMATCHED
- * and the report's rows sum to AGGR_HIT + AGGR_NEW + OVERFLOW.
+ * Every end of a traced task lands in exactly one of AGGR_HIT, OVERFLOW,
+ * LOST_RING, FILTERED and UNMATCHED, and their sum is the completed count
+ * (user space computes ENDS so the end program counts once).  The report's
+ * rows sum to AGGR_HIT + the wait records merged from the rings.
  */
 enum lock_counter {
 	LC_BEGINS,		/* contention_begin events of traced tasks */
 	LC_REBEGINS,		/* a begin for the lock already waited on: kept the first */
 	LC_DROP_TASK,		/* begin not recorded: no per-task slot (storage busy/failed) */
 	LC_DROP_NEST,		/* begin not recorded: nesting deeper than the slot stack */
-	LC_ENDS,		/* contention_end events of traced tasks */
+	LC_ENDS,		/* contention_end events of traced tasks (computed) */
 	LC_UNMATCHED,		/* an end with no recorded begin */
-	LC_STALE,		/* recorded begins whose end never came, unwound */
+	LC_STALE,		/* recorded begins whose end never came, discarded */
 	LC_FILTERED,		/* completed, removed by -Y/-L/-S */
-	LC_AGGR_HIT,		/* added to an existing row in the kernel */
-	LC_AGGR_NEW,		/* created a row in the kernel */
-	LC_OVERFLOW,		/* sent through the ring (table full, or insert failed) */
-	LC_LOST_RING,		/* the ring was full too: lost, and counted */
+	LC_AGGR_HIT,		/* an end added to a kernel row */
+	LC_AGGR_NEW,		/* a begin created a kernel row */
+	LC_OVERFLOW,		/* an end sent through the ring (table full) */
+	LC_LOST_RING,		/* the ring was full: lost, and counted */
 	LC_STACK_FAIL,		/* no stack could be read: kept as an empty stack */
 	LC_TIME_FAIL,		/* clock went backwards: kept with a wait of 0 */
 	LC_DATA_FAIL,		/* table insert failed for a reason other than full */
 	LC_STACK_WALKED,	/* stack walked with learned frame sizes */
 	LC_STACK_UNWOUND,	/* stack unwound by the kernel (and learned from) */
 	LC_STACK_MISMATCH,	/* --stack-check: a walked stack differed from the unwind */
+	LC_NESTED_BEGIN,	/* begins the kernel skipped for the first program, taken by the second */
+	LC_NESTED_END,		/* the same for ends */
+	LC_DEFS,		/* key definitions sent through the ring */
 	LC_NR,
 };
 

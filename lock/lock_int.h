@@ -54,7 +54,7 @@ struct lock_opts {
 	const char *csv_sep;		/* -x */
 	/* targets */
 	bool system_wide;
-	int target_mode;		/* 0 all, 1 tgid, 2 tid */
+	enum lock_target target_mode;
 	unsigned int nr_targets;
 	uint32_t targets[LOCK_MAX_TARGETS];
 	const char *cpu_list;
@@ -102,6 +102,10 @@ void lock_table__free(struct lock_table *t);
 /* Merge one contention record (a kernel row or a ring event).  0 or -ENOMEM. */
 int lock_table__add(struct lock_table *t, uint64_t key, const struct lock_stat *st,
 		    const void *tail, size_t tail_size);
+/* A key's definition from the ring: its TAIL and FLAGS, for a row that has
+ * none yet (the row is made, at count 0, if it does not exist).  0 or -ENOMEM. */
+int lock_table__define(struct lock_table *t, uint64_t key, uint32_t flags,
+		       const void *tail, size_t tail_size);
 size_t lock_table__len(const struct lock_table *t);
 /* Rows sorted by KEY (descending), stable on the key value; NULL on -ENOMEM. */
 struct lock_row **lock_table__sorted(struct lock_table *t, enum lock_sort key);
@@ -115,8 +119,14 @@ struct lock_accounting {
 	uint64_t c[LC_NR];
 	uint64_t merged;		/* ring events merged by user space */
 	uint64_t rows_kernel;		/* rows read from the kernel table */
-	uint64_t recursion_misses;	/* program runs the kernel skipped */
-	uint64_t begin_runs, begin_ns, end_runs, end_ns;	/* bpf_stats */
+	/* Program runs the kernel skipped (recursion_misses): of each first
+	 * program, and of the second programs together; and of the first
+	 * programs' ones, those the second did not take (lost). */
+	uint64_t misses_begin, misses_end, misses_second;
+	uint64_t skipped_begin, skipped_end;
+	/* bpf_stats: runs of each first program and of each second, and the
+	 * time of both programs of a pair together */
+	uint64_t begin_runs, begin2_runs, begin_ns, end_runs, end2_runs, end_ns;
 	bool have_stats;
 };
 

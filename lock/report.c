@@ -585,11 +585,12 @@ static size_t acct_lines(const struct lock_accounting *a, uint64_t rows_sum,
 #define L(j, t, val) (l[n++] = (struct acct_line){ j, t, val })
 	L("completed", "contentions completed (ends seen)", c[LC_ENDS]);
 	L("in_rows", "  in rows (all of them, printed or not)", rows_sum);
-	L("aggregated_in_kernel", "    aggregated in kernel", c[LC_AGGR_HIT] + c[LC_AGGR_NEW]);
+	L("aggregated_in_kernel", "    aggregated in kernel", c[LC_AGGR_HIT]);
 	L("merged_from_overflow", "    merged from overflow ring", a->merged);
 	L("filtered", "  filtered out (-Y/-L/-S)", c[LC_FILTERED]);
 	L("lost_no_begin", "  lost: begin not seen (before start, or dropped)", c[LC_UNMATCHED]);
 	L("lost_ringbuf", "  lost: ring buffer full", c[LC_LOST_RING]);
+	L("lost_skipped_end", "ends the kernel skipped, not taken (not completed)", a->skipped_end);
 	L("lost_task", "begins dropped: no task slot", c[LC_DROP_TASK]);
 	L("lost_nesting", "begins dropped: nesting too deep", c[LC_DROP_NEST]);
 	L("lost_stack", "stacks not read (kept as [unknown])", c[LC_STACK_FAIL]);
@@ -599,8 +600,13 @@ static size_t acct_lines(const struct lock_accounting *a, uint64_t rows_sum,
 	L("rebegins", "  repeated begins of one wait", c[LC_REBEGINS]);
 	L("open_at_stop", "waits still open at stop", open_at_stop(a));
 	L("stale", "begins whose end was never seen", c[LC_STALE]);
-	L("recursion_misses", "program runs skipped by the kernel", a->recursion_misses);
-	L("overflow_events", "overflow ring events", c[LC_OVERFLOW]);
+	L("recursion_misses", "runs the kernel skipped (nested in ours)",
+	  a->misses_begin + a->misses_end);
+	L("nested_taken", "  taken by the second programs", c[LC_NESTED_BEGIN] + c[LC_NESTED_END]);
+	L("lost_skipped_begin", "  begins not taken (their ends: lost_no_begin)", a->skipped_begin);
+	L("overflow_events", "overflow ring events (waits)", c[LC_OVERFLOW]);
+	L("overflow_definitions", "overflow ring events (key definitions)", c[LC_DEFS]);
+	L("rows_created", "rows created in the kernel table", c[LC_AGGR_NEW]);
 	L("stacks_walked", "stacks walked (learned frame sizes)", c[LC_STACK_WALKED]);
 	L("stacks_unwound", "stacks unwound by the kernel", c[LC_STACK_UNWOUND]);
 	L("stack_mismatches", "walked stacks that differed (--stack-check)", c[LC_STACK_MISMATCH]);
@@ -650,7 +656,7 @@ static void json_meta(FILE *f, const struct lock_opts *o, const struct lock_run_
 	fprintf(f, ",\"kernel\":");
 	json_str(f, ri->kernel ? ri->kernel : "");
 	fprintf(f, ",\"duration_s\":%.3f,\"targets\":{\"system_wide\":%s",
-		ri->seconds, o->target_mode || o->follow_forks ? "false" : "true");
+		ri->seconds, o->target_mode != LOCK_TARGET_ALL || o->follow_forks ? "false" : "true");
 	if (o->pid_arg) {
 		fprintf(f, ",\"pid\":");
 		json_str(f, o->pid_arg);
@@ -725,8 +731,10 @@ static void json_accounting(FILE *f, const struct lock_accounting *a, uint64_t r
 	fprintf(f, "},\n\"bpf_stats\":");
 	if (a->have_stats)
 		fprintf(f, "{\"begin_run_cnt\":%" PRIu64 ",\"begin_run_time_ns\":%" PRIu64
-			",\"end_run_cnt\":%" PRIu64 ",\"end_run_time_ns\":%" PRIu64 "}",
-			a->begin_runs, a->begin_ns, a->end_runs, a->end_ns);
+			",\"end_run_cnt\":%" PRIu64 ",\"end_run_time_ns\":%" PRIu64
+			",\"begin2_run_cnt\":%" PRIu64 ",\"end2_run_cnt\":%" PRIu64 "}",
+			a->begin_runs, a->begin_ns, a->end_runs, a->end_ns, a->begin2_runs,
+			a->end2_runs);
 	else
 		fprintf(f, "null");
 	fprintf(f, "}\n");

@@ -17,6 +17,7 @@ struct lock_table {
 	size_t len;
 	unsigned int max_stack;
 	uint64_t sum_count;
+	size_t nonempty;		/* rows with a wait */
 };
 
 static size_t slot_of(uint64_t key, size_t cap)
@@ -111,41 +112,75 @@ static void merge_stat(struct lock_stat *dst, const struct lock_stat *src)
 		dst->min_ns = src->min_ns;
 }
 
-int lock_table__add(struct lock_table *t, uint64_t key, const struct lock_stat *st,
-		    const void *tail, size_t tail_size)
+/* Give R its stack or comm from TAIL, unless it has one. */
+static int set_tail(struct lock_table *t, struct lock_row *r, const void *tail,
+		    size_t tail_size)
+{
+	if (!tail || r->stack || r->comm[0])
+		return 0;
+	if (tail_size >= t->max_stack * sizeof(uint64_t) && t->max_stack) {
+		r->stack = malloc(t->max_stack * sizeof(uint64_t));
+		if (!r->stack)
+			return -ENOMEM;
+		memcpy(r->stack, tail, t->max_stack * sizeof(uint64_t));
+	} else if (tail_size >= LOCK_COMM_LEN) {
+		memcpy(r->comm, tail, LOCK_COMM_LEN);
+		r->comm[LOCK_COMM_LEN - 1] = '\0';
+	}
+	return 0;
+}
+
+/* The row of KEY, made empty (count 0) if it is new; NULL on -ENOMEM. */
+static struct lock_row *row_get(struct lock_table *t, uint64_t key, uint32_t flags)
 {
 	struct lock_row *r;
 	size_t idx;
 
 	if ((t->len + 1) * 4 > t->cap * 3 && grow(t))
-		return -ENOMEM;
+		return NULL;
 	r = find_slot(t->rows, t->used, t->cap, key);
 	idx = r - t->rows;
-	t->sum_count += st->count;
-	if (t->used[idx]) {
-		merge_stat(&r->st, st);
-		return 0;
+	if (!t->used[idx]) {
+		memset(r, 0, sizeof(*r));
+		r->key = key;
+		r->st.min_ns = UINT64_MAX;
+		r->st.flags = flags;
+		t->used[idx] = 1;
+		t->len++;
 	}
-	memset(r, 0, sizeof(*r));
-	r->key = key;
-	r->st = *st;
-	if (tail && tail_size >= t->max_stack * sizeof(uint64_t) && t->max_stack) {
-		r->stack = malloc(t->max_stack * sizeof(uint64_t));
-		if (!r->stack)
-			return -ENOMEM;
-		memcpy(r->stack, tail, t->max_stack * sizeof(uint64_t));
-	} else if (tail && tail_size >= LOCK_COMM_LEN) {
-		memcpy(r->comm, tail, LOCK_COMM_LEN);
-		r->comm[LOCK_COMM_LEN - 1] = '\0';
-	}
-	t->used[idx] = 1;
-	t->len++;
-	return 0;
+	return r;
 }
 
+int lock_table__add(struct lock_table *t, uint64_t key, const struct lock_stat *st,
+		    const void *tail, size_t tail_size)
+{
+	struct lock_row *r = row_get(t, key, st->flags);
+
+	if (!r)
+		return -ENOMEM;
+	/* A row defined but still empty takes the flags of its first wait. */
+	if (!r->st.count && st->count) {
+		r->st.flags = st->flags;
+		t->nonempty++;
+	}
+	merge_stat(&r->st, st);
+	t->sum_count += st->count;
+	return set_tail(t, r, tail, tail_size);
+}
+
+int lock_table__define(struct lock_table *t, uint64_t key, uint32_t flags,
+		       const void *tail, size_t tail_size)
+{
+	struct lock_row *r = row_get(t, key, flags);
+
+	return r ? set_tail(t, r, tail, tail_size) : -ENOMEM;
+}
+
+/* Rows with at least one wait: a key defined through the ring whose waits
+ * never ended is not a row. */
 size_t lock_table__len(const struct lock_table *t)
 {
-	return t->len;
+	return t->nonempty;
 }
 
 uint64_t lock_table__sum_count(const struct lock_table *t)
@@ -189,7 +224,7 @@ struct lock_row **lock_table__sorted(struct lock_table *t, enum lock_sort key)
 	if (!v)
 		return NULL;
 	for (i = 0; i < t->cap; i++)
-		if (t->used[i])
+		if (t->used[i] && t->rows[i].st.count)
 			v[n++] = &t->rows[i];
 	sort_key = key;
 	qsort(v, n, sizeof(*v), cmp_rows);

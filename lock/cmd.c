@@ -83,7 +83,7 @@ static const struct {
 	{ { "lock-filter", required_argument, NULL, 'L' }, "ADDRS", "lock addresses or kernel symbols" },
 	{ { "callstack-filter", required_argument, NULL, 'S' }, "SYMS", "keep stacks with a symbol containing one of SYMS" },
 	{ { "map-nr-entries", required_argument, NULL, 'M' }, "N", "kernel table size (default 16384)" },
-	{ { "ring-size", required_argument, NULL, OPT_RING }, "KB", "overflow ring size, power of two (default 256)" },
+	{ { "ring-size", required_argument, NULL, OPT_RING }, "KB", "overflow buffer per CPU, power of two (default 128)" },
 	{ { "use-bpf", no_argument, NULL, 'b' }, NULL, "accepted for perf compatibility (always BPF)" },
 	{ { "raw-tp", no_argument, NULL, OPT_RAW_TP }, NULL, "skip tp_btf, use raw tracepoints" },
 	{ { "no-stack-walk", no_argument, NULL, OPT_NO_WALK }, NULL, "unwind every stack (no learned walk)" },
@@ -264,7 +264,7 @@ static void set_defaults(struct lock_opts *o)
 	o->fields = LOCK_FIELDS_DEFAULT;
 	o->stack_skip = (unsigned int)-1;	/* not given: see default_stack_skip() */
 	o->map_entries = LOCK_DEF_ENTRIES;
-	o->ring_kb = 256;
+	o->ring_kb = 128;
 }
 
 /* One option C with its value ARG.  0 or EXIT_USAGE. */

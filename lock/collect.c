@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <linux/perf_event.h>
+
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -28,10 +30,9 @@ enum { L_FORK, L_BEGIN2, L_BEGIN, L_END2, L_END, NR_LINKS };
 
 struct lock_collect {
 	struct lock_bpf *skel;
-	struct ring_buffer *rb;
+	struct perf_buffer *pb;		/* the overflow channel, one buffer a CPU */
 	int links[NR_LINKS];		/* raw tracepoint fds; -1 when closed */
-	int *rings;			/* one ring per CPU; -1 when not made */
-	int nr_cpus;
+	uint64_t lost_records;		/* lost as the kernel reports it */
 	struct bpf_program *begin, *begin2, *end, *end2;
 	const char *path;
 	size_t tail_size;
@@ -139,36 +140,6 @@ static size_t tail_size_of(const struct lock_opts *o)
 	return 0;
 }
 
-static void close_rings(struct lock_collect *c)
-{
-	for (int i = 0; c->rings && i < c->nr_cpus; i++)
-		if (c->rings[i] >= 0)
-			close(c->rings[i]);
-	free(c->rings);
-	c->rings = NULL;
-}
-
-/* One overflow ring per CPU, put in the `rings` array by fill_maps(). */
-static int make_rings(struct lock_collect *c, const struct lock_opts *o, int nr_cpus)
-{
-	int i, fd;
-
-	c->rings = malloc(nr_cpus * sizeof(*c->rings));
-	if (!c->rings)
-		return -ENOMEM;
-	for (i = 0; i < nr_cpus; i++)
-		c->rings[i] = -1;
-	c->nr_cpus = nr_cpus;
-	for (i = 0; i < nr_cpus; i++) {
-		fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "frugal_ring", 0, 0, o->ring_kb * 1024,
-				    NULL);
-		if (fd < 0)
-			return -errno;
-		c->rings[i] = fd;
-	}
-	return 0;
-}
-
 static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf)
 {
 	struct lock_bpf *s = c->skel;
@@ -227,9 +198,6 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 					      ro->use_walker ? LOCK_FRAME_FACTS : 1);
 	err = err ?: bpf_map__set_max_entries(s->maps.path_facts,
 					      ro->use_walker ? LOCK_FRAME_FACTS : 1);
-	err = err ?: bpf_map__set_max_entries(s->maps.rings, nr_cpus);
-	err = err ?: make_rings(c, o, nr_cpus);
-	err = err ?: bpf_map__set_inner_map_fd(s->maps.rings, c->rings[0]);
 	err = err ?: bpf_map__set_max_entries(s->maps.cpus, nr_cpus);
 	/* Targets: with a command, room for its processes to come. */
 	err = err ?: bpf_map__set_max_entries(s->maps.targets,
@@ -249,10 +217,6 @@ static int fill_maps(struct lock_collect *c, const struct lock_opts *o,
 	unsigned char one = 1;
 	unsigned int i;
 	int err = 0;
-
-	for (i = 0; !err && i < (unsigned int)c->nr_cpus; i++)
-		err = bpf_map__update_elem(s->maps.rings, &i, sizeof(i), &c->rings[i],
-					   sizeof(int), BPF_ANY);
 
 	for (i = 0; !err && i < o->nr_targets; i++)
 		err = bpf_map__update_elem(s->maps.targets, &o->targets[i],
@@ -316,10 +280,9 @@ static int attach(struct lock_collect *c, bool btf, bool fork)
 	return 0;
 }
 
-/* A ring record: a key's definition, or a wait to add to its row. */
-static int on_record(void *ctx, void *data, size_t size)
+/* A record: a key's definition, or a wait to add to its row. */
+static void on_record(struct lock_collect *c, const void *data, size_t size)
 {
-	struct lock_collect *c = ctx;
 	const struct lock_rec_wait *w = data;
 	const struct lock_rec_def *d = data;
 	int err = 0;
@@ -336,7 +299,44 @@ static int on_record(void *ctx, void *data, size_t size)
 	}
 	if (err)
 		c->merge_err = err;
-	return 0;
+}
+
+/* What the perf buffer holds: samples with our record as raw data, and
+ * the kernel's count of records it could not store. */
+static enum bpf_perf_event_ret on_perf_event(void *ctx, int cpu, struct perf_event_header *h)
+{
+	struct lock_collect *c = ctx;
+	struct { struct perf_event_header h; uint32_t size; char data[]; } *raw = (void *)h;
+	struct { struct perf_event_header h; uint64_t id, lost; } *lost = (void *)h;
+
+	(void)cpu;
+	if (h->type == PERF_RECORD_SAMPLE && h->size >= sizeof(*raw) &&
+	    raw->size <= h->size - sizeof(*raw))
+		on_record(c, raw->data, raw->size);
+	else if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*lost))
+		c->lost_records += lost->lost;
+	return LIBBPF_PERF_EVENT_CONT;
+}
+
+/*
+ * One perf buffer a CPU.  The reader is woken when a buffer is half full,
+ * not at each record (which would be an interrupt per overflowing end); it
+ * also drains at every poll timeout.
+ */
+static int open_buffers(struct lock_collect *c, const struct lock_opts *o)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_BPF_OUTPUT,
+		.sample_type = PERF_SAMPLE_RAW,
+		.sample_period = 1,
+		.watermark = 1,
+		.wakeup_watermark = o->ring_kb * 1024 / 2,
+	};
+
+	c->pb = perf_buffer__new_raw(bpf_map__fd(c->skel->maps.rings), o->ring_kb / 4, &attr,
+				     on_perf_event, c, NULL);
+	return c->pb ? 0 : -errno;
 }
 
 static void destroy_links(struct lock_collect *c)
@@ -381,7 +381,6 @@ static int try_path(struct lock_collect *c, const struct lock_opts *o, bool btf,
 		destroy_links(c);
 		lock_bpf__destroy(c->skel);
 		c->skel = NULL;
-		close_rings(c);
 		return err;
 	}
 	c->path = btf ? "tp_btf" : "raw_tp";
@@ -419,16 +418,9 @@ struct lock_collect *lock_collect__open(const struct lock_opts *o, int *errp)
 		err = try_path(c, o, false, cpu_set, nr_cpus);
 	if (err)
 		goto fail;
-	c->rb = ring_buffer__new(c->rings[0], on_record, c, NULL);
-	if (!c->rb) {
-		err = -errno;
+	err = open_buffers(c, o);
+	if (err)
 		goto fail;
-	}
-	for (int i = 1; i < c->nr_cpus; i++) {
-		err = ring_buffer__add(c->rb, c->rings[i], on_record, c);
-		if (err)
-			goto fail;
-	}
 	free(cpu_set);
 	return c;
 fail:
@@ -447,7 +439,7 @@ int lock_collect__poll(struct lock_collect *c, struct lock_table *t, int timeout
 		       int wake_fd)
 {
 	struct pollfd p[2] = {
-		{ .fd = ring_buffer__epoll_fd(c->rb), .events = POLLIN },
+		{ .fd = perf_buffer__epoll_fd(c->pb), .events = POLLIN },
 		{ .fd = wake_fd, .events = POLLIN },
 	};
 	int n;
@@ -463,7 +455,7 @@ int lock_collect__poll(struct lock_collect *c, struct lock_table *t, int timeout
 			;
 	}
 	if (p[0].revents) {
-		n = ring_buffer__consume(c->rb);
+		n = perf_buffer__consume(c->pb);
 		if (n < 0)
 			return n;
 	}
@@ -583,8 +575,7 @@ int lock_collect__finish(struct lock_collect *c, struct lock_table *t,
 		return err;
 	cli_log("lock: stopped in %.1f ms\n", cli_now() * 1e3 - t0);
 	c->table = t;
-	while ((err = ring_buffer__consume(c->rb)) > 0)
-		;
+	err = perf_buffer__consume(c->pb);
 	if (err < 0)
 		return err;
 	if (c->merge_err)
@@ -618,7 +609,7 @@ void lock_collect__destroy(struct lock_collect *c)
 
 	if (!c)
 		return;
-	ring_buffer__free(c->rb);
+	perf_buffer__free(c->pb);
 	/* Detaching waits for the kernel to unpatch the tracepoints (~2.5 ms
 	 * each here).  Handing the links to a child to release was measured
 	 * slower: forking this process costs more than the wait. */
@@ -626,6 +617,5 @@ void lock_collect__destroy(struct lock_collect *c)
 	if (c->stopped)
 		cli_log("lock: detached in %.1f ms\n", cli_now() * 1e3 - t0);
 	lock_bpf__destroy(c->skel);
-	close_rings(c);
 	free(c);
 }

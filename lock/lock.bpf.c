@@ -127,15 +127,15 @@ __u32 next_row;
 bool rows_full;
 
 /*
- * The overflow rings, one per CPU (the loader creates them, and gives the
- * first as the template of the inner maps): a ring's lock
- * is then only ever taken on its own CPU, with interrupts off, so sending
+ * The overflow channel: per-CPU perf buffers.  Sending takes no lock, so it
  * never contends - contending would fire contention_begin inside our own
- * program, and the kernel would skip the run of the nested end.
+ * program (a BPF ring buffer shared by the CPUs has a spinlock), and the
+ * nested end would be skipped.  Per-CPU BPF ring buffers would need an
+ * array of maps, whose every update from user space waits for an RCU grace
+ * period (~15 ms a CPU here).
  */
 struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
-	__uint(max_entries, 1);
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, sizeof(__u32));
 } rings SEC(".maps");
@@ -697,7 +697,7 @@ static __always_inline void learn_stack(__u64 base, __u32 nw, __u32 top,
 					const __u64 *stack, __u32 n, __u32 nest)
 {
 	__u32 k0, bytes = nw * 8;
-	struct stack_window *win = bpf_map_lookup_elem(&window, &nest);
+	struct stack_window *win = bpf_map_lookup_elem(&window, &(__u32){ nest });
 	struct learn_ctx lc;
 	__s32 at = -1;
 
@@ -739,16 +739,20 @@ static __always_inline void learn_stack(__u64 base, __u32 nw, __u32 top,
 /*
  * The caller's stack into STACK (max_stack frames, zero-filled): walked
  * when every frame is known, else unwound by the kernel and learned from.
- * The byte count, or <= 0 when no stack could be read.
+ * The byte count, or <= 0 when no stack could be read.  The second
+ * program of a pair (NEST) runs inside an interrupt, off the task's stack,
+ * where the walker never walks: it only unwinds, and verifying it is then
+ * cheap.
  */
 static __always_inline long get_stack(void *ctx, __u64 *stack, __u32 nest)
 {
 	__u32 size = max_stack * sizeof(__u64), nw = 0, top = 0;
+	bool walker = use_walker && !nest;
 	__u64 base = 0;
 	bool walked = false;
 	long n;
 
-	if (use_walker) {
+	if (walker) {
 		nw = window_of(ctx, &base, &top);
 		walked = nw && walk_stack(base, top, stack);
 		if (walked && !stack_check) {
@@ -757,7 +761,7 @@ static __always_inline long get_stack(void *ctx, __u64 *stack, __u32 nest)
 		}
 	}
 	if (walked) {
-		struct stack_window *tmp = bpf_map_lookup_elem(&window, &nest);
+		struct stack_window *tmp = bpf_map_lookup_elem(&window, &(__u32){ nest });
 
 		/* --stack-check: keep the walked stack, unwind, compare. */
 		if (!tmp)
@@ -775,7 +779,7 @@ static __always_inline long get_stack(void *ctx, __u64 *stack, __u32 nest)
 		return n;
 	}
 	n = bpf_get_stack(ctx, stack, size, stack_skip & BPF_F_SKIP_FIELD_MASK);
-	if (use_walker) {
+	if (walker) {
 		count(LC_STACK_UNWOUND);
 		if (n > 0 && nw)
 			learn_stack(base, nw, top, stack, n / sizeof(__u64), nest);
@@ -891,14 +895,13 @@ static __always_inline bool slot_over(__u64 s, const struct where *w)
 /* ---- The begin: everything that can be known before the wait ---- */
 
 /* The key's definition to user space, once per CPU while it stays cached. */
-static __always_inline void send_def(struct lock_rec_def *d, struct lock_slot *s)
+static __always_inline void send_def(void *ctx, struct lock_rec_def *d, struct lock_slot *s)
 {
-	__u32 cpu = bpf_get_smp_processor_id(), zero = 0, h;
+	__u32 zero = 0, h;
 	struct def_cache *dc = bpf_map_lookup_elem(&defs_sent, &zero);
-	void *ring = bpf_map_lookup_elem(&rings, &cpu);
 
 	s->flags |= LOCK_SLOT_RING;
-	if (!dc || !ring) {
+	if (!dc) {
 		s->flags |= LOCK_SLOT_LOST;
 		return;
 	}
@@ -906,7 +909,8 @@ static __always_inline void send_def(struct lock_rec_def *d, struct lock_slot *s
 	if (dc->key[h & (DEF_CACHE - 1)] == s->key)
 		return;
 	d->kind = LOCK_REC_DEF;
-	if (bpf_ringbuf_output(ring, d, offsetof(struct lock_rec_def, tail) + tail_size, 0)) {
+	if (bpf_perf_event_output(ctx, &rings, BPF_F_CURRENT_CPU, d,
+				  offsetof(struct lock_rec_def, tail) + tail_size)) {
 		s->flags |= LOCK_SLOT_LOST;
 		return;
 	}
@@ -919,7 +923,7 @@ static __always_inline void send_def(struct lock_rec_def *d, struct lock_slot *s
  * stored, then the key published.  Two CPUs racing on one key both take an
  * index; one publishes, the other's row stays at count 0 and is ignored.
  */
-static __always_inline void new_row(struct lock_rec_def *d, struct lock_slot *s)
+static __always_inline void new_row(void *ctx, struct lock_rec_def *d, struct lock_slot *s)
 {
 	struct lock_stat st = { .min_ns = ~0ULL, .flags = d->flags };
 	__u32 i, *p;
@@ -957,14 +961,14 @@ static __always_inline void new_row(struct lock_rec_def *d, struct lock_slot *s)
 	else
 		count(LC_DATA_FAIL);
 ring:
-	send_def(d, s);
+	send_def(ctx, d, s);
 }
 
 /* The key of the wait in S (its stack, task, lock or cgroup) and its row;
  * or S marked filtered when -S finds no matching frame. */
 static __always_inline void key_of(void *ctx, struct lock_slot *s, __u32 nest)
 {
-	struct lock_rec_def *d = bpf_map_lookup_elem(&scratch, &nest);
+	struct lock_rec_def *d = bpf_map_lookup_elem(&scratch, &(__u32){ nest });
 	__u32 *p;
 
 	if (!d) {
@@ -1006,7 +1010,7 @@ static __always_inline void key_of(void *ctx, struct lock_slot *s, __u32 nest)
 	}
 	d->key = s->key;
 	d->flags = s->flags;
-	new_row(d, s);
+	new_row(ctx, d, s);
 }
 
 static __always_inline bool accepted(__u64 lock, __u32 flags)
@@ -1116,12 +1120,10 @@ static __always_inline void on_end(void *ctx, struct lock_cpu_state *cs, __u64 l
 		return;
 	}
 	{
-		__u32 cpu = bpf_get_smp_processor_id();
-		void *ring = bpf_map_lookup_elem(&rings, &cpu);
 		struct lock_rec_wait r = { .kind = LOCK_REC_WAIT, .flags = s.flags & ~LOCK_SLOT_MASK,
 					   .key = s.key, .ns = ns };
 
-		if (ring && !bpf_ringbuf_output(ring, &r, sizeof(r), 0))
+		if (!bpf_perf_event_output(ctx, &rings, BPF_F_CURRENT_CPU, &r, sizeof(r)))
 			count(LC_OVERFLOW);
 		else
 			count(LC_LOST_RING);

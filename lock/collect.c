@@ -189,6 +189,7 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	set_autoload(s, btf, o->follow_forks);
 
 	err = bpf_map__set_max_entries(s->maps.rows, o->map_entries);
+	err = err ?: bpf_map__set_max_entries(s->maps.row_sums, o->map_entries);
 	err = err ?: bpf_map__set_max_entries(s->maps.row_defs, o->map_entries);
 	err = err ?: bpf_map__set_value_size(s->maps.row_defs,
 					     offsetof(struct lock_rec_def, tail) + c->tail_size);
@@ -467,24 +468,41 @@ int lock_collect__poll(struct lock_collect *c, struct lock_table *t, int timeout
  * definition.  A row still at count 0 (its waits never ended, or an insert
  * race left it unused) is not a row of the report.
  */
-static int read_rows(struct lock_collect *c, struct lock_table *t, uint64_t *nrows)
+static int read_rows(struct lock_collect *c, struct lock_table *t, struct lock_accounting *a)
 {
-	int sfd = bpf_map__fd(c->skel->maps.rows), dfd = bpf_map__fd(c->skel->maps.row_defs);
+	int pfd = bpf_map__fd(c->skel->maps.row_sums), sfd = bpf_map__fd(c->skel->maps.rows);
+	int dfd = bpf_map__fd(c->skel->maps.row_defs), nr_cpus = libbpf_num_possible_cpus();
 	uint32_t i, n = c->skel->bss->next_row;
+	struct lock_row_sum *sums;
 	struct lock_rec_def d;
 	struct lock_stat st;
-	int err = 0;
+	int err = 0, j;
 
+	if (nr_cpus < 0)
+		return nr_cpus;
+	sums = calloc(nr_cpus, sizeof(*sums));
+	if (!sums)
+		return -ENOMEM;
 	if (n > bpf_map__max_entries(c->skel->maps.rows))
 		n = bpf_map__max_entries(c->skel->maps.rows);
 	for (i = 0; i < n && !err; i++) {
-		if (bpf_map_lookup_elem(sfd, &i, &st) || !st.count)
+		if (bpf_map_lookup_elem(pfd, &i, sums) || bpf_map_lookup_elem(sfd, &i, &st) ||
+		    bpf_map_lookup_elem(dfd, &i, &d)) {
+			err = -errno;
+			break;
+		}
+		st.total_ns = st.count = 0;
+		for (j = 0; j < nr_cpus; j++) {
+			st.total_ns += sums[j].total_ns;
+			st.count += sums[j].count;
+		}
+		if (!st.count)
 			continue;
-		if (bpf_map_lookup_elem(dfd, &i, &d))
-			return -errno;
 		err = lock_table__add(t, d.key, &st, c->tail_size ? &d.tail : NULL, c->tail_size);
-		(*nrows)++;
+		a->c[LC_AGGR_HIT] += st.count;
+		a->rows_kernel++;
 	}
+	free(sums);
 	return err;
 }
 
@@ -502,12 +520,15 @@ static int read_counters(struct lock_collect *c, struct lock_accounting *a)
 	if (!v)
 		return -ENOMEM;
 	for (i = 0; i < LC_NR && !err; i++) {
+		if (i == LC_AGGR_HIT || i == LC_ENDS)
+			continue;
 		err = bpf_map_lookup_elem(fd, &i, v) ? -errno : 0;
 		for (j = 0; !err && j < nr_cpus; j++)
 			a->c[i] += v[j];
 	}
 	free(v);
-	/* Every end lands in exactly one of these (lock.h). */
+	/* Every end lands in exactly one of these (lock.h); AGGR_HIT is the sum
+	 * of the kernel rows' counts, from read_rows(). */
 	a->c[LC_ENDS] = a->c[LC_AGGR_HIT] + a->c[LC_OVERFLOW] + a->c[LC_LOST_RING] +
 			a->c[LC_FILTERED] + a->c[LC_UNMATCHED];
 	return err;
@@ -554,7 +575,8 @@ static int stop_programs(struct lock_collect *c)
 			return -errno;
 		}
 		for (busy = 0, i = 0; i < nr_cpus; i++)
-			busy |= g[i].gate_in != g[i].gate_out;
+			for (int k = 0; k < 4; k++)
+				busy |= g[i].gate[k].in != g[i].gate[k].out;
 	}
 	free(g);
 	if (busy)
@@ -592,7 +614,7 @@ int lock_collect__finish(struct lock_collect *c, struct lock_table *t,
 	read_prog_stats(c->begin2, &a->begin2_runs, &a->begin_ns, &a->misses_second);
 	read_prog_stats(c->end2, &a->end2_runs, &a->end_ns, &a->misses_second);
 	a->have_stats = a->begin_ns || a->end_ns;
-	err = read_rows(c, t, &a->rows_kernel);
+	err = read_rows(c, t, a);
 	err = err ?: read_counters(c, a);
 	if (err)
 		return err;

@@ -60,6 +60,12 @@ struct lock_stat {
 	__u32 flags;		/* LCB_F_* | LOCK_F_* of the first contention */
 };
 
+/* A kernel row's count and total, per CPU. */
+struct lock_row_sum {
+	__u64 total_ns;
+	__u64 count;
+};
+
 union lock_tail {
 	__u64 stack[LOCK_MAX_STACK];	/* caller mode: max_stack frames */
 	char comm[LOCK_COMM_LEN];	/* task mode */
@@ -119,8 +125,12 @@ struct lock_slot {
 #define LOCK_SLOT_LOST		(1U << 26)	/* the definition was lost: so is the wait */
 #define LOCK_SLOT_MASK		(7U << 24)
 
+struct lock_gate {
+	__u64 in, out;
+};
+
 struct lock_cpu_state {
-	__u64 gate_in, gate_out;
+	struct lock_gate gate[4];	/* begin, begin2, end, end2 */
 	__u32 in_begin, in_end;
 	__u32 depth, pad;
 	struct lock_slot s[LOCK_CPU_DEPTH];
@@ -129,9 +139,10 @@ struct lock_cpu_state {
 /*
  * Accounting, one per-CPU array entry each (user space sums the CPUs).
  * Every end of a traced task lands in exactly one of AGGR_HIT, OVERFLOW,
- * LOST_RING, FILTERED and UNMATCHED, and their sum is the completed count
- * (user space computes ENDS so the end program counts once).  The report's
- * rows sum to AGGR_HIT + the wait records merged from the rings.
+ * LOST_RING, FILTERED and UNMATCHED, and their sum is the completed count.
+ * User space computes ENDS, and AGGR_HIT as the sum of the kernel rows'
+ * counts, so that an end adding to a row counts nothing else.  The
+ * report's rows sum to AGGR_HIT + the wait records merged from the rings.
  */
 enum lock_counter {
 	LC_BEGINS,		/* contention_begin events of traced tasks */
@@ -142,7 +153,7 @@ enum lock_counter {
 	LC_UNMATCHED,		/* an end with no recorded begin */
 	LC_STALE,		/* recorded begins whose end never came, discarded */
 	LC_FILTERED,		/* completed, removed by -Y/-L/-S */
-	LC_AGGR_HIT,		/* an end added to a kernel row */
+	LC_AGGR_HIT,		/* an end added to a kernel row (computed) */
 	LC_AGGR_NEW,		/* a begin created a kernel row */
 	LC_OVERFLOW,		/* an end sent through the ring (table full) */
 	LC_LOST_RING,		/* the ring was full: lost, and counted */

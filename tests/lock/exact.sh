@@ -3,7 +3,9 @@
 # tasks frugal traces; frugal's completed contentions must equal perf's
 # contention_end count, and its rows plus counted losses must add up to it.
 # Then the overflow case: -t -M 8 over 200+ contending threads, where the
-# kernel table holds 8 rows and the rest must arrive through the ring.
+# kernel table holds 8 rows and the rest must arrive through the per-CPU
+# buffers - which take no lock, so our own programs cause no contention and
+# the kernel skips none of their runs.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lock.inc"
 can_bpf "lock exactness" || finish
@@ -38,7 +40,10 @@ run plain "" 10 1 "-T 6 -P 4"
 J=$_tmp/plain.json
 completed=$(json $J 'd["accounting"]["completed"]')
 check "exact: the run had contention ($completed)" test "${completed:-0}" -gt 20
-check "exact: completed == perf's contention_end ($completed vs $PERF_END)" test "$completed" = "$PERF_END"
+skipped=$(json $J 'd["accounting"]["lost_skipped_end"]')
+check "exact: completed + ends skipped == perf's contention_end ($completed + $skipped vs $PERF_END)" \
+	test "$((completed + skipped))" = "$PERF_END"
+check "exact: no end skipped by both programs" test "$skipped" = 0
 check "exact: begins seen == perf's contention_begin" test "$(json $J 'd["accounting"]["begins"]')" = "$PERF_BEGIN"
 check "exact: rows + filtered + losses == completed" test "$(json $J \
 	'sum(r["contended"] for r in d["rows"]) + d["accounting"]["filtered"] + d["accounting"]["lost_no_begin"] + d["accounting"]["lost_ringbuf"]')" = "$completed"
@@ -53,4 +58,6 @@ check "overflow: the kernel table held 8 rows, the ring carried the rest" test "
 check "overflow: nothing lost" test "$(json $J 'd["accounting"]["lost_no_begin"] + d["accounting"]["lost_ringbuf"]')" = 0
 check "overflow: rows sum == completed == perf's contention_end ($completed vs $PERF_END)" test "$(json $J \
 	'sum(r["contended"] for r in d["rows"])')/$completed" = "$PERF_END/$PERF_END"
+check "overflow: no program run skipped by the kernel ($(json $J 'd["accounting"]["recursion_misses"]'))" \
+	test "$(json $J 'd["accounting"]["recursion_misses"]')" = 0
 finish

@@ -13,16 +13,18 @@ acct() { json "$1" "d['accounting']['$2']"; }
 
 # check_walk NAME FILE: the run walked most stacks and none differed.
 check_walk() {
-	local walked unwound mism completed
+	local walked unwound mism waits
 	walked=$(acct "$2" stacks_walked)
 	unwound=$(acct "$2" stacks_unwound)
 	mism=$(acct "$2" stack_mismatches)
-	completed=$(acct "$2" completed)
+	# Stacks are taken at the begin, once a wait (a repeated begin of one
+	# wait keeps its first stack; nothing is filtered here).
+	waits=$(json "$2" 'd["accounting"]["begins"] - d["accounting"]["rebegins"] - d["accounting"]["lost_task"]')
 	check "$1: stacks were walked ($walked walked, $unwound unwound)" \
 		test "${walked:-0}" -gt "${unwound:-0}"
 	check "$1: no walked stack differs from the kernel's unwind ($mism)" test "$mism" = 0
-	check "$1: every completed contention got a stack ($walked + $unwound = $completed)" \
-		test $((walked + unwound)) = "$completed"
+	check "$1: every wait got a stack ($walked + $unwound = $waits)" \
+		test $((walked + unwound)) = "$waits"
 }
 
 BENCH="$FRUGAL bench lock -T 4 -P 2 -d 1"

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Nesting and stale begins, system-wide, over a workload with contention in
+# interrupts (stress-ng's flock and pipe stressors; timers and RCU in
+# softirq).  Two things must hold:
+# - every contention_end the kernel fires inside frugal's window is in its
+#   accounting: perf stat counts the tracepoint from after frugal attached
+#   until before it stops, and frugal's completed is at least that, with no
+#   run skipped by both of its programs;
+# - no spinlock wait is made up from a stale begin: frugal's longest
+#   spinlock wait is under 10 ms, or no longer than the longest that a
+#   bpftrace script pairing each spinlock begin with its end on the same CPU
+#   saw in the same run.
+# Ordering comes from the tools' own output (attached, perf's exit), not
+# from sleeps.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lock.inc"
+can_bpf "nesting" || finish
+for t in stress-ng bpftrace perf; do
+	if ! command -v $t >/dev/null; then skip "nesting" "$t is not installed"; finish; fi
+done
+if ! perf stat -e lock:contention_end -x, -o /dev/null true 2>/dev/null; then
+	skip "nesting" "perf cannot count lock:contention_end"
+	finish
+fi
+
+# wait_for FILE PATTERN: until FILE has PATTERN (at most 20 s: a start-up).
+wait_for() {
+	local i
+	for i in $(seq 400); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.05; done
+	return 1
+}
+
+stress-ng --flock 2 --pipe 2 --timeout 30 -q >/dev/null 2>&1 & s=$!
+bpftrace -e '
+tracepoint:lock:contention_begin /args->flags == 1/ { @b[cpu, args->lock_addr] = nsecs; }
+tracepoint:lock:contention_end /@b[cpu, args->lock_addr]/ {
+	@m = max(nsecs - @b[cpu, args->lock_addr]); delete(@b[cpu, args->lock_addr]); }
+END { clear(@b); }' >"$_tmp/bt.out" 2>&1 & bt=$!
+wait_for "$_tmp/bt.out" Attaching || fail "nesting: bpftrace attached" "$(cat "$_tmp/bt.out")"
+"$FRUGAL" lock -a -v --json >"$_tmp/n.json" 2>"$_tmp/n.err" & f=$!
+wait_for "$_tmp/n.err" "attached with" || fail "nesting: frugal attached" "$(cat "$_tmp/n.err")"
+perf stat -a -e lock:contention_end -x, -o "$_tmp/n.perf" sleep 2
+kill -INT $f; wait $f
+kill -INT $bt; wait $bt
+kill $s 2>/dev/null; wait $s 2>/dev/null
+
+perf_end=$(awk -F, '$3 == "lock:contention_end" { print $1 }' "$_tmp/n.perf")
+completed=$(json "$_tmp/n.json" 'd["accounting"]["completed"]')
+skipped=$(json "$_tmp/n.json" 'd["accounting"]["lost_skipped_end"]')
+check "nesting: the workload contended ($perf_end ends in perf's window)" test "${perf_end:-0}" -gt 1000
+check "nesting: completed >= the kernel's count inside the window ($completed vs $perf_end)" \
+	test "${completed:-0}" -ge "${perf_end:-1}"
+check "nesting: no end skipped by both programs ($skipped)" test "$skipped" = 0
+check "nesting: rows + filtered + losses == completed" test "$(json "$_tmp/n.json" \
+	'sum(r["contended"] for r in d["rows"]) + d["accounting"]["filtered"] + d["accounting"]["lost_no_begin"] + d["accounting"]["lost_ringbuf"]')" = "$completed"
+
+ours=$(json "$_tmp/n.json" 'max([r["wait_max_ns"] for r in d["rows"] if r["type"] == "spinlock"] or [0])')
+theirs=$(sed -n 's/^@m: *//p' "$_tmp/bt.out")
+check "nesting: spinlock waits were seen (longest $ours ns; bpftrace's pairing $theirs ns)" \
+	test "${ours:-0}" -gt 0
+check "nesting: no spinlock wait beyond 10 ms or the kernel pairs' longest" \
+	test "$ours" -le "$(( ${theirs:-0} > 10000000 ? ${theirs:-0} : 10000000 ))"
+finish

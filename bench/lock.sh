@@ -17,6 +17,8 @@ FRUGAL=$(realpath "$O/frugal")
 BT_CALLER=$HERE/lock/contention.bt
 BT_THREADS=$HERE/lock/contention-threads.bt
 TOOLS="frugal perf bpftrace"
+# floor: frugal's programs attached but returning at once - what any pair of
+# programs on these tracepoints costs, the limit beside every figure.
 
 say() { echo "bench-lock: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -74,6 +76,7 @@ tool_argv() {
 	case $tool/$mode in
 	frugal/caller)	 ARGV=("$FRUGAL" lock -a) ;;
 	frugal8/caller)	 ARGV=("$FRUGAL" lock -a --max-stack 8) ;;
+	floor/caller)	 ARGV=("$FRUGAL" lock -a --floor) ;;
 	frugal/pressure) ARGV=("$FRUGAL" lock -a -t -M "$MAP_ENTRIES" --json) ;;
 	perf/caller)	 ARGV=("$PERF" lock contention -b -a) ;;
 	perf/pressure)	 ARGV=("$PERF" lock contention -b -a -t --map-nr-entries "$MAP_ENTRIES") ;;
@@ -139,7 +142,10 @@ tool_progs() {
 	done
 }
 
-# prog_stats PROGS: "begin_ns begin_cnt end_ns end_cnt" summed over PROGS.
+# prog_stats PROGS: "begin_ns begin_cnt end_ns end_cnt": the time summed over
+# PROGS, the count of the kind's most run program (frugal has two programs on
+# each tracepoint, both run for every event: the events are one program's
+# runs, the cost is both programs' time).
 prog_stats() {
 	local progs=$1 id kind json
 	json=$(bpftool prog show --json 2>/dev/null)
@@ -148,7 +154,7 @@ prog_stats() {
 		jq -r --argjson id "$id" --arg k "$kind" \
 			'.[] | select(.id == $id) | "\($k) \(.run_time_ns // 0) \(.run_cnt // 0)"' <<<"$json"
 	done <<<"$progs" | awk '
-		{ ns[$1] += $2; cnt[$1] += $3 }
+		{ ns[$1] += $2; if ($3 > cnt[$1]) cnt[$1] = $3 }
 		END { printf "%d %d %d %d\n", ns["begin"], cnt["begin"], ns["end"], cnt["end"] }'
 }
 
@@ -236,6 +242,7 @@ for wl in epoll messaging; do
 	tools=$TOOLS
 	# frugal keeps 4 frames by default, perf 8: measure frugal with 8 too.
 	[ "$wl" = epoll ] && [[ $TOOLS == *frugal* ]] && tools="$TOOLS frugal8"
+	[[ $TOOLS == *frugal* ]] && tools="$tools floor"
 	say "$wl: $ROUNDS rounds of untraced/traced pairs for: $tools"
 	for r in $(seq "$ROUNDS"); do
 		for t in $tools; do
@@ -353,7 +360,7 @@ row() {	# metric frugal perf bpftrace target verdict
 }
 fmt() { awk -v v="$1" -v s="$2" -v f="$3" 'BEGIN { if (v == "NA" || v == "") print "NA"; else printf f "\n", v / s }'; }
 
-for t in frugal frugal8 perf bpftrace; do
+for t in frugal frugal8 floor perf bpftrace; do
 	for wl in epoll messaging; do
 		b=$(cell $t.$wl.begin) e=$(cell $t.$wl.end)
 		R[$t.$wl.both]=$(awk -v b="$b" -v e="$e" 'BEGIN { if (b == "NA" || e == "NA") print "NA"; else print b + e }')
@@ -364,16 +371,22 @@ echo
 echo "bench-lock: $(uname -r), $(nproc) CPUs; perf -b from linux-source-6.1 $(cat "$(dirname "$PERF")/version"), bpftrace $(bpftrace --version | awk '{print $2}'); $ROUNDS pairs, medians"
 printf '%-34s %10s %10s %10s %8s  %-20s %s\n' metric frugal perf-6.1 bpftrace frugal/perf target verdict
 for wl in epoll messaging; do
-	row "$wl: events per run" "$(cell frugal.$wl.events)" "$(cell perf.$wl.events)" "$(cell bpftrace.$wl.events)" "" ""
+	ev_lim=$(awk -v p="$(cell perf.$wl.events)" 'BEGIN { if (p == "NA") print "NA"; else print p * 1.1 }')
+	row "$wl: contentions per run" "$(cell frugal.$wl.events)" "$(cell perf.$wl.events)" "$(cell bpftrace.$wl.events)" \
+		"<= 1.1x perf" "$(verdict "$(cell frugal.$wl.events)" "<=" "$ev_lim")"
 	row "$wl: ns per begin" "$(cell frugal.$wl.begin)" "$(cell perf.$wl.begin)" "$(cell bpftrace.$wl.begin)" "" ""
-	row "$wl: ns per end" "$(cell frugal.$wl.end)" "$(cell perf.$wl.end)" "$(cell bpftrace.$wl.end)" "" ""
+	row "$wl: ns per end" "$(cell frugal.$wl.end)" "$(cell perf.$wl.end)" "$(cell bpftrace.$wl.end)" "<= 100 ns" \
+		"$(verdict "$(cell frugal.$wl.end)" "<=" 100)"
+	row "$wl: floor (programs doing nothing)" "$(cell floor.$wl.both)" "" "" "" "begin+end ns"
+	row "$wl: floor: slowdown" "$(cell floor.$wl.slow)" "" "" "" ""
 	lim=$(awk -v p="$(cell perf.$wl.both)" 'BEGIN { if (p == "NA") print "NA"; else print p / 2 }')
 	v=$([ "$wl" = epoll ] && verdict "$(cell frugal.$wl.both)" "<=" "$lim" || echo info)
 	row "$wl: ns per begin+end" "$(cell frugal.$wl.both)" "$(cell perf.$wl.both)" "$(cell bpftrace.$wl.both)" \
 		"$([ "$wl" = epoll ] && echo '<= 0.5x perf' || echo)" "$v"
 	[ "$wl" = epoll ] && row "epoll: begin+end, frugal --max-stack 8" "$(cell frugal8.epoll.both)" \
 		"$(cell perf.epoll.both)" "" "" ""
-	row "$wl: slowdown traced/untraced" "$(cell frugal.$wl.slow)" "$(cell perf.$wl.slow)" "$(cell bpftrace.$wl.slow)" "" info
+	row "$wl: slowdown traced/untraced" "$(cell frugal.$wl.slow)" "$(cell perf.$wl.slow)" "$(cell bpftrace.$wl.slow)" \
+		"<= perf" "$(verdict "$(cell frugal.$wl.slow)" "<=" "$(cell perf.$wl.slow)")"
 done
 mb() { fmt "$(cell "$1")" 1024 %.1f; }
 row "max RSS of the profiler (MB)" "$(mb frugal.rss)" "$(mb perf.rss)" "$(mb bpftrace.rss)" "<= 8 MB" \

@@ -55,7 +55,7 @@ static void on_child(int sig)
 
 enum {
 	OPT_TID = 256, OPT_MAX_STACK, OPT_STACK_SKIP, OPT_JSON, OPT_RING, OPT_RAW_TP,
-	OPT_NO_WALK, OPT_STACK_CHECK,
+	OPT_NO_WALK, OPT_STACK_CHECK, OPT_FLOOR,
 };
 
 /* Options, with the help beside each. */
@@ -87,6 +87,7 @@ static const struct {
 	{ { "use-bpf", no_argument, NULL, 'b' }, NULL, "accepted for perf compatibility (always BPF)" },
 	{ { "raw-tp", no_argument, NULL, OPT_RAW_TP }, NULL, "skip tp_btf, use raw tracepoints" },
 	{ { "no-stack-walk", no_argument, NULL, OPT_NO_WALK }, NULL, "unwind every stack (no learned walk)" },
+	{ { "floor", no_argument, NULL, OPT_FLOOR }, NULL, "attach programs that do nothing (the cost floor, for benchmarks)" },
 	{ { "stack-check", no_argument, NULL, OPT_STACK_CHECK }, NULL, "walk and unwind every stack, count differences" },
 	{ { "help", no_argument, NULL, 'h' }, NULL, "this help" },
 };
@@ -322,6 +323,7 @@ static int parse_one(struct lock_opts *o, int c, const char *arg, int *nmodes)
 	case 'b': break;
 	case OPT_RAW_TP: o->force_raw_tp = true; break;
 	case OPT_NO_WALK: o->no_stack_walk = true; break;
+	case OPT_FLOOR: o->floor = true; break;
 	case OPT_STACK_CHECK: o->stack_check = true; break;
 	case 'h': o->help = true; break;
 	}

@@ -156,6 +156,7 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	ro->stack_skip = o->stack_skip;
 	ro->tail_size = c->tail_size;
 	ro->nr_rows = o->map_entries;
+	ro->do_nothing = o->floor;
 	ro->want_stack = want_stack;
 	ro->target_mode = o->target_mode;
 	ro->has_cpu = o->cpu_list != NULL;

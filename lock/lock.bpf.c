@@ -57,6 +57,8 @@ const volatile __u32 off_task_stack;
  * --stack-check, unwound every time anyway, counting walks that differ. */
 const volatile bool use_walker;
 const volatile bool stack_check;
+/* --floor: every program returns at once (what attaching alone costs). */
+const volatile bool do_nothing;
 
 struct task_slots {
 	__u32 depth;
@@ -1211,8 +1213,11 @@ static __always_inline struct lock_cpu_state *cpu_state_get(void)
 
 static __always_inline int run_begin(__u64 *ctx, __u32 nest)
 {
-	struct lock_cpu_state *cs = cpu_state_get();
+	struct lock_cpu_state *cs;
 
+	if (do_nothing)
+		return 0;
+	cs = cpu_state_get();
 	if (!cs || (nest && !cs->in_begin))
 		return 0;
 	if (!nest)
@@ -1230,8 +1235,11 @@ static __always_inline int run_begin(__u64 *ctx, __u32 nest)
 
 static __always_inline int run_end(__u64 *ctx, __u32 nest)
 {
-	struct lock_cpu_state *cs = cpu_state_get();
+	struct lock_cpu_state *cs;
 
+	if (do_nothing)
+		return 0;
+	cs = cpu_state_get();
 	if (!cs || (nest && !cs->in_end))
 		return 0;
 	if (!nest)

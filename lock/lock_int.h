@@ -70,6 +70,7 @@ struct lock_opts {
 	unsigned int nr_ranges;
 	bool follow_forks;		/* a command: its children are targets */
 	bool force_raw_tp;		/* testing the fallback */
+	bool floor;			/* --floor: programs that return at once */
 	bool help;			/* -h: print the usage, nothing else */
 };
 

@@ -343,9 +343,18 @@ static int open_buffers(struct lock_collect *c, const struct lock_opts *o)
 
 static void destroy_links(struct lock_collect *c)
 {
-	size_t i;
+	/*
+	 * Each tracepoint's first program (attached last) before its second:
+	 * closing the second first took 11-15 ms per tracepoint here (the
+	 * kernel waits for a grace period on that transition), this order
+	 * ~1.3 ms per link.
+	 */
+	static const int order[NR_LINKS] = { L_BEGIN, L_END, L_BEGIN2, L_END2, L_FORK };
+	size_t k;
 
-	for (i = 0; i < NR_LINKS; i++) {
+	for (k = 0; k < NR_LINKS; k++) {
+		int i = order[k];
+
 		if (c->links[i] >= 0)
 			close(c->links[i]);
 		c->links[i] = -1;

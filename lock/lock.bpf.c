@@ -792,11 +792,10 @@ static __always_inline long get_stack(void *ctx, __u64 *stack, __u32 nest)
 		return n;
 	}
 	n = bpf_get_stack(ctx, stack, size, stack_skip & BPF_F_SKIP_FIELD_MASK);
-	if (walker) {
+	if (use_walker)
 		count(LC_STACK_UNWOUND);
-		if (n > 0 && nw)
-			learn_stack(base, nw, top, stack, n / sizeof(__u64), nest);
-	}
+	if (walker && n > 0 && nw)
+		learn_stack(base, nw, top, stack, n / sizeof(__u64), nest);
 	return n;
 }
 

@@ -43,7 +43,6 @@ check "exact: the run had contention ($completed)" test "${completed:-0}" -gt 20
 skipped=$(json $J 'd["accounting"]["lost_skipped_end"]')
 check "exact: completed + ends skipped == perf's contention_end ($completed + $skipped vs $PERF_END)" \
 	test "$((completed + skipped))" = "$PERF_END"
-check "exact: no end skipped by both programs" test "$skipped" = 0
 check "exact: begins seen == perf's contention_begin" test "$(json $J 'd["accounting"]["begins"]')" = "$PERF_BEGIN"
 check "exact: rows + filtered + losses == completed" test "$(json $J \
 	'sum(r["contended"] for r in d["rows"]) + d["accounting"]["filtered"] + d["accounting"]["lost_no_begin"] + d["accounting"]["lost_ringbuf"]')" = "$completed"

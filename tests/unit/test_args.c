@@ -113,7 +113,7 @@ static void test_lock_defaults(void)
 	CHECK_EQ(o.sort, LOCK_SORT_WAIT_TOTAL);
 	CHECK_EQ(o.fields, LOCK_FIELDS_DEFAULT);
 	CHECK_EQ(o.map_entries, LOCK_DEF_ENTRIES);
-	CHECK_EQ(o.ring_kb, 256);
+	CHECK_EQ(o.ring_kb, 128);
 	/* 4 frames name the caller; the tracing frames come on top. */
 	CHECK_EQ(o.user_max_stack, 4);
 	CHECK_EQ(o.max_stack, 4 + LOCK_MACHINERY_FRAMES);

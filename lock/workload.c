@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <sched.h>
+#include <limits.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -30,7 +32,16 @@ struct bench {
 	double duration, delay, hold;
 	struct timespec start, stop;	/* CLOCK_MONOTONIC */
 	struct timespec leave;		/* stop + hold: when workers exit */
+	int done[2];			/* a byte from each worker whose run is over */
 };
+
+/* This worker has stopped contending. */
+static void worker_done(const struct bench *b)
+{
+	if (write(b->done[1], "", 1) < 0) {
+		/* The bench then never says "run over"; nothing else depends on it. */
+	}
+}
 
 static void ts_add(struct timespec *ts, double s)
 {
@@ -72,6 +83,7 @@ static void *mmap_worker(void *arg)
 		mprotect(p, 4096, PROT_READ);
 		munmap(p, 65536);
 	} while ((++n & 15) || !past(&b->stop));
+	worker_done(b);
 	wait_until(&b->leave);
 	return NULL;
 }
@@ -106,6 +118,7 @@ static void pipe_writer(const struct bench *b, int fd, unsigned int i)
 		if (write(fd, buf, sizeof(buf)) < 0 && errno != EINTR)
 			break;
 	} while ((++n & 15) || !past(&b->stop));
+	worker_done(b);
 	wait_until(&b->leave);
 	_exit(0);
 }
@@ -230,9 +243,31 @@ static int parse(int argc, char **argv, struct bench *b)
 	return 0;
 }
 
+/* Wait for N workers' bytes, but never past the end of --hold (a worker
+ * killed by someone else never writes).  True when all came. */
+static bool wait_done(const struct bench *b, unsigned int n)
+{
+	struct pollfd p = { .fd = b->done[0], .events = POLLIN };
+	struct timespec now;
+	char c;
+
+	while (n) {
+		long long ms;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		ms = (b->leave.tv_sec - now.tv_sec) * 1000LL +
+		     (b->leave.tv_nsec - now.tv_nsec) / 1000000 + 1;
+		if (ms <= 0 || poll(&p, 1, ms > INT_MAX ? INT_MAX : (int)ms) <= 0)
+			return false;
+		if (read(b->done[0], &c, 1) == 1)
+			n--;
+	}
+	return true;
+}
+
 static int bench_lock(int argc, char **argv)
 {
-	struct bench b = { .threads = 4, .procs = 4, .duration = 2 };
+	struct bench b = { .threads = 4, .procs = 4, .duration = 2, .done = { -1, -1 } };
 	pthread_t *tids = NULL;
 	pid_t *pids = NULL;
 	unsigned int npids = 0, i, nthreads = 0;
@@ -244,6 +279,8 @@ static int bench_lock(int argc, char **argv)
 	tids = calloc(b.threads + 1, sizeof(*tids));
 	pids = calloc(b.procs + 1, sizeof(*pids));
 	err = tids && pids ? 0 : cli_err(NULL, "out of memory");
+	if (!err && pipe(b.done))
+		err = cli_err("pipe", "%s", strerror(errno));
 	if (err)
 		goto out;
 	clock_gettime(CLOCK_MONOTONIC, &b.start);
@@ -263,6 +300,12 @@ static int bench_lock(int argc, char **argv)
 		}
 		nthreads++;
 	}
+	/*
+	 * Say when every worker has stopped contending (tests stop their
+	 * tracers on this line, during --hold, rather than after a sleep).
+	 */
+	if (wait_done(&b, nthreads + (npids ? npids - 1 : 0)))
+		fprintf(stderr, "frugal bench lock: run over\n");
 out:
 	for (i = 0; i < nthreads; i++)
 		pthread_join(tids[i], NULL);
@@ -272,6 +315,10 @@ out:
 	if (!err)
 		fprintf(stderr, "frugal bench lock: %llu mmap threads, %llu pipe writers, %.2f s\n",
 			b.threads, b.procs, b.duration);
+	if (b.done[0] >= 0) {
+		close(b.done[0]);
+		close(b.done[1]);
+	}
 	free(tids);
 	free(pids);
 	return err;

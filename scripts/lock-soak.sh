@@ -18,10 +18,16 @@ if [ -n "$load" ]; then
 fi
 bad=0
 for i in $(seq "$n"); do
-	line=$(bash tests/run lock/ 2>&1 | tail -1)
-	line2=$(bash tests/run hardening/lock 2>&1 | tail -1)
+	out=$(bash tests/run lock/ 2>&1)
+	out2=$(bash tests/run hardening/lock 2>&1)
+	line=$(tail -1 <<<"$out") line2=$(tail -1 <<<"$out2")
 	echo "round $i: lock/ $line; hardening/lock $line2"
-	case "$line $line2" in *" 0 failed"*" 0 failed"*) ;; *) bad=$((bad + 1)) ;; esac
+	case "$line $line2" in
+	*" 0 failed"*" 0 failed"*) ;;
+	*)	bad=$((bad + 1))
+		grep -h '^\[.*\] not ok - ' <<<"$out
+$out2" | sed 's/^/    /' ;;
+	esac
 done
 echo "lock soak${load:+ (loaded)}: $((n - bad)) of $n rounds clean"
 [ "$bad" = 0 ]

@@ -99,7 +99,8 @@ nothing_left "SIGTERM/SIGINT while loading"
 # ---- two instances at once: both exact ------------------------------------
 # The bench makes its threads, waits (--delay) while both attach, contends,
 # then holds its threads (--hold) while both stop: each must count it all.
-"$FRUGAL" bench lock -T 4 -P 2 -d 1 --delay 2 --hold 3 >/dev/null 2>&1 &
+# Both are stopped once the bench says every worker's run is over.
+"$FRUGAL" bench lock -T 4 -P 2 -d 1 --delay 2 --hold 20 >/dev/null 2>"$W/bench.err" &
 b=$!
 sleep 0.7
 pids=$(echo $b $(pgrep -P $b) | tr ' ' ,)
@@ -108,14 +109,16 @@ for n in 1 2; do
 	eval f$n=$!
 done
 for i in $(seq 60); do grep -q attached "$W/two1.err" && grep -q attached "$W/two2.err" && break; sleep 0.05; done
-sleep 2.8
+for i in $(seq 400); do grep -q "run over" "$W/bench.err" && break; sleep 0.05; done
 kill -INT $f1 $f2
-wait $f1 $f2 $b
+wait $f1 $f2
+kill $b; wait $b 2>/dev/null
 c1=$(json "$W/two1.json" 'd["accounting"]["completed"]')
 c2=$(json "$W/two2.json" 'd["accounting"]["completed"]')
 r1=$(json "$W/two1.json" 'sum(r["contended"] for r in d["rows"])')
 r2=$(json "$W/two2.json" 'sum(r["contended"] for r in d["rows"])')
 check "two at once: there was contention ($c1)" test "${c1:-0}" -gt 20
+check "two at once: the bench's run was over before both stopped" grep -q "run over" "$W/bench.err"
 check "two at once: both count the same contentions ($c1 vs $c2)" test "$c1" = "$c2"
 check "two at once: both rows add up to it ($r1, $r2)" test "$r1/$r2" = "$c1/$c1"
 check "two at once: neither lost anything" test "$(json "$W/two1.json" \

@@ -62,8 +62,19 @@ sysctl -qw kernel.bpf_stats_enabled=1
 # The sysctl is shared by everyone on the machine; the BPF_ENABLE_STATS fd
 # held by this helper keeps the counters running even if it is reset.
 python3 "$HERE/lock/hold-stats.py" >"$tmp/hold" &
+hold_pid=$!
 for _ in $(seq 50); do [ -s "$tmp/hold" ] && break; sleep 0.1; done
 grep -q ok "$tmp/hold" || say "could not hold BPF stats on; relying on the sysctl alone"
+
+# stats_off: the slowdown is measured without BPF statistics, which cost two
+# clock reads per program run (~30 ns here), charged to every program: to
+# frugal's four runs per contention (two programs on each tracepoint) as to
+# perf's two.
+stats_off() {
+	kill "$hold_pid" 2>/dev/null || true
+	wait "$hold_pid" 2>/dev/null || true
+	sysctl -qw kernel.bpf_stats_enabled=0
+}
 
 # ---- the tools ---------------------------------------------------------------
 
@@ -235,27 +246,27 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "NA"; else if 
 maxof() { sort -g | tail -1; }
 now() { date +%s.%N; }
 
-# ---- 1. slowdown, cost per event and RSS: interleaved pairs ---------------------
+# ---- 1. cost per event, contentions and RSS (statistics on) --------------------
+
+# tools_for WL: frugal keeps 4 frames by default, perf 8: measure frugal with 8
+# on epoll too; and the floor everywhere.
+tools_for() {
+	local tools=$TOOLS
+	[ "$1" = epoll ] && [[ $TOOLS == *frugal* ]] && tools="$tools frugal8"
+	[[ $TOOLS == *frugal* ]] && tools="$tools floor"
+	echo "$tools"
+}
 
 declare -A R	# R[tool.metric] = value
 for wl in epoll messaging; do
-	tools=$TOOLS
-	# frugal keeps 4 frames by default, perf 8: measure frugal with 8 too.
-	[ "$wl" = epoll ] && [[ $TOOLS == *frugal* ]] && tools="$TOOLS frugal8"
-	[[ $TOOLS == *frugal* ]] && tools="$tools floor"
-	say "$wl: $ROUNDS rounds of untraced/traced pairs for: $tools"
+	tools=$(tools_for $wl)
+	say "$wl: $ROUNDS traced runs for: $tools (BPF statistics on)"
 	for r in $(seq "$ROUNDS"); do
 		for t in $tools; do
-			# Alternate which of the pair runs first, so that neither
-			# always gets the warmer caches.
-			[ $((r % 2)) -eq 1 ] && interruptible "$tmp/base" workload_run "$wl"
 			interruptible "$tmp/res" traced_run "$t" caller "$tmp/$t.$wl" workload_run "$wl"
-			[ $((r % 2)) -eq 0 ] && interruptible "$tmp/base" workload_run "$wl"
-			base=$(cat "$tmp/base") res=$(cat "$tmp/res")
-			cost=$(cat "$tmp/$t.$wl.cmd")
+			res=$(cat "$tmp/res")
 			read -r bns bcnt ens ecnt rss <<<"$res"
-			echo "$t $wl $r base=$base traced=$cost begin=$bns/$bcnt end=$ens/$ecnt rss=$rss" >>"$tmp/log"
-			awk -v t="$cost" -v b="$base" 'BEGIN { printf "%.4f\n", t / b }' >>"$tmp/$t.$wl.slow"
+			echo "$t $wl $r cost begin=$bns/$bcnt end=$ens/$ecnt rss=$rss" >>"$tmp/log"
 			[ "$bcnt" -gt 0 ] && echo $((bns / bcnt)) >>"$tmp/$t.$wl.begin"
 			[ "$ecnt" -gt 0 ] && echo $((ens / ecnt)) >>"$tmp/$t.$wl.end"
 			echo "$bcnt" >>"$tmp/$t.$wl.events"
@@ -263,10 +274,32 @@ for wl in epoll messaging; do
 		done
 	done
 	for t in $tools; do
-		R[$t.$wl.slow]=$(median <"$tmp/$t.$wl.slow")
 		R[$t.$wl.begin]=$(cat "$tmp/$t.$wl.begin" 2>/dev/null | median)
 		R[$t.$wl.end]=$(cat "$tmp/$t.$wl.end" 2>/dev/null | median)
 		R[$t.$wl.events]=$(median <"$tmp/$t.$wl.events")
+	done
+done
+
+# ---- 2. slowdown: interleaved untraced/traced pairs (statistics off) ------------
+
+stats_off
+for wl in epoll messaging; do
+	tools=$(tools_for $wl)
+	say "$wl: $ROUNDS rounds of untraced/traced pairs for: $tools (BPF statistics off)"
+	for r in $(seq "$ROUNDS"); do
+		for t in $tools; do
+			# Alternate which of the pair runs first, so that neither
+			# always gets the warmer caches.
+			[ $((r % 2)) -eq 1 ] && interruptible "$tmp/base" workload_run "$wl"
+			interruptible "$tmp/res" traced_run "$t" caller "$tmp/$t.$wl" workload_run "$wl"
+			[ $((r % 2)) -eq 0 ] && interruptible "$tmp/base" workload_run "$wl"
+			base=$(cat "$tmp/base") cost=$(cat "$tmp/$t.$wl.cmd")
+			echo "$t $wl $r slowdown base=$base traced=$cost" >>"$tmp/log"
+			awk -v t="$cost" -v b="$base" 'BEGIN { printf "%.4f\n", t / b }' >>"$tmp/$t.$wl.slow"
+		done
+	done
+	for t in $tools; do
+		R[$t.$wl.slow]=$(median <"$tmp/$t.$wl.slow")
 	done
 done
 for t in $TOOLS; do
@@ -274,7 +307,7 @@ for t in $TOOLS; do
 	R[$t.rss]=$(maxof <"$tmp/$t.rss")
 done
 
-# ---- 2. start-up of `TOOL -a -- true` ----------------------------------------
+# ---- 3. start-up of `TOOL -a -- true` ----------------------------------------
 
 # Timed by the shell itself (EPOCHREALTIME) around the tool alone: spawning
 # `date` or `time` costs ~7 ms a process on this VM, as much as a third of
@@ -294,7 +327,7 @@ for t in $TOOLS; do
 	R[$t.start]=$(median <"$tmp/$t.start")
 done
 
-# ---- 3. map pressure ------------------------------------------------------------
+# ---- 4. map pressure ------------------------------------------------------------
 
 # rows_sum TOOL OUT: contentions the tool's report accounts for, as
 # "rows lost": the sum of its rows, and the losses it reports itself.

@@ -628,6 +628,13 @@ int lock_collect__finish(struct lock_collect *c, struct lock_table *t,
 	err = err ?: read_counters(c, a);
 	if (err)
 		return err;
+	if (c->skel->bss->mismatch_saved) {
+		cli_log("lock: first walked stack that differed, walked / unwound:\n");
+		for (int i = 0; i < LOCK_MISMATCH_FRAMES; i++)
+			cli_log("lock:   %#018llx %#018llx\n",
+				(unsigned long long)c->skel->bss->mismatch_walked[i],
+				(unsigned long long)c->skel->bss->mismatch_unwound[i]);
+	}
 	a->skipped_begin = a->misses_begin > a->c[LC_NESTED_BEGIN] ?
 			   a->misses_begin - a->c[LC_NESTED_BEGIN] : 0;
 	a->skipped_end = a->misses_end > a->c[LC_NESTED_END] ?

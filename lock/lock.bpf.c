@@ -749,6 +749,21 @@ static __always_inline void learn_stack(__u64 base, __u32 nw, __u32 top,
 		learn_end(stack[(n - 1) & (LOCK_MAX_STACK - 1)]);
 }
 
+/* --stack-check: the first walked stack that differed, and the unwinder's,
+ * for -v to print. */
+__u64 mismatch_walked[LOCK_MISMATCH_FRAMES], mismatch_unwound[LOCK_MISMATCH_FRAMES];
+__u32 mismatch_saved;
+
+static __always_inline void save_mismatch(const __u64 *walked, const __u64 *unwound)
+{
+	if (__sync_fetch_and_add(&mismatch_saved, 1))
+		return;
+	for (__u32 i = 0; i < LOCK_MISMATCH_FRAMES && i < max_stack; i++) {
+		mismatch_walked[i] = walked[i];
+		mismatch_unwound[i] = unwound[i];
+	}
+}
+
 /*
  * The caller's stack into STACK (max_stack frames, zero-filled): walked
  * when every frame is known, else unwound by the kernel and learned from.
@@ -785,6 +800,7 @@ static __always_inline long get_stack(void *ctx, __u64 *stack, __u32 nest)
 		for (__u32 i = 0; i < LOCK_MAX_STACK && i < max_stack; i++) {
 			if (tmp->w[i] != stack[i]) {
 				count(LC_STACK_MISMATCH);
+				save_mismatch(tmp->w, stack);
 				break;
 			}
 		}

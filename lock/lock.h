@@ -39,6 +39,7 @@
 #define LOCK_FRAME_FACTS	4096
 #define LOCK_STACK_WINDOW	1024
 #define LOCK_THREAD_SIZE	16384	/* x86-64 kernel stacks: size and alignment */
+#define LOCK_MISMATCH_FRAMES	16	/* --stack-check keeps the first difference */
 
 enum lock_aggr {
 	LOCK_AGGR_CALLER,	/* key: hash of the kernel call stack */

@@ -1226,47 +1226,31 @@ static __always_inline struct lock_cpu_state *cpu_state_get(void)
 	return bpf_map_lookup_elem(&cpu_state, &zero);
 }
 
-static __always_inline int run_begin(__u64 *ctx, __u32 nest)
+/* One run of a program of a pair: END picks the tracepoint, NEST the copy. */
+static __always_inline int run(__u64 *ctx, bool end, __u32 nest)
 {
 	struct lock_cpu_state *cs;
+	struct lock_gate *g;
 
 	if (do_nothing)
 		return 0;
 	cs = cpu_state_get();
-	if (!cs || (nest && !cs->in_begin))
+	if (!cs || (nest && !cs->running[end]))
 		return 0;
 	if (!nest)
-		cs->in_begin = 1;
-	if (gate_enter(&cs->gate[nest & 1])) {
+		cs->running[end] = 1;
+	g = &cs->gate[end * 2 + (nest & 1)];
+	if (gate_enter(g)) {
 		if (nest)
-			count(LC_NESTED_BEGIN);
-		on_begin(ctx, cs, arg(ctx, 0), arg(ctx, 1), nest);
-		gate_leave(&cs->gate[nest & 1]);
+			count(end ? LC_NESTED_END : LC_NESTED_BEGIN);
+		if (end)
+			on_end(ctx, cs, arg(ctx, 0));
+		else
+			on_begin(ctx, cs, arg(ctx, 0), arg(ctx, 1), nest);
+		gate_leave(g);
 	}
 	if (!nest)
-		cs->in_begin = 0;
-	return 0;
-}
-
-static __always_inline int run_end(__u64 *ctx, __u32 nest)
-{
-	struct lock_cpu_state *cs;
-
-	if (do_nothing)
-		return 0;
-	cs = cpu_state_get();
-	if (!cs || (nest && !cs->in_end))
-		return 0;
-	if (!nest)
-		cs->in_end = 1;
-	if (gate_enter(&cs->gate[2 + (nest & 1)])) {
-		if (nest)
-			count(LC_NESTED_END);
-		on_end(ctx, cs, arg(ctx, 0));
-		gate_leave(&cs->gate[2 + (nest & 1)]);
-	}
-	if (!nest)
-		cs->in_end = 0;
+		cs->running[end] = 0;
 	return 0;
 }
 
@@ -1277,10 +1261,10 @@ static __always_inline int run_end(__u64 *ctx, __u32 nest)
  * arguments either way; loading whole u64s keeps the tp_btf verifier happy.
  */
 #define PROGS(path, sec)							\
-SEC(sec "contention_begin") int lock_begin_##path(__u64 *ctx) { return run_begin(ctx, 0); } \
-SEC(sec "contention_begin") int lock_begin2_##path(__u64 *ctx) { return run_begin(ctx, 1); } \
-SEC(sec "contention_end") int lock_end_##path(__u64 *ctx) { return run_end(ctx, 0); }	\
-SEC(sec "contention_end") int lock_end2_##path(__u64 *ctx) { return run_end(ctx, 1); }
+SEC(sec "contention_begin") int lock_begin_##path(__u64 *ctx) { return run(ctx, false, 0); } \
+SEC(sec "contention_begin") int lock_begin2_##path(__u64 *ctx) { return run(ctx, false, 1); } \
+SEC(sec "contention_end") int lock_end_##path(__u64 *ctx) { return run(ctx, true, 0); }	\
+SEC(sec "contention_end") int lock_end2_##path(__u64 *ctx) { return run(ctx, true, 1); }
 
 PROGS(btf, "frugal_tp_btf/")
 PROGS(raw, "raw_tp/")

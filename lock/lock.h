@@ -132,7 +132,7 @@ struct lock_gate {
 
 struct lock_cpu_state {
 	struct lock_gate gate[4];	/* begin, begin2, end, end2 */
-	__u32 in_begin, in_end;
+	__u32 running[2];		/* the first program of the begin / end pair runs */
 	__u32 depth, pad;
 	struct lock_slot s[LOCK_CPU_DEPTH];
 };

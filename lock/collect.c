@@ -336,7 +336,7 @@ static int open_buffers(struct lock_collect *c, const struct lock_opts *o)
 		.wakeup_watermark = o->ring_kb * 1024 / 2,
 	};
 
-	c->pb = perf_buffer__new_raw(bpf_map__fd(c->skel->maps.rings), o->ring_kb / 4, &attr,
+	c->pb = perf_buffer__new_raw(bpf_map__fd(c->skel->maps.bufs), o->ring_kb / 4, &attr,
 				     on_perf_event, c, NULL);
 	return c->pb ? 0 : -errno;
 }
@@ -628,6 +628,9 @@ int lock_collect__finish(struct lock_collect *c, struct lock_table *t,
 	err = err ?: read_counters(c, a);
 	if (err)
 		return err;
+	if (c->lost_records)
+		cli_log("lock: the perf buffers lost %llu records (counted in lost_ringbuf)\n",
+			(unsigned long long)c->lost_records);
 	if (c->skel->bss->mismatch_saved) {
 		cli_log("lock: first walked stack that differed, walked / unwound:\n");
 		for (int i = 0; i < LOCK_MISMATCH_FRAMES; i++)

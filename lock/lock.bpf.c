@@ -13,8 +13,8 @@
  * index.
  *
  * Nothing is lost: when the table is full there is no retry; the key goes
- * through a per-CPU ring buffer (no lock shared between CPUs, so the
- * overflow path cannot contend with itself) and user space merges it.  And
+ * through per-CPU perf buffers (no lock at all, so the overflow path cannot
+ * contend with itself) and user space merges it.  And
  * every program exists twice: the kernel skips a program's run on a CPU
  * where that program is already running (a contention in an interrupt that
  * arrives during our run), so a second copy, attached to the same
@@ -151,7 +151,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, sizeof(__u32));
-} rings SEC(".maps");
+} bufs SEC(".maps");
 
 /* Keys whose definition this CPU has sent: direct-mapped, 256 entries. */
 #define DEF_CACHE	256
@@ -937,7 +937,7 @@ static __always_inline void send_def(void *ctx, struct lock_rec_def *d, struct l
 	if (dc->key[h & (DEF_CACHE - 1)] == s->key)
 		return;
 	d->kind = LOCK_REC_DEF;
-	if (bpf_perf_event_output(ctx, &rings, BPF_F_CURRENT_CPU, d,
+	if (bpf_perf_event_output(ctx, &bufs, BPF_F_CURRENT_CPU, d,
 				  offsetof(struct lock_rec_def, tail) + tail_size)) {
 		s->flags |= LOCK_SLOT_LOST;
 		return;
@@ -960,16 +960,16 @@ static __always_inline void new_row(void *ctx, struct lock_rec_def *d, struct lo
 	if (aggr_mode == LOCK_AGGR_TASK)
 		bpf_get_current_comm(d->tail.comm, sizeof(d->tail.comm));
 	if (rows_full)
-		goto ring;
+		goto send;
 	i = __sync_fetch_and_add(&next_row, 1);
 	if (i >= nr_rows) {
 		rows_full = true;
-		goto ring;
+		goto send;
 	}
 	if (bpf_map_update_elem(&rows, &i, &st, BPF_ANY) ||
 	    bpf_map_update_elem(&row_defs, &i, d, BPF_ANY)) {
 		count(LC_DATA_FAIL);
-		goto ring;
+		goto send;
 	}
 	err = bpf_map_update_elem(&row_of, &s->key, &i, BPF_NOEXIST);
 	if (!err) {
@@ -988,7 +988,7 @@ static __always_inline void new_row(void *ctx, struct lock_rec_def *d, struct lo
 		rows_full = true;
 	else
 		count(LC_DATA_FAIL);
-ring:
+send:
 	send_def(ctx, d, s);
 }
 
@@ -1159,7 +1159,7 @@ static __always_inline void on_end(void *ctx, struct lock_cpu_state *cs, __u64 l
 		struct lock_rec_wait r = { .kind = LOCK_REC_WAIT, .flags = s.flags & ~LOCK_SLOT_MASK,
 					   .key = s.key, .ns = ns };
 
-		if (!bpf_perf_event_output(ctx, &rings, BPF_F_CURRENT_CPU, &r, sizeof(r)))
+		if (!bpf_perf_event_output(ctx, &bufs, BPF_F_CURRENT_CPU, &r, sizeof(r)))
 			count(LC_OVERFLOW);
 		else
 			count(LC_LOST_RING);

@@ -73,7 +73,7 @@ union lock_tail {
 };
 
 /*
- * Overflow records, through one ring per CPU.  When the kernel table is
+ * Overflow records, through one perf buffer per CPU.  When the kernel table is
  * full, the begin sends the key's definition (its tail) once per CPU, and
  * each end sends a wait; user space joins them by key.
  */
@@ -143,7 +143,7 @@ struct lock_cpu_state {
  * LOST_RING, FILTERED and UNMATCHED, and their sum is the completed count.
  * User space computes ENDS, and AGGR_HIT as the sum of the kernel rows'
  * counts, so that an end adding to a row counts nothing else.  The
- * report's rows sum to AGGR_HIT + the wait records merged from the rings.
+ * report's rows sum to AGGR_HIT + the wait records merged from the buffers.
  */
 enum lock_counter {
 	LC_BEGINS,		/* contention_begin events of traced tasks */
@@ -156,8 +156,8 @@ enum lock_counter {
 	LC_FILTERED,		/* completed, removed by -Y/-L/-S */
 	LC_AGGR_HIT,		/* an end added to a kernel row (computed) */
 	LC_AGGR_NEW,		/* a begin created a kernel row */
-	LC_OVERFLOW,		/* an end sent through the ring (table full) */
-	LC_LOST_RING,		/* the ring was full: lost, and counted */
+	LC_OVERFLOW,		/* an end sent to the buffers (table full) */
+	LC_LOST_RING,		/* the CPU's buffer was full: lost, and counted */
 	LC_STACK_FAIL,		/* no stack could be read: kept as an empty stack */
 	LC_TIME_FAIL,		/* clock went backwards: kept with a wait of 0 */
 	LC_DATA_FAIL,		/* table insert failed for a reason other than full */
@@ -166,7 +166,7 @@ enum lock_counter {
 	LC_STACK_MISMATCH,	/* --stack-check: a walked stack differed from the unwind */
 	LC_NESTED_BEGIN,	/* begins the kernel skipped for the first program, taken by the second */
 	LC_NESTED_END,		/* the same for ends */
-	LC_DEFS,		/* key definitions sent through the ring */
+	LC_DEFS,		/* key definitions sent to the buffers */
 	LC_NR,
 };
 

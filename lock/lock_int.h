@@ -47,7 +47,7 @@ struct lock_opts {
 	bool no_stack_walk;		/* --no-stack-walk: unwind every stack */
 	bool stack_check;		/* --stack-check: walk and unwind, count differences */
 	unsigned int map_entries;	/* -M */
-	unsigned int ring_kb;
+	unsigned int ring_kb;		/* --ring-size: the perf buffer of each CPU */
 	double duration;		/* -d: 0 = until the command ends / a signal */
 	bool verbose_stacks;		/* -v: stack under each row */
 	bool json;
@@ -100,10 +100,10 @@ struct lock_table;
 
 struct lock_table *lock_table__new(unsigned int max_stack);
 void lock_table__free(struct lock_table *t);
-/* Merge one contention record (a kernel row or a ring event).  0 or -ENOMEM. */
+/* Merge one contention record (a kernel row or a wait from the buffers).  0 or -ENOMEM. */
 int lock_table__add(struct lock_table *t, uint64_t key, const struct lock_stat *st,
 		    const void *tail, size_t tail_size);
-/* A key's definition from the ring: its TAIL and FLAGS, for a row that has
+/* A key's definition from the buffers: its TAIL and FLAGS, for a row that has
  * none yet (the row is made, at count 0, if it does not exist).  0 or -ENOMEM. */
 int lock_table__define(struct lock_table *t, uint64_t key, uint32_t flags,
 		       const void *tail, size_t tail_size);
@@ -118,7 +118,7 @@ struct lock_collect;
 
 struct lock_accounting {
 	uint64_t c[LC_NR];
-	uint64_t merged;		/* ring events merged by user space */
+	uint64_t merged;		/* waits merged from the buffers */
 	uint64_t rows_kernel;		/* rows read from the kernel table */
 	/* Program runs the kernel skipped (recursion_misses): of each first
 	 * program, and of the second programs together; and of the first
@@ -135,12 +135,12 @@ struct lock_collect *lock_collect__open(const struct lock_opts *o, int *err);
 /* Which attach path was taken: "tp_btf" or "raw_tp". */
 const char *lock_collect__path(const struct lock_collect *c);
 /*
- * Wait up to timeout_ms for ring events or for WAKE_FD to become readable
+ * Wait up to timeout_ms for overflow records or for WAKE_FD to become readable
  * (-1: none), and merge what came.  0 or -errno.
  */
 int lock_collect__poll(struct lock_collect *c, struct lock_table *t, int timeout_ms,
 		       int wake_fd);
-/* Detach, drain the ring, read the kernel table and the counters. */
+/* Close the gate, drain the buffers, read the kernel table and the counters. */
 int lock_collect__finish(struct lock_collect *c, struct lock_table *t,
 			 struct lock_accounting *acct);
 void lock_collect__destroy(struct lock_collect *c);

@@ -21,6 +21,7 @@ for i in $(seq "$n"); do
 	out=$(bash tests/run lock/ 2>&1)
 	out2=$(bash tests/run hardening/lock 2>&1)
 	line=$(tail -1 <<<"$out") line2=$(tail -1 <<<"$out2")
+	[ -n "${SOAK_LOG:-}" ] && printf '%s\n%s\n' "$out" "$out2" >>"$SOAK_LOG"
 	echo "round $i: lock/ $line; hardening/lock $line2"
 	case "$line $line2" in
 	*" 0 failed"*" 0 failed"*) ;;

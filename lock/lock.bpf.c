@@ -928,7 +928,6 @@ static __always_inline void send_def(void *ctx, struct lock_rec_def *d, struct l
 	__u32 zero = 0, h;
 	struct def_cache *dc = bpf_map_lookup_elem(&defs_sent, &zero);
 
-	s->flags |= LOCK_SLOT_RING;
 	if (!dc) {
 		s->flags |= LOCK_SLOT_LOST;
 		return;
@@ -1000,7 +999,7 @@ static __always_inline void key_of(void *ctx, struct lock_slot *s, __u32 nest)
 	__u32 *p;
 
 	if (!d) {
-		s->flags |= LOCK_SLOT_RING | LOCK_SLOT_LOST;
+		s->flags |= LOCK_SLOT_LOST;
 		return;
 	}
 	if (want_stack) {

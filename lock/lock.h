@@ -117,14 +117,13 @@ struct lock_slot {
 	__u64 lock;
 	__u64 sp;		/* where: the tracepoint's arguments on the stack */
 	__u64 key;
-	__u32 row;		/* 1 + index in `rows`; 0: none */
+	__u32 row;		/* 1 + index in `rows`; 0: the table was full, the end sends a wait */
 	__u32 flags;		/* LCB_F_* | LOCK_F_* | LOCK_SLOT_* */
 };
 
 #define LOCK_SLOT_FILTERED	(1U << 24)	/* -Y/-L/-S said no at the begin */
-#define LOCK_SLOT_RING		(1U << 25)	/* table full: the end sends a wait */
 #define LOCK_SLOT_LOST		(1U << 26)	/* the definition was lost: so is the wait */
-#define LOCK_SLOT_MASK		(7U << 24)
+#define LOCK_SLOT_MASK		(LOCK_SLOT_FILTERED | LOCK_SLOT_LOST)
 
 struct lock_gate {
 	__u64 in, out;

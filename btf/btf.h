@@ -6,11 +6,11 @@
 #include <stdbool.h>
 
 /*
- * `frugal btf encode ARGS` (as_pahole false, argv[0] == "encode"), or the
- * binary invoked as "pahole" (as_pahole true, argv[0] == "pahole"): then it
- * takes pahole's command line and answers --version in pahole's format.
+ * `frugal btf encode ARGS` (argv[0] == "encode").  The binary invoked as
+ * "pahole" runs btf_pahole_main() (cli/tools.h): the same command line,
+ * and --version in pahole's format.
  */
-int btf_encode_main(int argc, char **argv, bool as_pahole);
+int btf_encode_main(int argc, char **argv);
 /* `frugal btf diff A B [--base BASE]`: 0 same, 1 different, 2 usage. */
 int btf_diff_main(int argc, char **argv);
 /* `frugal btf stat FILE`: counts per kind and sizes. */

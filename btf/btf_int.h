@@ -7,8 +7,9 @@
  * EXIT_USAGE once the reason is printed.  With -h (or encode's --version)
  * it returns 0 with help (version) set; what else was read may be partial.
  * Nothing is opened, loaded or allocated; the strings of ARGV are never
- * written (GNU getopt may reorder the pointers: options first); getopt
- * starts afresh each call.
+ * written (GNU getopt may reorder the pointers: options first).  Each reads
+ * its option table through cli_opts__parse(), which starts getopt afresh
+ * and reports a wrong option once.
  */
 #ifndef FRUGAL_BTF_INT_H
 #define FRUGAL_BTF_INT_H
@@ -50,11 +51,5 @@ struct btf_stat_opts {
 };
 
 int btf_stat_opts__parse(struct btf_stat_opts *o, int argc, char **argv);
-
-/*
- * getopt_long returned '?' or ':' (C), having started at ARGV[AT]: print
- * which option was wrong, once.  Returns EXIT_USAGE.
- */
-int btf_cmd__bad_option(int argc, char **argv, int at, int c);
 
 #endif

@@ -28,6 +28,7 @@
 #include <bpf/btf.h>
 
 #include "btf/canon.h"
+#include "lib/array.h"
 
 /* Anonymous types nest; a loop in a malformed blob must not recurse forever. */
 #define MAX_DEPTH 64
@@ -100,18 +101,10 @@ static void sb_vputf(struct sbuf *s, const char *fmt, va_list ap)
 		return;
 	}
 	if (need > s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-		char *p;
-
-		while (cap < need)
-			cap *= 2;
-		p = realloc(s->p, cap);
-		if (!p) {
+		if (array__grow(&s->p, &s->cap, need, 1, 256)) {
 			s->oom = true;
 			return;
 		}
-		s->p = p;
-		s->cap = cap;
 		vsnprintf(s->p + s->len, s->cap - s->len, fmt, ap);
 	}
 	s->len += (size_t)n;
@@ -725,15 +718,8 @@ static int canon_add(struct btf_canon *c, struct sbuf *key, struct sbuf *text, i
 	struct btf_canon_ent *e;
 	char *mem;
 
-	if (c->cnt == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 1024;
-
-		e = realloc(c->ents, cap * sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		c->ents = e;
-		c->cap = cap;
-	}
+	if (array__grow(&c->ents, &c->cap, c->cnt + 1, sizeof(*c->ents), 1024))
+		return -ENOMEM;
 	/* One allocation holds both strings; ent->key owns it. */
 	mem = malloc(key->len + text->len + 2);
 	if (!mem)

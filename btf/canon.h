@@ -78,9 +78,10 @@ typedef int (*btf_diff_fn)(enum btf_diff_kind kind, const struct btf_canon_ent *
 
 /*
  * Match two canons: entries of equal text cancel; what is left of a key on
- * both sides is paired as CHANGED (in text order), the rest is ONLY_A or
- * ONLY_B.  Returns the number of differences, or the callback's non-zero
- * return value if it stopped the walk.
+ * both sides is paired as CHANGED (the most similar texts face each other),
+ * the rest is ONLY_A or ONLY_B.  Returns the number of differences, or a
+ * negative errno: -ENOMEM, the callback's own negative return, or
+ * -ECANCELED when it stopped the walk with a positive one.
  */
 long btf_canon__diff(const struct btf_canon *a, const struct btf_canon *b,
 		     btf_diff_fn fn, void *ctx);

@@ -6,7 +6,6 @@
  * Exit status as diff(1): 0 same, 1 different, 2 trouble (usage, bad input).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,37 +19,29 @@
 #include "cli/cli.h"
 
 enum {
-	OPT_BASE = 0x100,
+	OPT_BASE = CLI_OPT_LONG,
 	OPT_BASE_A,
 	OPT_BASE_B,
 	OPT_KINDS,
 	OPT_FULL,
 };
 
-struct opt_help {
-	struct option opt;
-	const char *arg;
-	const char *help;
-};
-
-static const struct opt_help opt_table[] = {
-	{ { "base", required_argument, NULL, OPT_BASE }, "FILE",
+static const struct cli_opt opts[] = {
+	{ "base", OPT_BASE, required_argument, "FILE",
 	  "A and B are split BTF on base FILE (raw or ELF), e.g. vmlinux for modules" },
-	{ { "base-a", required_argument, NULL, OPT_BASE_A }, "FILE",
+	{ "base-a", OPT_BASE_A, required_argument, "FILE",
 	  "base of A alone (split BTF of two encoders, each on its own base)" },
-	{ { "base-b", required_argument, NULL, OPT_BASE_B }, "FILE",
-	  "base of B alone" },
-	{ { "kinds", required_argument, NULL, OPT_KINDS }, "LIST",
+	{ "base-b", OPT_BASE_B, required_argument, "FILE", "base of B alone" },
+	{ "kinds", OPT_KINDS, required_argument, "LIST",
 	  "compare only these: int,float,struct,union,enum,fwd,typedef,anon,\n"
-	  "                         func,var,datasec,decl_tag; or types, decls, all" },
-	{ { "summary", no_argument, NULL, 's' }, NULL,
-	  "print counts per kind instead of the differences" },
-	{ { "full", no_argument, NULL, OPT_FULL }, NULL,
+	  "func,var,datasec,decl_tag; or types, decls, all" },
+	{ "summary", 's', no_argument, NULL, "print counts per kind instead of the differences" },
+	{ "full", OPT_FULL, no_argument, NULL,
 	  "print the whole rendering of entries only in A or only in B" },
-	{ { "quiet", no_argument, NULL, 'q' }, NULL, "print nothing; exit status only" },
-	{ { "verbose", no_argument, NULL, 'v' }, NULL, "show libbpf's messages" },
-	{ { "help", no_argument, NULL, 'h' }, NULL, "this help" },
-	{ { NULL, 0, NULL, 0 }, NULL, NULL },
+	{ "quiet", 'q', no_argument, NULL, "print nothing; exit status only" },
+	{ "verbose", 'v', no_argument, NULL, "show libbpf's messages" },
+	{ "help", 'h', no_argument, NULL, "this help" },
+	{ NULL, 0, 0, NULL, NULL },
 };
 
 /* Counts per category and kind of difference, for --summary. */
@@ -62,9 +53,6 @@ struct diff_ctx {
 
 static void print_help(void)
 {
-	const struct opt_help *o;
-	char left[40];
-
 	fputs("usage: frugal btf diff [OPTIONS] A B\n\n"
 	      "Compare two BTF blobs (raw BTF or an ELF's .BTF section) by meaning:\n"
 	      "each named type, function, variable, datasec and decl tag is rendered\n"
@@ -72,68 +60,60 @@ static void print_help(void)
 	      "'-' (only in A), '+' (only in B) or '~' (changed, then its lines).\n"
 	      "Exit status: 0 same, 1 different, 2 usage error or unreadable input.\n\n",
 	      stdout);
-	for (o = opt_table; o->opt.name; o++) {
-		if (o->opt.val < 0x100)
-			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->opt.val, o->opt.name,
-				 o->arg ? " " : "", o->arg ? o->arg : "");
-		else
-			snprintf(left, sizeof(left), "    --%s%s%s", o->opt.name,
-				 o->arg ? " " : "", o->arg ? o->arg : "");
-		printf("  %-22s %s\n", left, o->help);
+	cli_opts__help(stdout, opts);
+}
+
+/* One option of opts[] into O (a cli_opt_fn); -h stops the parse. */
+static int parse_one(void *ctx, int c, const char *arg)
+{
+	struct btf_diff_opts *o = ctx;
+
+	switch (c) {
+	case OPT_BASE:
+		o->base[0] = o->base[1] = arg;
+		break;
+	case OPT_BASE_A:
+		o->base[0] = arg;
+		break;
+	case OPT_BASE_B:
+		o->base[1] = arg;
+		break;
+	case OPT_KINDS:
+		if (btf_canon__parse_cats(arg, &o->kinds))
+			return cli_usage_err("--kinds: unknown kind in '%s'", arg);
+		break;
+	case OPT_FULL:
+		o->full = true;
+		break;
+	case 's':
+		o->summary = true;
+		break;
+	case 'q':
+		o->quiet = true;
+		break;
+	case 'v':
+		o->verbose = true;
+		break;
+	case 'h':
+		o->help = true;
+		return CLI_OPTS_STOP;
 	}
+	return 0;
 }
 
 int btf_diff_opts__parse(struct btf_diff_opts *o, int argc, char **argv)
 {
-	struct option longopts[sizeof(opt_table) / sizeof(opt_table[0])];
-	size_t i;
-	int c, at;
+	int next, err;
 
 	memset(o, 0, sizeof(*o));
 	o->kinds = BTF_CANON_ALL;
-	for (i = 0; i < sizeof(opt_table) / sizeof(opt_table[0]); i++)
-		longopts[i] = opt_table[i].opt;
-	opterr = 0;
-	optind = 0;	/* glibc: a full reset, also of a group left half-read */
-	for (at = 1; (c = getopt_long(argc, argv, ":sqvh", longopts, NULL)) != -1;
-	     at = optind) {
-		switch (c) {
-		case OPT_BASE:
-			o->base[0] = o->base[1] = optarg;
-			break;
-		case OPT_BASE_A:
-			o->base[0] = optarg;
-			break;
-		case OPT_BASE_B:
-			o->base[1] = optarg;
-			break;
-		case OPT_KINDS:
-			if (btf_canon__parse_cats(optarg, &o->kinds))
-				return cli_usage_err("--kinds: unknown kind in '%s'", optarg);
-			break;
-		case OPT_FULL:
-			o->full = true;
-			break;
-		case 's':
-			o->summary = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'h':
-			o->help = true;
-			return 0;
-		default:
-			return btf_cmd__bad_option(argc, argv, at, c);
-		}
-	}
-	if (argc - optind != 2)
+	err = cli_opts__parse(opts, argc, argv, 0, parse_one, o, &next);
+	if (err || o->help)
+		return err;
+	if (argc - next != 2)
 		return cli_usage_err("diff takes two files, A and B");
-	o->path[0] = argv[optind];
-	o->path[1] = argv[optind + 1];
+	o->path[0] = argv[next];
+	o->path[1] = argv[next + 1];
 	return 0;
 }
 
@@ -283,7 +263,7 @@ int btf_diff_main(int argc, char **argv)
 	struct diff_ctx ctx = { .opts = &o };
 	struct btf *base[2] = {}, *btf[2] = {};
 	struct btf_canon *canon[2] = {};
-	const char *why;
+	char why[256];
 	long n;
 	int err, i, ret = EXIT_USAGE;
 
@@ -296,13 +276,13 @@ int btf_diff_main(int argc, char **argv)
 	}
 	if (o.verbose)
 		cli_verbose = 1;
-	btf_load__quiet_libbpf();
+	cli_libbpf_logs();
 	for (i = 0; i < 2; i++) {
-		if (o.base[i] && btf_load(o.base[i], NULL, &base[i], &why)) {
+		if (o.base[i] && btf_load(o.base[i], NULL, &base[i], why, sizeof(why))) {
 			cli_err(o.base[i], "%s", why);
 			goto out;
 		}
-		if (btf_load(o.path[i], base[i], &btf[i], &why)) {
+		if (btf_load(o.path[i], base[i], &btf[i], why, sizeof(why))) {
 			cli_err(o.path[i], "%s", why);
 			goto out;
 		}

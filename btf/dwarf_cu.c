@@ -19,6 +19,7 @@
 #include <bpf/btf.h>
 
 #include "btf/encode_int.h"
+#include "lib/array.h"
 
 #define MAX_ALIAS_DEPTH 16
 
@@ -39,23 +40,6 @@ int enc_batch__err(struct enc_batch *b, int err, const char *fmt, ...)
 	return err;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t sz)
-{
-	size_t n = *cap ? *cap : 64;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * sz);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 static int dwarf_err(struct enc_batch *b, Dwarf_Die *die)
 {
 	return enc_batch__err(b, -EINVAL, "bad DWARF at DIE 0x%llx: %s",
@@ -64,7 +48,7 @@ static int dwarf_err(struct enc_batch *b, Dwarf_Die *die)
 
 static int add_die(Dwarf_Die **v, size_t *n, size_t *cap, Dwarf_Die *die)
 {
-	if (grow((void **)v, cap, *n + 1, sizeof(**v)))
+	if (array__grow(v, cap, *n + 1, sizeof(**v), 64))
 		return -ENOMEM;
 	(*v)[(*n)++] = *die;
 	return 0;
@@ -104,7 +88,7 @@ static int add_ent(struct enc_batch *b, Dwarf_Die *die, int nids)
 {
 	struct cu_ent *e;
 
-	if (grow((void **)&b->ents, &b->ents_cap, b->nents + 1, sizeof(*e)))
+	if (array__grow(&b->ents, &b->ents_cap, b->nents + 1, sizeof(*e), 64))
 		return -ENOMEM;
 	e = &b->ents[b->nents++];
 	e->off = dwarf_dieoffset(die);
@@ -1207,7 +1191,7 @@ static int add_var(struct enc_batch *b, Dwarf_Die *die, const char *name, uint32
 
 	if (id < 0)
 		return btf_ret(b, die, id);
-	if (grow((void **)&b->vars, &b->vars_cap, b->nvars + 1, sizeof(*b->vars)))
+	if (array__grow(&b->vars, &b->vars_cap, b->nvars + 1, sizeof(*b->vars), 64))
 		return -ENOMEM;
 	b->vars[b->nvars++] = (struct enc_var){ off, size, shndx };
 	if (b->decl_tags)

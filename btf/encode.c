@@ -30,6 +30,7 @@
 
 #include "btf/encode_int.h"
 #include "btf/encode_write.h"
+#include "lib/array.h"
 
 #define BATCH_BYTES (6u << 20)
 #define MERGE_MIN_TYPES 100000
@@ -275,17 +276,11 @@ static int list_cus(struct encoder *e, const struct dwarf_src *src)
 	Dwarf *dbg = src->dbg;
 	Dwarf_Off off = 0, next, released = 0;
 	size_t hsize, cap = 0;
-	struct cu_ref *v;
 	int r;
 
 	while ((r = dwarf_nextcu(dbg, off, &next, &hsize, NULL, NULL, NULL)) == 0) {
-		if (e->ncus == cap) {
-			cap = cap ? cap * 2 : 1024;
-			v = realloc(e->cus, cap * sizeof(*v));
-			if (!v)
-				return -ENOMEM;
-			e->cus = v;
-		}
+		if (array__grow(&e->cus, &cap, e->ncus + 1, sizeof(*e->cus), 1024))
+			return -ENOMEM;
 		e->cus[e->ncus++] = (struct cu_ref){ off + hsize, off, next };
 		off = next;
 		if (off - released >= BATCH_BYTES) {
@@ -523,18 +518,10 @@ static int merge_job(struct encoder *e, struct job *j)
 {
 	struct enc_batch *b = &j->b;
 	uint32_t start;
-	void *v;
 	int err;
 
-	if (e->nvars + b->nvars > e->vars_cap) {
-		size_t cap = (e->nvars + b->nvars) * 2;
-
-		v = realloc(e->vars, cap * sizeof(*e->vars));
-		if (!v)
-			return -ENOMEM;
-		e->vars = v;
-		e->vars_cap = cap;
-	}
+	if (array__grow(&e->vars, &e->vars_cap, e->nvars + b->nvars, sizeof(*e->vars), 1024))
+		return -ENOMEM;
 	if (b->nvars)
 		memcpy(e->vars + e->nvars, b->vars, b->nvars * sizeof(*b->vars));
 	e->nvars += b->nvars;
@@ -780,14 +767,14 @@ static int load_base(struct encoder *e)
 static int open_input(struct encoder *e)
 {
 	const struct btf_enc_opts *o = e->ctx.opts;
-	const char *why;
+	char why[128];
 	Dwarf *dbg;
 	struct dwarf_src s;
 	int err;
 
-	err = elf_file__open(&e->ctx.ef, o->path, &why);
+	err = elf_file__open(&e->ctx.ef, o->path, why, sizeof(why));
 	if (err)
-		return set_err(o, err, "%s", why ? why : strerror(-err));
+		return set_err(o, err, "%s", why);
 	e->ctx.is_rel = e->ctx.ef.ehdr.e_type == ET_REL;
 	err = elf_file__inflate_zstd(&e->ctx.ef);
 	if (err)
@@ -837,9 +824,9 @@ static int write_output(struct encoder *e)
 	} else {
 		/* A fresh view of the file: ctx.ef may hold inflated sections. */
 		struct elf_file out;
-		const char *why;
+		char why[128];
 
-		err = elf_file__open(&out, o->path, &why);
+		err = elf_file__open(&out, o->path, why, sizeof(why));
 		if (!err)
 			err = enc_write_elf(&out, o->path, raw, len);
 		elf_file__close(&out);

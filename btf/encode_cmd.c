@@ -4,17 +4,14 @@
  * (the subset a kernel build uses, same meanings) and run the encoder.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <bpf/libbpf.h>
-
 #include "btf/btf.h"
 #include "btf/btf_int.h"
 #include "btf/encode.h"
-#include "cli/cli.h"
+#include "cli/tools.h"
 
 /*
  * The pahole release whose output we reproduce, answered to --version.  A
@@ -30,7 +27,7 @@ enum {
 	OPT_ENCODE = 'J',
 	OPT_VERBOSE = 'V',
 	OPT_HELP = 'h',
-	OPT_FEATURES = 0x100,
+	OPT_FEATURES = CLI_OPT_LONG,
 	OPT_FEATURES_STRICT,
 	OPT_DETACHED,
 	OPT_BASE,
@@ -49,82 +46,60 @@ enum {
 	OPT_IGNORED,
 };
 
-struct opt_help {
-	struct option opt;
-	const char *arg;
-	const char *help;
-};
-
-static const struct opt_help opt_table[] = {
-	{ { "btf_encode", no_argument, NULL, OPT_ENCODE }, NULL,
-	  "-J: encode BTF (the only mode; accepted for pahole compatibility)" },
-	{ { "jobs", optional_argument, NULL, OPT_JOBS }, "N",
-	  "-j[N]: N worker threads (default: online CPUs)" },
-	{ { "btf_features", required_argument, NULL, OPT_FEATURES }, "LIST",
+/* pahole's options, same letters and meanings. */
+static const struct cli_opt opts[] = {
+	{ "btf_encode", OPT_ENCODE, no_argument, NULL,
+	  "encode BTF (the only mode; accepted for pahole compatibility)" },
+	{ "jobs", OPT_JOBS, optional_argument, "N",
+	  "N worker threads (default: online CPUs)" },
+	{ "btf_features", OPT_FEATURES, required_argument, "LIST",
 	  "features to encode: 'default', 'all' or a comma list (see docs)" },
-	{ { "btf_features_strict", required_argument, NULL, OPT_FEATURES_STRICT }, "LIST",
+	{ "btf_features_strict", OPT_FEATURES_STRICT, required_argument, "LIST",
 	  "like --btf_features, but an unknown feature is an error" },
-	{ { "btf_encode_detached", required_argument, NULL, OPT_DETACHED }, "FILE",
+	{ "btf_encode_detached", OPT_DETACHED, required_argument, "FILE",
 	  "write raw BTF to FILE, leave the ELF untouched" },
-	{ { "btf_base", required_argument, NULL, OPT_BASE }, "FILE",
+	{ "btf_base", OPT_BASE, required_argument, "FILE",
 	  "encode split BTF on top of FILE's BTF (kernel modules)" },
-	{ { "lang_exclude", required_argument, NULL, OPT_LANG_EXCLUDE }, "LANGS",
+	{ "lang_exclude", OPT_LANG_EXCLUDE, required_argument, "LANGS",
 	  "skip compile units in these languages (e.g. rust)" },
-	{ { "version", no_argument, NULL, OPT_VERSION }, NULL,
-	  "print the version" },
-	{ { "verbose", no_argument, NULL, OPT_VERBOSE }, NULL,
-	  "-V: log progress to stderr" },
-	{ { "help", no_argument, NULL, OPT_HELP }, NULL, "-h: this help" },
+	{ "version", OPT_VERSION, no_argument, NULL, "print the version" },
+	{ "verbose", OPT_VERBOSE, no_argument, NULL, "log progress to stderr" },
+	{ "help", OPT_HELP, no_argument, NULL, "this help" },
 	/* pahole's older per-feature switches, mapped onto the feature bits. */
-	{ { "skip_encoding_btf_vars", no_argument, NULL, OPT_SKIP_VARS }, NULL,
-	  "do not encode VARs" },
-	{ { "btf_gen_floats", no_argument, NULL, OPT_GEN_FLOATS }, NULL,
-	  "encode FLOAT" },
-	{ { "btf_gen_all", no_argument, NULL, OPT_GEN_ALL }, NULL,
-	  "encode every optional kind (FLOAT)" },
-	{ { "skip_encoding_btf_enum64", no_argument, NULL, OPT_SKIP_ENUM64 }, NULL,
+	{ "skip_encoding_btf_vars", OPT_SKIP_VARS, no_argument, NULL, "do not encode VARs" },
+	{ "btf_gen_floats", OPT_GEN_FLOATS, no_argument, NULL, "encode FLOAT" },
+	{ "btf_gen_all", OPT_GEN_ALL, no_argument, NULL, "encode every optional kind (FLOAT)" },
+	{ "skip_encoding_btf_enum64", OPT_SKIP_ENUM64, no_argument, NULL,
 	  "do not encode ENUM64" },
-	{ { "skip_encoding_btf_decl_tag", no_argument, NULL, OPT_SKIP_DECL_TAG }, NULL,
+	{ "skip_encoding_btf_decl_tag", OPT_SKIP_DECL_TAG, no_argument, NULL,
 	  "do not encode DECL_TAG" },
-	{ { "skip_encoding_btf_type_tag", no_argument, NULL, OPT_SKIP_TYPE_TAG }, NULL,
+	{ "skip_encoding_btf_type_tag", OPT_SKIP_TYPE_TAG, no_argument, NULL,
 	  "do not encode TYPE_TAG" },
-	{ { "btf_gen_optimized", no_argument, NULL, OPT_GEN_OPTIMIZED }, NULL,
+	{ "btf_gen_optimized", OPT_GEN_OPTIMIZED, no_argument, NULL,
 	  "encode functions with optimized-out parameters" },
-	{ { "skip_encoding_btf_inconsistent_proto", no_argument, NULL, OPT_SKIP_INCONSISTENT },
-	  NULL, "skip functions whose prototypes differ between CUs" },
-	{ { "btf_encode_force", no_argument, NULL, OPT_ENCODE_FORCE }, NULL,
+	{ "skip_encoding_btf_inconsistent_proto", OPT_SKIP_INCONSISTENT, no_argument, NULL,
+	  "skip functions whose prototypes differ between CUs" },
+	{ "btf_encode_force", OPT_ENCODE_FORCE, no_argument, NULL,
 	  "ignore ELF symbols that cannot be matched" },
-	{ { "encode_btf_global_vars", no_argument, NULL, OPT_GLOBAL_VARS }, NULL,
+	{ "encode_btf_global_vars", OPT_GLOBAL_VARS, no_argument, NULL,
 	  "encode all global variables" },
 	/* Harmless in a BTF encode run; accepted so a kernel build may pass them. */
-	{ { "reproducible_build", no_argument, NULL, OPT_IGNORED }, NULL,
+	{ "reproducible_build", OPT_IGNORED, no_argument, NULL,
 	  "accepted; output is always reproducible" },
-	{ { "suppress_aligned_attribute", no_argument, NULL, OPT_IGNORED }, NULL,
-	  "accepted, no effect" },
-	{ { "suppress_force_paddings", no_argument, NULL, OPT_IGNORED }, NULL,
-	  "accepted, no effect" },
-	{ { "suppress_packed", no_argument, NULL, OPT_IGNORED }, NULL,
-	  "accepted, no effect" },
-	{ { "fixup_silly_bitfields", no_argument, NULL, OPT_IGNORED }, NULL,
-	  "accepted, no effect" },
-	{ { "quiet", no_argument, NULL, OPT_IGNORED }, NULL,
-	  "accepted, no effect" },
-	{ { NULL, 0, NULL, 0 }, NULL, NULL },
+	{ "suppress_aligned_attribute", OPT_IGNORED, no_argument, NULL, "accepted, no effect" },
+	{ "suppress_force_paddings", OPT_IGNORED, no_argument, NULL, "accepted, no effect" },
+	{ "suppress_packed", OPT_IGNORED, no_argument, NULL, "accepted, no effect" },
+	{ "fixup_silly_bitfields", OPT_IGNORED, no_argument, NULL, "accepted, no effect" },
+	{ "quiet", OPT_IGNORED, no_argument, NULL, "accepted, no effect" },
+	{ NULL, 0, 0, NULL, NULL },
 };
 
 static void print_help(bool as_pahole)
 {
-	const struct opt_help *o;
-	char buf[64];
-
 	printf("usage: %s [options] FILE\n\n"
 	       "Encode FILE's DWARF as BTF, into its .BTF section or a detached file.\n\n",
 	       as_pahole ? "pahole -J" : "frugal btf encode");
-	for (o = opt_table; o->opt.name; o++) {
-		snprintf(buf, sizeof(buf), "--%s%s%s", o->opt.name,
-			 o->arg ? "=" : "", o->arg ? o->arg : "");
-		printf("  %-42s %s\n", buf, o->help);
-	}
+	cli_opts__help(stdout, opts);
 }
 
 static int append_features(struct btf_encode_args *a, const char *list)
@@ -215,8 +190,10 @@ static int parse_langs(struct btf_encode_args *a, const char *arg)
 	return 0;
 }
 
-static int parse_one(struct btf_encode_args *a, int c, const char *arg)
+/* One option of opts[] into A (a cli_opt_fn). */
+static int parse_one(void *ctx, int c, const char *arg)
 {
+	struct btf_encode_args *a = ctx;
 	unsigned int *f = &a->opts.features;
 
 	switch (c) {
@@ -239,51 +216,32 @@ static int parse_one(struct btf_encode_args *a, int c, const char *arg)
 	case OPT_SKIP_INCONSISTENT: *f |= BTF_FEAT_CONSISTENT_FUNC; break;
 	case OPT_ENCODE_FORCE: *f |= BTF_FEAT_ENCODE_FORCE; break;
 	case OPT_GLOBAL_VARS: *f |= BTF_FEAT_GLOBAL_VAR; break;
-	default: return cli_usage_err("unknown option");
 	}
 	return 0;
 }
 
+/* -h and --version do not stop the parse: a wrong option after them is still refused. */
 int btf_encode_args__parse(struct btf_encode_args *a, int argc, char **argv)
 {
-	struct option longopts[sizeof(opt_table) / sizeof(opt_table[0])];
-	size_t i;
-	int c, at, err;
+	int next, err;
 
 	memset(a, 0, sizeof(*a));
 	a->opts.features = BTF_FEAT_LEGACY;
 	a->opts.jobs = 1;
-	for (i = 0; i < sizeof(opt_table) / sizeof(opt_table[0]); i++)
-		longopts[i] = opt_table[i].opt;
-	opterr = 0;
-	optind = 0;	/* glibc: a full reset, also of a group left half-read */
-	for (at = 1; (c = getopt_long(argc, argv, ":Jj::Vh", longopts, NULL)) != -1;
-	     at = optind) {
-		if (c == '?' || c == ':')
-			return btf_cmd__bad_option(argc, argv, at, c);
-		err = parse_one(a, c, optarg);
-		if (err)
-			return err;
-	}
+	err = cli_opts__parse(opts, argc, argv, 0, parse_one, a, &next);
+	if (err)
+		return err;
 	if (a->version || a->help)
 		return 0;
-	if (optind != argc - 1)
+	if (next != argc - 1)
 		return cli_usage_err("expected exactly one FILE");
-	a->opts.path = argv[optind];
+	a->opts.path = argv[next];
 	if (a->have_features)
 		return apply_features(a);
 	return 0;
 }
 
-/* libbpf's own messages are logs: shown with -V only. */
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	if (!cli_verbose || level == LIBBPF_DEBUG)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
-
-int btf_encode_main(int argc, char **argv, bool as_pahole)
+static int encode_main(int argc, char **argv, bool as_pahole)
 {
 	struct btf_encode_args a;
 	char errbuf[512] = "";
@@ -308,11 +266,21 @@ int btf_encode_main(int argc, char **argv, bool as_pahole)
 	}
 	if (a.have_features)
 		log_features(&a);
-	libbpf_set_print(libbpf_print);
+	cli_libbpf_logs();
 	a.opts.errbuf = errbuf;
 	a.opts.errlen = sizeof(errbuf);
 	err = btf_enc__run(&a.opts);
 	if (err)
 		return cli_err(NULL, "%s", errbuf[0] ? errbuf : strerror(-err));
 	return EXIT_OK;
+}
+
+int btf_encode_main(int argc, char **argv)
+{
+	return encode_main(argc, argv, false);
+}
+
+int btf_pahole_main(int argc, char **argv)
+{
+	return encode_main(argc, argv, true);
 }

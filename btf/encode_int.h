@@ -108,8 +108,9 @@ struct enc_batch {
 	const char **str_keys;
 	uint32_t *str_offs;
 	size_t str_cap, str_n;
-	bool decl_tags;
-	int alias_depth;			/* look for clang's btf_decl_tag */
+	bool decl_tags;			/* look for clang's btf_decl_tag */
+	int alias_depth;		/* id-less aliases (_Atomic) followed in one
+					 * type lookup: bounds a loop in bad DWARF */
 	size_t nsubs, subs_cap, ngvars, gvars_cap;
 	uint32_t int_id;		/* "int" of this CU, the array index */
 	bool has_array;

@@ -15,6 +15,7 @@
 #include <bpf/btf.h>
 
 #include "btf/encode_int.h"
+#include "lib/array.h"
 
 #define SET8_PFX "__BTF_ID__set8__"
 #define FUNC_PFX "__BTF_ID__func__"
@@ -29,7 +30,8 @@ static int kfunc_sets(const struct elf_file *ef, const struct elf_symtab *st,
 		      size_t ids_shndx, const GElf_Shdr *ids, Elf_Data *data,
 		      struct range **out, size_t *n)
 {
-	struct range *r = NULL, *v;
+	struct range *r = NULL;
+	size_t cap = 0;
 	GElf_Sym sym;
 	Elf32_Word shndx;
 	const char *name;
@@ -48,12 +50,10 @@ static int kfunc_sets(const struct elf_file *ef, const struct elf_symtab *st,
 		memcpy(&flags, (const char *)data->d_buf + off + 4, 4);
 		if (!(flags & BTF_SET8_KFUNCS))
 			continue;
-		v = realloc(r, (*n + 1) * sizeof(*r));
-		if (!v) {
+		if (array__grow(&r, &cap, *n + 1, sizeof(*r), 16)) {
 			free(r);
 			return -ENOMEM;
 		}
-		r = v;
 		r[(*n)++] = (struct range){ sym.st_value, sym.st_value + sym.st_size };
 	}
 	*out = r;

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "btf/encode_write.h"
+#include "lib/io.h"
 
 /*
  * The new file starts without a name (O_TMPFILE), so a kill -9 halfway
@@ -74,24 +75,6 @@ static int tmp_link(int fd, char *tmp)
 	return access(tmp, F_OK) ? -errno : 0;
 }
 
-static int pwrite_all(int fd, const void *buf, size_t len, off_t off)
-{
-	const char *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = pwrite(fd, p, len, off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		p += n;
-		len -= n;
-		off += n;
-	}
-	return 0;
-}
-
 /* Make TMP the file at PATH, with MODE: fsync, chmod, name it, rename. */
 static int tmp_commit(int fd, char *tmp, const char *path, mode_t mode)
 {
@@ -121,7 +104,7 @@ int enc_write_raw(const char *path, const void *data, size_t len)
 		return fd;
 	mask = umask(0);
 	umask(mask);
-	err = pwrite_all(fd, data, len, 0);
+	err = io__pwrite_full(fd, data, len, 0);
 	if (!err)
 		err = tmp_commit(fd, tmp, path, 0666 & ~mask);
 	close(fd);
@@ -134,7 +117,9 @@ static int copy_all(int in, int out, size_t size)
 {
 	char buf[1 << 16];
 	off_t ioff = 0, ooff = 0;
+	size_t len;
 	ssize_t n;
+	int err;
 
 	while ((size_t)ioff < size) {
 		n = copy_file_range(in, &ioff, out, &ooff, size - ioff, 0);
@@ -148,13 +133,12 @@ static int copy_all(int in, int out, size_t size)
 		break;	/* fall back to read/write from where it stopped */
 	}
 	while ((size_t)ioff < size) {
-		n = pread(in, buf, sizeof(buf), ioff);
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		if (pwrite_all(out, buf, n, ooff))
-			return -errno;
-		ioff += n;
-		ooff += n;
+		len = size - ioff < sizeof(buf) ? size - ioff : sizeof(buf);
+		err = io__pread_full(in, buf, len, ioff) ?: io__pwrite_full(out, buf, len, ooff);
+		if (err)
+			return err == -ENODATA ? -EIO : err;	/* shorter than it was */
+		ioff += len;
+		ooff += len;
 	}
 	return 0;
 }
@@ -199,7 +183,7 @@ static int write_shdrs(Elf *elf, int fd, const GElf_Ehdr *eh, GElf_Shdr *shdrs,
 	err = -EINVAL;
 	if (!gelf_xlatetof(elf, &dst, &src, eh->e_ident[EI_DATA]))
 		goto out;
-	err = pwrite_all(fd, out, n * esz, off);
+	err = io__pwrite_full(fd, out, n * esz, off);
 out:
 	free(mem);
 	free(out);
@@ -239,7 +223,7 @@ static int write_ehdr(Elf *elf, int fd, GElf_Ehdr *eh)
 	dst.d_size = src.d_size;
 	if (!gelf_xlatetof(elf, &dst, &src, eh->e_ident[EI_DATA]))
 		return -EINVAL;
-	return pwrite_all(fd, out, src.d_size, 0);
+	return io__pwrite_full(fd, out, src.d_size, 0);
 }
 
 static int read_shdrs(const struct elf_file *ef, GElf_Shdr **out, size_t *n, size_t extra)
@@ -276,11 +260,11 @@ static int write_tail(const struct elf_file *ef, int fd, GElf_Shdr *sh, size_t n
 		static const char zero[4096];
 		uint64_t pad = sh[btf_idx].sh_size - len, at = sh[btf_idx].sh_offset + len;
 
-		err = pwrite_all(fd, btf, len, sh[btf_idx].sh_offset);
+		err = io__pwrite_full(fd, btf, len, sh[btf_idx].sh_offset);
 		while (!err && pad) {
 			size_t c = pad > sizeof(zero) ? sizeof(zero) : pad;
 
-			err = pwrite_all(fd, zero, c, at);
+			err = io__pwrite_full(fd, zero, c, at);
 			pad -= c;
 			at += c;
 		}
@@ -288,7 +272,7 @@ static int write_tail(const struct elf_file *ef, int fd, GElf_Shdr *sh, size_t n
 			return err;
 	} else {
 		off = align_up(off, 8);
-		err = pwrite_all(fd, btf, len, off);
+		err = io__pwrite_full(fd, btf, len, off);
 		if (err)
 			return err;
 		sh[btf_idx].sh_offset = off;
@@ -305,7 +289,7 @@ static int write_tail(const struct elf_file *ef, int fd, GElf_Shdr *sh, size_t n
 			return -ENOMEM;
 		memcpy(newstr, strs->d_buf, strs->d_size);
 		memcpy(newstr + strs->d_size, ".BTF", 5);
-		err = pwrite_all(fd, newstr, strs->d_size + 5, off);
+		err = io__pwrite_full(fd, newstr, strs->d_size + 5, off);
 		free(newstr);
 		if (err)
 			return err;

@@ -2,7 +2,7 @@
 /* Loading BTF for diff and stat: raw .btf files or an ELF's .BTF section. */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,20 +12,7 @@
 #include <bpf/libbpf.h>
 
 #include "btf/load.h"
-#include "cli/cli.h"
-
-static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	/* libbpf explains parse failures at length; -v shows it, else our one line. */
-	if (!cli_verbose || level == LIBBPF_DEBUG)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
-
-void btf_load__quiet_libbpf(void)
-{
-	libbpf_set_print(quiet_print);
-}
+#include "lib/io.h"
 
 /* Why PATH could not be loaded, as the file's first bytes suggest. */
 static const char *load_why(const char *path, int err, bool split)
@@ -36,7 +23,7 @@ static const char *load_why(const char *path, int err, bool split)
 
 	if (fd < 0)
 		return strerror(errno);
-	n = read(fd, magic, sizeof(magic));
+	n = io__read_full(fd, magic, sizeof(magic));
 	close(fd);
 	if (n == 4 && !memcmp(magic, "\177ELF", 4)) {
 		if (err == -ENOENT)
@@ -51,29 +38,34 @@ static const char *load_why(const char *path, int err, bool split)
 	return "neither raw BTF nor an ELF file with a .BTF section";
 }
 
-int btf_load(const char *path, struct btf *base, struct btf **out, const char **why)
+int btf_load(const char *path, struct btf *base, struct btf **out, char *why, size_t whylen)
 {
+	const char *reason;
 	struct stat st;
 	struct btf *btf;
 	int err;
 
 	*out = NULL;
-	*why = NULL;
 	if (stat(path, &st)) {
 		err = -errno;
-		*why = strerror(errno);
-		return err;
+		reason = strerror(errno);
+		goto fail;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		*why = "not a regular file";
-		return -EINVAL;
+		err = -EINVAL;
+		reason = "not a regular file";
+		goto fail;
 	}
 	btf = base ? btf__parse_split(path, base) : btf__parse(path, NULL);
 	err = libbpf_get_error(btf);
 	if (err) {
-		*why = load_why(path, err, base);
-		return err;
+		reason = load_why(path, err, base);
+		goto fail;
 	}
 	*out = btf;
 	return 0;
+fail:
+	if (why && whylen)
+		snprintf(why, whylen, "%s", reason);
+	return err;
 }

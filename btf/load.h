@@ -3,16 +3,17 @@
 #ifndef FRUGAL_BTF_LOAD_H
 #define FRUGAL_BTF_LOAD_H
 
-struct btf;
+#include <stddef.h>
 
-/* Keep libbpf's own messages for -v; our commands print one line. */
-void btf_load__quiet_libbpf(void);
+struct btf;
 
 /*
  * Load PATH: raw BTF, or the .BTF section of an ELF file; split BTF on BASE
- * when BASE is not NULL.  0 and *OUT, or a negative errno and *WHY, a short
- * explanation fit for "frugal btf: PATH: WHY".
+ * when BASE is not NULL.  0 and *OUT, or a negative errno with a short
+ * reason in WHY (WHYLEN bytes, as the encoder's errbuf), fit for
+ * "frugal btf: PATH: WHY".  Nothing is printed: libbpf's own explanation
+ * goes through its print callback (cli_libbpf_logs(): with -v only).
  */
-int btf_load(const char *path, struct btf *base, struct btf **out, const char **why);
+int btf_load(const char *path, struct btf *base, struct btf **out, char *why, size_t whylen);
 
 #endif

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* `frugal btf stat FILE`: how many types of each kind, and how big it all is. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,54 +104,62 @@ static int print_dump(const struct btf *btf)
 	return 0;
 }
 
-static int usage(FILE *f)
+enum {
+	OPT_BASE = CLI_OPT_LONG,
+	OPT_DUMP,
+};
+
+static const struct cli_opt opts[] = {
+	{ "base", OPT_BASE, required_argument, "FILE", "base BTF (raw or ELF) of split BTF" },
+	{ "dump", OPT_DUMP, no_argument, NULL, "print the id-free rendering 'btf diff' compares" },
+	{ "verbose", 'v', no_argument, NULL, "show libbpf's messages" },
+	{ "help", 'h', no_argument, NULL, "this help" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static void print_help(void)
 {
 	fputs("usage: frugal btf stat [--base BASE] FILE\n\n"
 	      "Count the types of FILE (raw BTF or an ELF's .BTF section) per kind,\n"
 	      "with the bytes each kind takes, and the sizes of the type and string\n"
 	      "sections.  With --base, FILE is split BTF on BASE and only its own\n"
-	      "types are counted.\n\n"
-	      "  --base FILE     base BTF (raw or ELF) of split BTF\n"
-	      "  --dump          print the id-free rendering 'btf diff' compares\n"
-	      "  -v, --verbose   show libbpf's messages\n", f);
-	return f == stdout ? EXIT_OK : EXIT_USAGE;
+	      "types are counted.\n\n", stdout);
+	cli_opts__help(stdout, opts);
+}
+
+/* One option of opts[] into O (a cli_opt_fn); -h stops the parse. */
+static int parse_one(void *ctx, int c, const char *arg)
+{
+	struct btf_stat_opts *o = ctx;
+
+	switch (c) {
+	case OPT_BASE:
+		o->base = arg;
+		break;
+	case OPT_DUMP:
+		o->dump = true;
+		break;
+	case 'v':
+		o->verbose = true;
+		break;
+	case 'h':
+		o->help = true;
+		return CLI_OPTS_STOP;
+	}
+	return 0;
 }
 
 int btf_stat_opts__parse(struct btf_stat_opts *o, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "base", required_argument, NULL, 'b' },
-		{ "dump", no_argument, NULL, 'd' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, at;
+	int next, err;
 
 	memset(o, 0, sizeof(*o));
-	opterr = 0;
-	optind = 0;	/* glibc: a full reset, also of a group left half-read */
-	for (at = 1; (c = getopt_long(argc, argv, ":vh", longopts, NULL)) != -1; at = optind) {
-		switch (c) {
-		case 'b':
-			o->base = optarg;
-			break;
-		case 'd':
-			o->dump = true;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'h':
-			o->help = true;
-			return 0;
-		default:
-			return btf_cmd__bad_option(argc, argv, at, c);
-		}
-	}
-	if (argc - optind != 1)
+	err = cli_opts__parse(opts, argc, argv, 0, parse_one, o, &next);
+	if (err || o->help)
+		return err;
+	if (argc - next != 1)
 		return cli_usage_err("stat takes one file");
-	o->path = argv[optind];
+	o->path = argv[next];
 	return 0;
 }
 
@@ -160,22 +167,24 @@ int btf_stat_main(int argc, char **argv)
 {
 	struct btf *base = NULL, *btf = NULL;
 	struct btf_stat_opts o;
-	const char *why;
+	char why[256];
 	int err, ret = EXIT_RUNTIME;
 
 	err = btf_stat_opts__parse(&o, argc, argv);
 	if (err)
 		return err;
-	if (o.help)
-		return usage(stdout);
+	if (o.help) {
+		print_help();
+		return EXIT_OK;
+	}
 	if (o.verbose)
 		cli_verbose = 1;
-	btf_load__quiet_libbpf();
-	if (o.base && btf_load(o.base, NULL, &base, &why)) {
+	cli_libbpf_logs();
+	if (o.base && btf_load(o.base, NULL, &base, why, sizeof(why))) {
 		cli_err(o.base, "%s", why);
 		goto out;
 	}
-	if (btf_load(o.path, base, &btf, &why)) {
+	if (btf_load(o.path, base, &btf, why, sizeof(why))) {
 		cli_err(o.path, "%s", why);
 		goto out;
 	}

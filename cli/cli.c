@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Error reporting and option parsing shared by every subcommand. */
+/* Errors, numbers and logs: what every command shares. */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <bpf/libbpf.h>
 
 #include "cli/cli.h"
 
@@ -69,20 +71,14 @@ int cli_parse_u64(const char *opt, const char *arg, unsigned long long min,
 	char *end;
 
 	/* strtoull skips any leading blank and takes a sign: neither is a count. */
-	if (!arg || !*arg || *arg == '-' || *arg == '+' || isspace((unsigned char)*arg)) {
-		cli_usage_err("%s: '%s' is not a number", opt, arg ? arg : "");
-		return -EINVAL;
-	}
+	if (!arg || !*arg || *arg == '-' || *arg == '+' || isspace((unsigned char)*arg))
+		return cli_usage_err("%s: '%s' is not a number", opt, arg ? arg : "");
 	errno = 0;
 	v = strtoull(arg, &end, 0);
-	if (*end) {
-		cli_usage_err("%s: '%s' is not a number", opt, arg);
-		return -EINVAL;
-	}
-	if (errno == ERANGE || v < min || v > max) {
-		cli_usage_err("%s: %s is out of range [%llu, %llu]", opt, arg, min, max);
-		return -ERANGE;
-	}
+	if (*end)
+		return cli_usage_err("%s: '%s' is not a number", opt, arg);
+	if (errno == ERANGE || v < min || v > max)
+		return cli_usage_err("%s: %s is out of range [%llu, %llu]", opt, arg, min, max);
 	*out = v;
 	return 0;
 }
@@ -93,22 +89,28 @@ int cli_parse_double(const char *opt, const char *arg, double min, double max,
 	double v;
 	char *end;
 
-	if (!arg || !*arg) {
-		cli_usage_err("%s: '' is not a number", opt);
-		return -EINVAL;
-	}
+	if (!arg || !*arg)
+		return cli_usage_err("%s: '' is not a number", opt);
 	errno = 0;
 	v = strtod(arg, &end);
-	if (*end || isnan(v)) {
-		cli_usage_err("%s: '%s' is not a number", opt, arg);
-		return -EINVAL;
-	}
-	if (errno == ERANGE || v < min || v > max) {
-		cli_usage_err("%s: %s is out of range [%g, %g]", opt, arg, min, max);
-		return -ERANGE;
-	}
+	if (*end || isnan(v))
+		return cli_usage_err("%s: '%s' is not a number", opt, arg);
+	if (errno == ERANGE || v < min || v > max)
+		return cli_usage_err("%s: %s is out of range [%g, %g]", opt, arg, min, max);
 	*out = v;
 	return 0;
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (!cli_verbose || level == LIBBPF_DEBUG)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+void cli_libbpf_logs(void)
+{
+	libbpf_set_print(libbpf_print);
 }
 
 double cli_now(void)

@@ -156,9 +156,24 @@ static void check_lock_stack(const struct lock_opts *o)
 	}
 }
 
+/* -C: parsed into o->cpus over this machine's CPUs, as the list says. */
+static void check_cpus(const struct lock_opts *o)
+{
+	unsigned char set[sizeof(o->cpus)] = {};
+	int nr_cpus = libbpf_num_possible_cpus();
+
+	if (!o->cpu_list) {
+		if (o->nr_cpus || memchr(o->cpus, 1, sizeof(o->cpus)))
+			abort();
+		return;
+	}
+	if (o->nr_cpus != nr_cpus || lock_cpu_list_parse(o->cpu_list, set, nr_cpus) ||
+	    memcmp(set, o->cpus, sizeof(set)))
+		abort();
+}
+
 static void check_lock(const struct args *a, const struct lock_opts *o, int idx)
 {
-	unsigned char set[4096];
 	unsigned int i;
 
 	check_str(a, o->csv_sep);
@@ -186,7 +201,9 @@ static void check_lock(const struct args *a, const struct lock_opts *o, int idx)
 		abort();
 	if (!o->fields || (o->fields & ~0x1fU))
 		abort();
-	if ((o->json && o->csv_sep) || (o->csv_sep && !*o->csv_sep))
+	/* One format: CSV exactly when -x gave a separator. */
+	if (o->nformats > 1 || o->format > LOCK_FMT_CSV ||
+	    (o->format == LOCK_FMT_CSV) != (o->csv_sep != NULL) || (o->csv_sep && !*o->csv_sep))
 		abort();
 	if (o->duration && !(o->duration >= 0.001 && o->duration <= 1e7))
 		abort();
@@ -203,8 +220,7 @@ static void check_lock(const struct args *a, const struct lock_opts *o, int idx)
 	for (i = 0; i < o->nr_targets; i++)
 		if (o->targets[i] < 1 || o->targets[i] > 0x3fffffff)
 			abort();
-	if (o->cpu_list && lock_cpu_list_parse(o->cpu_list, set, libbpf_num_possible_cpus()))
-		abort();
+	check_cpus(o);
 }
 
 static void fuzz_lock(struct args *a)

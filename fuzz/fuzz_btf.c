@@ -22,6 +22,7 @@
 #include "btf/btf.h"
 #include "btf/canon.h"
 #include "btf/load.h"
+#include "cli/cli.h"
 
 static int memfd = -1;
 static char path[64];
@@ -72,7 +73,7 @@ static int check_self(struct btf *a, struct btf *b, unsigned int mask)
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc, (void)argv;
-	btf_load__quiet_libbpf();
+	cli_libbpf_logs();
 	memfd = memfd_create("btf", 0);
 	if (memfd < 0)
 		abort();
@@ -84,18 +85,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *argv[] = { "diff", "-q", path, path, NULL };
 	struct btf *a, *b;
-	const char *why;
+	char why[256] = "";
 	int err;
 
 	if (ftruncate(memfd, 0) || (size && pwrite(memfd, data, size, 0) != (ssize_t)size))
 		abort();
-	err = btf_load(path, NULL, &a, &why);
+	err = btf_load(path, NULL, &a, why, sizeof(why));
 	if (err) {
-		if (!why || !*why || a)
+		if (!why[0] || a)
 			abort();
 		return 0;
 	}
-	if (btf_load(path, NULL, &b, &why))
+	if (btf_load(path, NULL, &b, why, sizeof(why)))
 		abort();
 	err = check_self(a, b, BTF_CANON_ALL);
 	check_self(a, b, BTF_CANON_TYPES);

@@ -21,10 +21,10 @@
 #include <unistd.h>
 
 #include <bpf/btf.h>
-#include <bpf/libbpf.h>
 
 #include "btf/canon.h"
 #include "btf/encode.h"
+#include "cli/cli.h"
 
 static int memfd = -1;
 static char in_path[64], dir[64], out_path[128];
@@ -35,16 +35,10 @@ static void cleanup(void)
 	rmdir(dir);
 }
 
-static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	(void)level, (void)fmt, (void)ap;
-	return 0;
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc, (void)argv;
-	libbpf_set_print(quiet);
+	cli_libbpf_logs();	/* without -v: silent */
 	memfd = memfd_create("elf", 0);
 	snprintf(dir, sizeof(dir), "/tmp/frugal-fuzz-encode.XXXXXX");
 	if (memfd < 0 || !mkdtemp(dir))

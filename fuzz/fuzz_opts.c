@@ -74,7 +74,7 @@ static void check_numbers(const char *s, unsigned int k)
 	r = cli_parse_double("--fuzz", s, 0.001, 1e7, &d);
 	if (r == 0 && (!(d >= 0.001 && d <= 1e7) || isnan(d)))
 		abort();
-	if (r != 0 && r != -EINVAL && r != -ERANGE)
+	if (r != 0 && r != EXIT_USAGE)
 		abort();
 }
 

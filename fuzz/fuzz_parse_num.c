@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r = cli_parse_u64("--fuzz", s, min, max, &v);
 	if (r == 0 && (v < min || v > max))
 		abort();
-	if (r != 0 && r != -EINVAL && r != -ERANGE)
+	if (r != 0 && r != EXIT_USAGE)
 		abort();
 	return 0;
 }

@@ -5,27 +5,32 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/array.h"
 #include "lib/elf_file.h"
 
-int elf_file__open(struct elf_file *ef, const char *path, const char **why)
+int elf_file__open(struct elf_file *ef, const char *path, char *why, size_t whylen)
 {
+	const char *reason = NULL;
 	struct stat st;
 	int err;
 
 	memset(ef, 0, sizeof(*ef));
 	ef->fd = -1;
-	*why = NULL;
 	if (elf_version(EV_CURRENT) == EV_NONE) {
-		*why = "libelf is too old";
-		return -EINVAL;
+		reason = "libelf is too old";
+		err = -EINVAL;
+		goto err_close;
 	}
 	ef->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (ef->fd < 0)
-		return -errno;
+	if (ef->fd < 0) {
+		err = -errno;
+		goto err_close;
+	}
 	if (fstat(ef->fd, &st)) {
 		err = -errno;
 		goto err_close;
@@ -33,20 +38,21 @@ int elf_file__open(struct elf_file *ef, const char *path, const char **why)
 	ef->size = st.st_size;
 	err = -EINVAL;
 	if (!S_ISREG(st.st_mode)) {
-		*why = "not a regular file";
+		reason = "not a regular file";
 		goto err_close;
 	}
 	ef->elf = elf_begin(ef->fd, ELF_C_READ_MMAP, NULL);
 	if (!ef->elf || elf_kind(ef->elf) != ELF_K_ELF) {
-		*why = "not an ELF file";
+		reason = "not an ELF file";
 		goto err_close;
 	}
 	if (!gelf_getehdr(ef->elf, &ef->ehdr) || elf_getshdrstrndx(ef->elf, &ef->shstrndx)) {
-		*why = elf_errmsg(-1);
+		reason = elf_errmsg(-1);
 		goto err_close;
 	}
 	return 0;
 err_close:
+	snprintf(why, whylen, "%s", reason ? reason : strerror(-err));
 	elf_file__close(ef);
 	return err;
 }
@@ -61,7 +67,7 @@ void elf_file__close(struct elf_file *ef)
 		free(ef->bufs[i]);
 	free(ef->bufs);
 	ef->bufs = NULL;
-	ef->nbufs = 0;
+	ef->nbufs = ef->bufs_cap = 0;
 	if (ef->fd >= 0)
 		close(ef->fd);
 	ef->elf = NULL;
@@ -183,7 +189,7 @@ static int inflate_one(struct elf_file *ef, Elf_Scn *scn, GElf_Shdr *shdr,
 {
 	size_t hdr = gelf_fsize(ef->elf, ELF_T_CHDR, 1, EV_CURRENT);
 	Elf_Data *raw, *d;
-	void *buf, **v;
+	void *buf;
 	size_t n;
 
 	raw = elf_rawdata(scn, NULL);
@@ -197,12 +203,10 @@ static int inflate_one(struct elf_file *ef, Elf_Scn *scn, GElf_Shdr *shdr,
 	if (chdr->ch_size / ZSTD_MAX_RATIO > raw->d_size - hdr)
 		return -EINVAL;
 	buf = malloc(chdr->ch_size ? chdr->ch_size : 1);
-	v = realloc(ef->bufs, (ef->nbufs + 1) * sizeof(*v));
-	if (!buf || !v) {
+	if (!buf || array__grow(&ef->bufs, &ef->bufs_cap, ef->nbufs + 1, sizeof(*ef->bufs), 8)) {
 		free(buf);
 		return -ENOMEM;
 	}
-	ef->bufs = v;
 	ef->bufs[ef->nbufs++] = buf;
 	n = dec(buf, chdr->ch_size, (const char *)raw->d_buf + hdr, raw->d_size - hdr);
 	if (iserr(n) || n != chdr->ch_size)

@@ -19,11 +19,11 @@ struct elf_file {
 	size_t size;		/* file size in bytes */
 	bool priv;		/* mapped copy-on-write: data may be edited */
 	void **bufs;		/* sections decompressed here (zstd) */
-	size_t nbufs;
+	size_t nbufs, bufs_cap;
 };
 
-/* Open PATH read-only.  0 or -errno; on -EINVAL *why says what is wrong. */
-int elf_file__open(struct elf_file *ef, const char *path, const char **why);
+/* Open PATH read-only.  0, or -errno with the reason in WHY (WHYLEN bytes). */
+int elf_file__open(struct elf_file *ef, const char *path, char *why, size_t whylen);
 void elf_file__close(struct elf_file *ef);
 
 /*

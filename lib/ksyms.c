@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/array.h"
 #include "lib/ksyms.h"
 #include "lib/linebuf.h"
 
@@ -40,23 +41,6 @@ void ksyms__free(struct ksyms *ks)
 	free(ks);
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t unit, size_t first)
-{
-	size_t n = *cap ? *cap : first;
-	void *q;
-
-	while (n < need)
-		n *= 2;
-	if (n == *cap)
-		return 0;
-	q = realloc(*p, n * unit);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 /* "ffffffff81000000 T _stext" or "... t name\t[module]". */
 static int parse_line(char *line, uint64_t *addr, char *type, char **name, size_t *len)
 {
@@ -85,8 +69,8 @@ static int add(struct ksyms *ks, uint64_t addr, char type, const char *name, siz
 
 	if (ks->names_len + len + 1 > UINT32_MAX)
 		return -E2BIG;
-	if (grow((void **)&ks->ents, &ks->cap, ks->nr + 1, sizeof(*ks->ents), 4096) ||
-	    grow((void **)&ks->names, &ks->names_cap, ks->names_len + len + 1, 1, 65536))
+	if (array__grow(&ks->ents, &ks->cap, ks->nr + 1, sizeof(*ks->ents), 4096) ||
+	    array__grow(&ks->names, &ks->names_cap, ks->names_len + len + 1, 1, 65536))
 		return -ENOMEM;
 	e = &ks->ents[ks->nr++];
 	e->addr = addr;

@@ -21,8 +21,9 @@ struct ksym {
 /*
  * Read PATH (NULL: /proc/kallsyms).  TYPES, if not NULL, lists the type
  * letters to keep (e.g. "tTwW" for code only), which keeps the table small.
- * Returns NULL with errno set: -EPERM when every address reads as zero
- * (kptr_restrict hides them), -EINVAL for a malformed line, or the I/O error.
+ * Returns NULL with errno set: EPERM when every address reads as zero
+ * (kptr_restrict hides them), EINVAL for a malformed or overlong line,
+ * ENOMEM, or the error of opening or reading PATH.
  */
 struct ksyms *ksyms__load(const char *path, const char *types);
 void ksyms__free(struct ksyms *ks);
@@ -50,9 +51,10 @@ size_t ksyms__count(const struct ksyms *ks);
 size_t ksyms__mem_bytes(const struct ksyms *ks, size_t *names);
 
 /*
- * The symbol containing ADDR: the last one at or below it, unless ADDR is
- * past the last symbol by more than max_gap bytes.  0 with *sym and *off
- * set, or -ENOENT.
+ * The symbol containing ADDR: the last one at or below it (of several at
+ * one address, the one added first: kallsyms' canonical name), unless
+ * ADDR is past the last symbol by more than KSYMS_MAX_GAP (1 MB, in
+ * ksyms.c).  0 with *sym and *off set, or -ENOENT.
  */
 int ksyms__resolve(const struct ksyms *ks, uint64_t addr, struct ksym *sym,
 		   uint64_t *off);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/io.h"
 #include "lib/linebuf.h"
 
 void linebuf__init(struct linebuf *lb, int fd, char *buf, size_t size)
@@ -50,11 +51,9 @@ static ssize_t fill(struct linebuf *lb)
 		lb->end -= lb->start;
 		lb->start = 0;
 	}
-	do {
-		n = read(lb->fd, lb->buf + lb->end, lb->size - 1 - lb->end);
-	} while (n < 0 && errno == EINTR);
+	n = io__read(lb->fd, lb->buf + lb->end, lb->size - 1 - lb->end);
 	if (n < 0)
-		return -errno;
+		return n;
 	if (n == 0)
 		lb->eof = 1;
 	lb->end += n;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The collector: open the BPF object, probe the attach path (tp_btf, then
- * raw tracepoints), fill the filter maps, merge ring records while running,
+ * raw tracepoints), fill the filter maps, merge the overflow records while running,
  * and at the end close the programs' gate before reading anything, so the
  * totals are final.
  *
@@ -20,6 +20,7 @@
 #include <bpf/libbpf.h>
 
 #include "cli/cli.h"
+#include "lib/io.h"
 #include "lock/kbtf.h"
 #include "lock/lock_int.h"
 #include "lock/lock.skel.h"
@@ -212,8 +213,7 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	return err;
 }
 
-static int fill_maps(struct lock_collect *c, const struct lock_opts *o,
-		     const unsigned char *cpu_set, int nr_cpus)
+static int fill_maps(struct lock_collect *c, const struct lock_opts *o)
 {
 	struct lock_bpf *s = c->skel;
 	unsigned char one = 1;
@@ -229,11 +229,8 @@ static int fill_maps(struct lock_collect *c, const struct lock_opts *o,
 	for (i = 0; !err && i < o->nr_ranges; i++)
 		err = bpf_map__update_elem(s->maps.ranges, &i, sizeof(i), o->ranges[i],
 					   sizeof(o->ranges[i]), BPF_ANY);
-	for (i = 0; !err && cpu_set && i < (unsigned int)nr_cpus; i++) {
-		unsigned char v = cpu_set[i];
-
-		err = bpf_map__update_elem(s->maps.cpus, &i, sizeof(i), &v, 1, BPF_ANY);
-	}
+	for (i = 0; !err && o->cpu_list && i < (unsigned int)o->nr_cpus; i++)
+		err = bpf_map__update_elem(s->maps.cpus, &i, sizeof(i), &o->cpus[i], 1, BPF_ANY);
 	return err;
 }
 
@@ -362,8 +359,7 @@ static void destroy_links(struct lock_collect *c)
 }
 
 /* One attempt at one attach path; on failure everything is released. */
-static int try_path(struct lock_collect *c, const struct lock_opts *o, bool btf,
-		    const unsigned char *cpu_set, int nr_cpus)
+static int try_path(struct lock_collect *c, const struct lock_opts *o, bool btf)
 {
 	double t;
 	int err;
@@ -381,7 +377,7 @@ static int try_path(struct lock_collect *c, const struct lock_opts *o, bool btf,
 	err = configure(c, o, btf);
 	t = cli_now() * 1e3;
 	err = err ?: lock_bpf__load(c->skel);
-	err = err ?: fill_maps(c, o, cpu_set, nr_cpus);
+	err = err ?: fill_maps(c, o);
 	if (!err)
 		cli_log("lock: programs loaded in %.1f ms\n", cli_now() * 1e3 - t);
 	t = cli_now() * 1e3;
@@ -398,47 +394,31 @@ static int try_path(struct lock_collect *c, const struct lock_opts *o, bool btf,
 	return 0;
 }
 
-int lock_cpu_list_parse(const char *list, unsigned char *set, int nr_cpus);
-
-struct lock_collect *lock_collect__open(const struct lock_opts *o, int *errp)
+struct lock_collect *lock_collect__open(const struct lock_opts *o)
 {
 	struct lock_collect *c = calloc(1, sizeof(*c));
-	unsigned char *cpu_set = NULL;
-	int nr_cpus = libbpf_num_possible_cpus(), err;
+	int err;
 
-	if (!c) {
-		err = -ENOMEM;
-		goto fail;
-	}
+	if (!c)
+		return NULL;
 	for (int i = 0; i < NR_LINKS; i++)
 		c->links[i] = -1;
-	if (o->cpu_list) {
-		cpu_set = calloc(nr_cpus > 0 ? nr_cpus : 1, 1);
-		err = cpu_set ? lock_cpu_list_parse(o->cpu_list, cpu_set, nr_cpus) : -ENOMEM;
-		if (err)
-			goto fail;
-	}
 	err = -ENOENT;
 	if (!o->force_raw_tp) {
-		err = try_path(c, o, true, cpu_set, nr_cpus);
+		err = try_path(c, o, true);
 		if (err)
 			cli_log("lock: tp_btf unavailable (%s), trying raw_tp\n",
 				strerror(-err));
 	}
 	if (err)
-		err = try_path(c, o, false, cpu_set, nr_cpus);
-	if (err)
-		goto fail;
-	err = open_buffers(c, o);
-	if (err)
-		goto fail;
-	free(cpu_set);
+		err = try_path(c, o, false);
+	err = err ?: open_buffers(c, o);
+	if (err) {
+		lock_collect__destroy(c);
+		errno = -err;
+		return NULL;
+	}
 	return c;
-fail:
-	free(cpu_set);
-	lock_collect__destroy(c);
-	*errp = err;
-	return NULL;
 }
 
 const char *lock_collect__path(const struct lock_collect *c)
@@ -462,7 +442,7 @@ int lock_collect__poll(struct lock_collect *c, struct lock_table *t, int timeout
 	if (wake_fd >= 0 && p[1].revents) {
 		char buf[64];
 
-		while (read(wake_fd, buf, sizeof(buf)) > 0)
+		while (io__read(wake_fd, buf, sizeof(buf)) > 0)
 			;
 	}
 	if (p[0].revents) {

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <linux/btf.h>
 
+#include "lib/array.h"
+#include "lib/io.h"
 #include "lock/kbtf.h"
 
 #define KBTF_BUF	65536
@@ -36,8 +38,7 @@ struct kbtf {
 
 static int read_at(struct kbtf *b, void *p, size_t len, off_t off)
 {
-	int fd = b->fd;
-	ssize_t n;
+	int err;
 
 	if (b->map) {
 		if ((size_t)off > b->map_len || len > b->map_len - off)
@@ -45,17 +46,8 @@ static int read_at(struct kbtf *b, void *p, size_t len, off_t off)
 		memcpy(p, b->map + off, len);
 		return 0;
 	}
-	while (len) {
-		n = pread(fd, p, len, off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EINVAL;
-		p = (char *)p + n;
-		len -= n;
-		off += n;
-	}
-	return 0;
+	err = io__pread_full(b->fd, p, len, off);
+	return err == -ENODATA ? -EINVAL : err;	/* the file ended first: not BTF */
 }
 
 static int want_name(struct kbtf *b, const char *name)
@@ -196,15 +188,10 @@ static int for_each_type(struct kbtf *b, kbtf_fn fn, void *ctx)
 		if (!used) {
 			/* One record larger than the buffer (or cut short in the
 			 * file): grow it. */
-			char *p;
-
 			if (b->map || b->cap >= b->hdr.type_len + sizeof(struct btf_type))
 				return -EINVAL;
-			p = realloc(b->buf, b->cap * 2);
-			if (!p)
+			if (array__grow(&b->buf, &b->cap, b->cap + 1, 1, 0))
 				return -ENOMEM;
-			b->buf = p;
-			b->cap *= 2;
 			continue;
 		}
 		slide_window(b, used, have);

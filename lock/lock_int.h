@@ -32,8 +32,16 @@ enum lock_field {
 #define LOCK_FIELDS_DEFAULT (LOCK_FIELD_CONTENDED | LOCK_FIELD_WAIT_TOTAL | \
 			     LOCK_FIELD_WAIT_MAX | LOCK_FIELD_AVG_WAIT)
 
+/* The report's formats (report.c's table of them). */
+enum lock_format {
+	LOCK_FMT_TABLE,
+	LOCK_FMT_JSON,		/* --json */
+	LOCK_FMT_CSV,		/* -x SEP */
+};
+
 #define LOCK_MAX_TARGETS 1024
 #define LOCK_MAX_ADDRS	 64
+#define LOCK_MAX_CPUS	 4096
 
 struct lock_opts {
 	enum lock_aggr mode;
@@ -50,14 +58,17 @@ struct lock_opts {
 	unsigned int ring_kb;		/* --ring-size: the perf buffer of each CPU */
 	double duration;		/* -d: 0 = until the command ends / a signal */
 	bool verbose_stacks;		/* -v: stack under each row */
-	bool json;
+	enum lock_format format;
+	unsigned int nformats;		/* formats asked for: more than one is an error */
 	const char *csv_sep;		/* -x */
 	/* targets */
 	bool system_wide;
 	enum lock_target target_mode;
 	unsigned int nr_targets;
 	uint32_t targets[LOCK_MAX_TARGETS];
-	const char *cpu_list;
+	const char *cpu_list;		/* -C as given; parsed into: */
+	unsigned char cpus[LOCK_MAX_CPUS];	/* 1: traced, for each of nr_cpus */
+	int nr_cpus;			/* possible CPUs, when -C is given */
 	const char *pid_arg, *tid_arg;	/* as given, for the report */
 	/* filters */
 	uint64_t type_mask;		/* 0: all */
@@ -84,6 +95,8 @@ struct lock_opts {
  * strings stay as they are, and getopt starts afresh each call.
  */
 int lock_opts__parse(struct lock_opts *o, int argc, char **argv, int *cmd_idx);
+/* `frugal lock --help`. */
+void lock_opts__help(FILE *f);
 /* -C: mark SET[cpu] for each CPU of LIST below NR_CPUS.  0, -EINVAL, -ERANGE. */
 int lock_cpu_list_parse(const char *list, unsigned char *set, int nr_cpus);
 
@@ -131,7 +144,8 @@ struct lock_accounting {
 	bool have_stats;
 };
 
-struct lock_collect *lock_collect__open(const struct lock_opts *o, int *err);
+/* Load, probe and attach; NULL with errno set on failure. */
+struct lock_collect *lock_collect__open(const struct lock_opts *o);
 /* Which attach path was taken: "tp_btf" or "raw_tp". */
 const char *lock_collect__path(const struct lock_collect *c);
 /*
@@ -144,7 +158,16 @@ int lock_collect__poll(struct lock_collect *c, struct lock_table *t, int timeout
 int lock_collect__finish(struct lock_collect *c, struct lock_table *t,
 			 struct lock_accounting *acct);
 void lock_collect__destroy(struct lock_collect *c);
-unsigned int lock_collect__bpf_skip(const struct lock_collect *c);
+
+/* ---- -p/--tid, -L and -S against the running system (resolve.c) ---- */
+
+/*
+ * Check that -p's processes exist, turn -L's symbols into addresses and
+ * -S's words into the text ranges of the kernel functions they name.  0,
+ * or an exit code once the reason is printed.  O's ranges are then the
+ * caller's to free.
+ */
+int lock_filters__resolve(struct lock_opts *o);
 
 /* ---- symbols from the kernel (symbols.c) ---- */
 
@@ -153,10 +176,27 @@ struct ksyms;
 /* A small table naming ADDRS and the symbols MARKS (up to 4); NULL + errno. */
 struct ksyms *lock_symbolize(const uint64_t *addrs, size_t n,
 			     const char *const *marks, size_t nr_marks);
+/*
+ * The symbols the report of T names: the frames of its printed rows (or
+ * their lock addresses) and the section marks that tell locking code
+ * apart.  From the kernel's symbolizer, else /proc/kallsyms; NULL + errno.
+ */
+struct ksyms *lock_report_syms(const struct lock_opts *o, struct lock_table *t);
 
-/* ---- the report (report.c) ---- */
+/* ---- lock types (types.c) ---- */
 
-struct ksyms;
+/* Type name as perf prints it ("rwsem:W", "mutex", ...). */
+const char *lock_type_name(uint32_t flags);
+/* Parse -Y into a mask over (flags & LCB_F_MASK).  0 or -EINVAL. */
+int lock_type_parse(const char *arg, uint64_t *mask);
+
+/* ---- cgroup names (cgroup.c) ---- */
+
+/* The cgroup path of each of ROWS' keys, NULL where not found; NULL if no memory. */
+char **lock_cgroup_names(struct lock_row **rows, size_t n);
+void lock_cgroup_names_free(char **names, size_t n);
+
+/* ---- the report (report.c, one out_*.c per format) ---- */
 
 struct lock_run_info {
 	const char *attach;		/* tp_btf / raw_tp */
@@ -166,14 +206,12 @@ struct lock_run_info {
 	int exit_status;
 };
 
-/* Type name as perf prints it ("rwsem:W", "mutex", ...). */
-const char *lock_type_name(uint32_t flags);
-/* Parse -Y into a mask over (flags & LCB_F_MASK).  0 or -EINVAL. */
-int lock_type_parse(const char *arg, uint64_t *mask);
-/* "123 ns", "1.23 us", ... in a field of WIDTH. */
+/* "123 ns", "1.23 us", ...: perf's units. */
 void lock_fmt_time(char *buf, size_t size, uint64_t ns);
+/* R's value for KEY (avg_wait: total / count). */
 uint64_t lock_row_value(const struct lock_row *r, enum lock_sort key);
 
+/* The report of T in O's format to F.  0 or -ENOMEM. */
 int lock_report(FILE *f, const struct lock_opts *o, struct lock_table *t,
 		const struct lock_accounting *a, const struct lock_run_info *ri,
 		struct ksyms *ks);

@@ -2,8 +2,8 @@
 /*
  * Names for the report's addresses, from the kernel itself (see
  * symbolize.bpf.c), in batches; the answers go into a small ksyms table so
- * the report looks them up like any other.  Returns NULL (errno set) when
- * the kernel cannot run the program; the caller then reads /proc/kallsyms.
+ * the report looks them up like any other.  When the kernel cannot run the
+ * program, /proc/kallsyms is read instead.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,6 +13,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "cli/cli.h"
 #include "lib/ksyms.h"
 #include "lock/lock_int.h"
 #include "lock/symbolize.skel.h"
@@ -93,4 +94,40 @@ fail:
 	ksyms__free(ks);
 	errno = -err;
 	return NULL;
+}
+
+struct ksyms *lock_report_syms(const struct lock_opts *o, struct lock_table *t)
+{
+	static const char *const marks[] = {
+		"__lock_text_start", "__lock_text_end",
+		"__sched_text_start", "__sched_text_end",
+	};
+	struct lock_row **rows = lock_table__sorted(t, o->sort);
+	size_t i, j, n = lock_table__len(t), nr = 0;
+	struct ksyms *ks = NULL;
+	uint64_t *addrs;
+
+	if (o->entries && n > o->entries)
+		n = o->entries;
+	addrs = malloc((n ? n : 1) * (o->max_stack + 1) * sizeof(*addrs));
+	if (rows && addrs) {
+		for (i = 0; i < n; i++) {
+			if (o->mode == LOCK_AGGR_ADDR)
+				addrs[nr++] = rows[i]->key;
+			for (j = 0; rows[i]->stack && j < o->max_stack && rows[i]->stack[j]; j++)
+				addrs[nr++] = rows[i]->stack[j];
+		}
+		/* The kernel names them fastest; /proc/kallsyms is the fallback. */
+		ks = lock_symbolize(addrs, nr, marks, 4);
+		if (!ks) {
+			cli_log("lock: kernel symbolizer unavailable (%s): reading /proc/kallsyms\n",
+				strerror(errno));
+			ks = ksyms__load_addrs(NULL, addrs, nr, marks, 4);
+		}
+	} else {
+		errno = ENOMEM;
+	}
+	free(addrs);
+	free(rows);
+	return ks;
 }

@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <stdbool.h>
-#include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -23,7 +22,7 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
-#include "cli/cli.h"
+#include "cli/tools.h"
 
 #define BENCH_MAX_TASKS 4096
 
@@ -33,6 +32,7 @@ struct bench {
 	struct timespec start, stop;	/* CLOCK_MONOTONIC */
 	struct timespec leave;		/* stop + hold: when workers exit */
 	int done[2];			/* a byte from each worker whose run is over */
+	bool help;
 };
 
 /* This worker has stopped contending. */
@@ -180,64 +180,43 @@ fail:
 	return cli_err("fork", "%s", strerror(errno));
 }
 
-static void usage(FILE *f)
+enum { OPT_DELAY = CLI_OPT_LONG, OPT_HOLD };
+
+static const struct cli_opt opts[] = {
+	{ "threads", 'T', required_argument, "N", "threads hammering mmap/mprotect/munmap (mmap_lock; default 4)" },
+	{ "procs", 'P', required_argument, "N", "processes writing one pipe (pipe mutex; default 4)" },
+	{ "duration", 'd', required_argument, "SECS", "how long to contend (default 2)" },
+	{ "delay", OPT_DELAY, required_argument, "SECS", "create every worker, then wait SECS seconds before starting" },
+	{ "hold", OPT_HOLD, required_argument, "SECS", "after the run, keep every worker alive SECS more seconds" },
+	{ "help", 'h', no_argument, NULL, "this help" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static int parse_one(void *ctx, int c, const char *arg)
 {
-	fputs("usage: frugal bench lock [-T THREADS] [-P PROCS] [-d SECS] [--delay SECS]\n\n"
-	      "  -T, --threads N   threads hammering mmap/mprotect/munmap (mmap_lock; default 4)\n"
-	      "  -P, --procs N     processes writing one pipe (pipe mutex; default 4)\n"
-	      "  -d, --duration S  how long to contend (default 2)\n"
-	      "      --delay S     create every worker, then wait S seconds before starting\n"
-	      "      --hold S      after the run, keep every worker alive S more seconds\n", f);
+	struct bench *b = ctx;
+
+	switch (c) {
+	case 'T': return cli_parse_u64("-T", arg, 0, BENCH_MAX_TASKS, &b->threads);
+	case 'P': return cli_parse_u64("-P", arg, 0, BENCH_MAX_TASKS, &b->procs);
+	case 'd': return cli_parse_double("-d", arg, 0.001, 3600, &b->duration);
+	case OPT_DELAY: return cli_parse_double("--delay", arg, 0, 3600, &b->delay);
+	case OPT_HOLD: return cli_parse_double("--hold", arg, 0, 3600, &b->hold);
+	case 'h': b->help = true; return CLI_OPTS_STOP;
+	}
+	return 0;
 }
 
+/* The command line into B: 0 (with b->help for -h), or EXIT_USAGE once the reason is printed. */
 static int parse(int argc, char **argv, struct bench *b)
 {
-	static const struct option lo[] = {
-		{ "threads", required_argument, NULL, 'T' },
-		{ "procs", required_argument, NULL, 'P' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "delay", required_argument, NULL, 'D' },
-		{ "hold", required_argument, NULL, 'H' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	int next, err;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":T:P:d:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'T':
-			if (cli_parse_u64("-T", optarg, 0, BENCH_MAX_TASKS, &b->threads))
-				return EXIT_USAGE;
-			break;
-		case 'P':
-			if (cli_parse_u64("-P", optarg, 0, BENCH_MAX_TASKS, &b->procs))
-				return EXIT_USAGE;
-			break;
-		case 'd':
-			if (cli_parse_double("-d", optarg, 0.001, 3600, &b->duration))
-				return EXIT_USAGE;
-			break;
-		case 'D':
-			if (cli_parse_double("--delay", optarg, 0, 3600, &b->delay))
-				return EXIT_USAGE;
-			break;
-		case 'H':
-			if (cli_parse_double("--hold", optarg, 0, 3600, &b->hold))
-				return EXIT_USAGE;
-			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		case ':':
-			return cli_usage_err("option '%s' needs a value", argv[optind - 1]);
-		default:
-			return cli_usage_err("unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_err("unexpected argument '%s'", argv[optind]);
+	err = cli_opts__parse(opts, argc, argv, 0, parse_one, b, &next);
+	if (err || b->help)
+		return err;
+	if (next < argc)
+		return cli_usage_err("unexpected argument '%s'", argv[next]);
 	if (!b->threads && !b->procs)
 		return cli_usage_err("nothing to run: -T and -P are both 0");
 	return 0;
@@ -265,7 +244,7 @@ static bool wait_done(const struct bench *b, unsigned int n)
 	return true;
 }
 
-static int bench_lock(int argc, char **argv)
+int lock_bench_main(int argc, char **argv)
 {
 	struct bench b = { .threads = 4, .procs = 4, .duration = 2, .done = { -1, -1 } };
 	pthread_t *tids = NULL;
@@ -274,8 +253,14 @@ static int bench_lock(int argc, char **argv)
 	int err, status;
 
 	err = parse(argc, argv, &b);
-	if (err)
-		return err < 0 ? EXIT_OK : err;
+	if (err || b.help) {
+		if (b.help) {
+			fputs("usage: frugal bench lock [options]\n\n"
+			      "Real kernel lock contention, for tests and demos.\n\n", stdout);
+			cli_opts__help(stdout, opts);
+		}
+		return err;
+	}
 	tids = calloc(b.threads + 1, sizeof(*tids));
 	pids = calloc(b.procs + 1, sizeof(*pids));
 	err = tids && pids ? 0 : cli_err(NULL, "out of memory");
@@ -322,16 +307,4 @@ out:
 	free(tids);
 	free(pids);
 	return err;
-}
-
-int cmd_bench(int argc, char **argv)
-{
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fputs("usage: frugal bench lock [options]   (see 'frugal bench lock --help')\n",
-		      argc < 2 ? stderr : stdout);
-		return argc < 2 ? EXIT_USAGE : EXIT_OK;
-	}
-	if (!strcmp(argv[1], "lock"))
-		return bench_lock(argc - 1, argv + 1);
-	return cli_usage_err("unknown benchmark '%s'", argv[1]);
 }

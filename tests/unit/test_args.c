@@ -4,7 +4,8 @@
  * docs name are refused with EXIT_USAGE and a message naming the options,
  * the defaults are filled, perf's "lock contention" form is taken, a second
  * call after a failed one starts afresh, and the btf parsers refuse a bad
- * -j, an unknown strict feature and a missing FILE.
+ * -j, an unknown strict feature and a missing FILE, and take only the
+ * letters of their tables.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -238,6 +239,8 @@ static void test_encode(void)
 	char *kernel[] = { "pahole", "-J", "--btf_features=default", "-j4", "vmlinux", NULL };
 	char *after[] = { "pahole", "vmlinux", "-j2", "--skip_encoding_btf_enum64", NULL };
 	char *version[] = { "pahole", "--version", NULL };
+	char *help_bad[] = { "encode", "-h", "--nope", NULL };
+	char *jobs_opt[] = { "pahole", "-J", "-j", "vmlinux", NULL };
 
 	TEST_BEGIN("encode/bad-jobs");
 	CHECK_EQ(enc_parse(&a, ARGC(j0), j0), EXIT_USAGE);
@@ -271,6 +274,19 @@ static void test_encode(void)
 	CHECK_EQ(enc_parse(&a, ARGC(version), version), 0);
 	CHECK(a.version && !a.opts.path, "--version alone");
 	TEST_END();
+
+	/* -j's value is optional (pahole's "-j[N]"): alone, one per CPU. */
+	TEST_BEGIN("encode/jobs-without-value");
+	CHECK_EQ(enc_parse(&a, ARGC(jobs_opt), jobs_opt), 0);
+	CHECK(a.opts.jobs >= 1, "jobs %u", a.opts.jobs);
+	CHECK_STR(a.opts.path, "vmlinux");
+	TEST_END();
+
+	/* encode reads on past -h (as it always did); diff and stat stop there. */
+	TEST_BEGIN("encode/help-does-not-stop-parsing");
+	CHECK_EQ(enc_parse(&a, ARGC(help_bad), help_bad), EXIT_USAGE);
+	CHECK(strstr(msg, "'--nope'"), "message '%s'", msg);
+	TEST_END();
 }
 
 static void test_diff_stat(void)
@@ -282,6 +298,8 @@ static void test_diff_stat(void)
 	char *base[] = { "diff", "a", "--base", "vmlinux", "b", "-q", NULL };
 	char *none[] = { "stat", NULL };
 	char *sbase[] = { "stat", "--base", "vmlinux", "--dump", "mod.ko", NULL };
+	char *dhelp[] = { "diff", "-h", "--nope", NULL };
+	char *sletter[] = { "stat", "-d", "mod.ko", NULL };
 	int err;
 
 	TEST_BEGIN("diff/arguments");
@@ -313,6 +331,24 @@ static void test_diff_stat(void)
 	CHECK_STR(s.base, "vmlinux");
 	CHECK_STR(s.path, "mod.ko");
 	CHECK(s.dump, "--dump");
+	TEST_END();
+
+	TEST_BEGIN("diff-stat/help-stops-parsing");
+	capture();
+	err = btf_diff_opts__parse(&d, ARGC(dhelp), dhelp);
+	release();
+	CHECK_EQ(err, 0);
+	CHECK(d.help && !d.path[0], "-h not recorded");
+	CHECK_STR(msg, "");
+	TEST_END();
+
+	/* --base and --dump are long-only: no -b or -d. */
+	TEST_BEGIN("stat/long-only-options");
+	capture();
+	err = btf_stat_opts__parse(&s, ARGC(sletter), sletter);
+	release();
+	CHECK_EQ(err, EXIT_USAGE);
+	CHECK(strstr(msg, "unknown option '-d'"), "message '%s'", msg);
 	TEST_END();
 }
 

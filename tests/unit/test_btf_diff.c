@@ -5,6 +5,7 @@
  * function, an enum value, a parameter type, a bitfield, a duplicate-named
  * struct) and must find nothing between the same types added in another
  * order (all ids differ) or with old-style (INT-encoded) bitfields.
+ * btf_load() says why a file does not load, in the caller's buffer.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 #include "btf/btf.h"
 #include "btf/canon.h"
+#include "btf/load.h"
 #include "tests/test.h"
 
 enum variant {
@@ -350,6 +352,28 @@ static int run_diff(const char *a, const char *b, const char *opt)
 	return btf_diff_main(5, argv);
 }
 
+/* btf_load() writes its reason into the caller's buffer, cut to its size. */
+static void test_load(const char *good, const char *bad, const char *dir)
+{
+	struct btf *b = NULL;
+	char why[128], small[8];
+
+	TEST_BEGIN("btf_load: 0, or -errno and the reason in the caller's buffer");
+	CHECK_EQ(btf_load(good, NULL, &b, why, sizeof(why)), 0);
+	CHECK(b, "no BTF");
+	btf__free(b);
+	CHECK(btf_load(bad, NULL, &b, why, sizeof(why)) < 0, "bad blob loaded");
+	CHECK(!b, "*out set on failure");
+	CHECK_STR(why, "neither raw BTF nor an ELF file with a .BTF section");
+	CHECK_EQ(btf_load("/nonexistent/x.btf", NULL, &b, why, sizeof(why)), -ENOENT);
+	CHECK_STR(why, strerror(ENOENT));
+	CHECK_EQ(btf_load(dir, NULL, &b, why, sizeof(why)), -EINVAL);
+	CHECK_STR(why, "not a regular file");
+	CHECK_EQ(btf_load(dir, NULL, &b, small, sizeof(small)), -EINVAL);
+	CHECK_STR(small, "not a r");
+	TEST_END();
+}
+
 static void test_command(void)
 {
 	char dir[] = "/tmp/frugal-btf-diff.XXXXXX", pa[64], pb[64], pc[64], bad[64];
@@ -377,11 +401,14 @@ static void test_command(void)
 	CHECK_EQ(run_diff(pa, bad, NULL), 2);
 	CHECK_EQ(run_diff(pa, "/nonexistent/x.btf", NULL), 2);
 	CHECK_EQ(run_diff(pa, pb, "--kinds=nosuch"), 2);
+	TEST_END();
+	test_load(pa, bad, dir);
 	unlink(pa);
 	unlink(pb);
 	unlink(pc);
 	unlink(bad);
 	rmdir(dir);
+	return;
 out:
 	TEST_END();
 }

@@ -54,7 +54,8 @@ static void test_elf_open(void)
 {
 	struct elf_file ef;
 	struct elf_symtab st;
-	const char *why, *name;
+	const char *name;
+	char why[128];
 	char path[300];
 	GElf_Sym sym;
 	Elf32_Word shndx;
@@ -67,18 +68,18 @@ static void test_elf_open(void)
 	f = fopen(path, "w");
 	fputs("hello, not an ELF\n", f);
 	fclose(f);
-	CHECK_EQ(elf_file__open(&ef, path, &why), -EINVAL);
+	CHECK_EQ(elf_file__open(&ef, path, why, sizeof(why)), -EINVAL);
 	CHECK_STR(why, "not an ELF file");
 	unlink(path);
-	CHECK_EQ(elf_file__open(&ef, dir, &why), -EINVAL);
+	CHECK_EQ(elf_file__open(&ef, dir, why, sizeof(why)), -EINVAL);
 	CHECK_STR(why, "not a regular file");
 	snprintf(path, sizeof(path), "%s/missing", dir);
-	CHECK_EQ(elf_file__open(&ef, path, &why), -ENOENT);
+	CHECK_EQ(elf_file__open(&ef, path, why, sizeof(why)), -ENOENT);
 	unlink(path);
 	TEST_END();
 
 	TEST_BEGIN("elf_file: this program's symbols, read in place");
-	if (CHECK_EQ(elf_file__open(&ef, "/proc/self/exe", &why), 0)) {
+	if (CHECK_EQ(elf_file__open(&ef, "/proc/self/exe", why, sizeof(why)), 0)) {
 		if (CHECK_EQ(elf_file__symtab(&ef, &st), 0)) {
 			for (i = 1; i < st.count; i++) {
 				name = elf_file__sym(&ef, &st, i, &sym, &shndx);
@@ -151,13 +152,13 @@ static void test_write_raw(void)
 static void *section_bytes(const char *path, const char *name, size_t *len)
 {
 	struct elf_file ef;
-	const char *why;
+	char why[128];
 	GElf_Shdr sh;
 	Elf_Scn *scn;
 	Elf_Data *d;
 	void *out = NULL;
 
-	if (elf_file__open(&ef, path, &why))
+	if (elf_file__open(&ef, path, why, sizeof(why)))
 		return NULL;
 	scn = elf_file__section(&ef, name, &sh);
 	d = scn ? elf_rawdata(scn, NULL) : NULL;
@@ -199,7 +200,7 @@ static void test_write_elf(void)
 	char path[300], cmd[700];
 	struct btf *btf = btf__new_empty(), *back;
 	struct elf_file ef;
-	const char *why;
+	char why[128];
 	const void *raw;
 	void *text0, *text1;
 	size_t l0 = 0, l1 = 0;
@@ -209,7 +210,7 @@ static void test_write_elf(void)
 	snprintf(path, sizeof(path), "%s/prog", dir);
 	btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
 	raw = btf__raw_data(btf, &len);
-	if (CHECK_EQ(copy_self(path), 0) && CHECK_EQ(elf_file__open(&ef, path, &why), 0)) {
+	if (CHECK_EQ(copy_self(path), 0) && CHECK_EQ(elf_file__open(&ef, path, why, sizeof(why)), 0)) {
 		text0 = section_bytes(path, ".text", &l0);
 		CHECK_EQ(enc_write_elf(&ef, path, raw, len), 0);
 		elf_file__close(&ef);

@@ -118,7 +118,7 @@ static void test_report_json(void)
 {
 	struct lock_opts o = { .mode = LOCK_AGGR_TASK, .sort = LOCK_SORT_CONTENDED,
 			       .fields = LOCK_FIELDS_DEFAULT, .map_entries = 8,
-			       .ring_kb = 256, .json = true, .entries = 1 };
+			       .ring_kb = 256, .format = LOCK_FMT_JSON, .entries = 1 };
 	struct lock_accounting a = { 0 };
 	struct lock_run_info ri = { "tp_btf", 1.0, "6.x", NULL, 0 };
 	struct lock_table *t = lock_table__new(0);

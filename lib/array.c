@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "lib/array.h"
+
+int array__grow(void *p, size_t *cap, size_t need, size_t size, size_t first)
+{
+	void **pp = p, *q;
+	size_t n = *cap ? *cap : (first ? first : 1);
+
+	if (need <= *cap)
+		return 0;
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			return -ENOMEM;
+		n *= 2;
+	}
+	if (size && n > SIZE_MAX / size)
+		return -ENOMEM;
+	q = realloc(*pp, n * size);
+	if (!q)
+		return -ENOMEM;
+	*pp = q;
+	*cap = n;
+	return 0;
+}

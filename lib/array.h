@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Growing an array: one overflow-checked doubling, instead of a realloc
+ * loop in every file.
+ */
+#ifndef FRUGAL_ARRAY_H
+#define FRUGAL_ARRAY_H
+
+#include <stddef.h>
+
+/*
+ * Make *P hold at least NEED elements of SIZE bytes: *CAP doubles from
+ * FIRST (or from itself) until it is enough.  0, or -ENOMEM when memory
+ * is short or the size would overflow; *P and *CAP are then unchanged.
+ */
+int array__grow(void *p, size_t *cap, size_t need, size_t size, size_t first);
+
+#endif

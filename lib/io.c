@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdbool.h>
+#include <unistd.h>
+
+#include "lib/io.h"
+
+ssize_t io__read(int fd, void *buf, size_t len)
+{
+	ssize_t n;
+
+	do {
+		n = read(fd, buf, len);
+	} while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
+ssize_t io__read_full(int fd, void *buf, size_t len)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = io__read(fd, (char *)buf + done, len - done);
+		if (n < 0)
+			return n;
+		if (!n)
+			break;
+		done += n;
+	}
+	return done;
+}
+
+/*
+ * All LEN bytes written (WR) or read, at OFF (OFF < 0: at the file's
+ * position).  0, -errno, or END when a call moves nothing.
+ */
+static int move_full(int fd, char *p, size_t len, off_t off, bool wr, int end)
+{
+	ssize_t n;
+
+	while (len) {
+		if (off < 0)
+			n = wr ? write(fd, p, len) : read(fd, p, len);
+		else
+			n = wr ? pwrite(fd, p, len, off) : pread(fd, p, len, off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : end;
+		p += n;
+		len -= n;
+		if (off >= 0)
+			off += n;
+	}
+	return 0;
+}
+
+int io__write_full(int fd, const void *buf, size_t len)
+{
+	return move_full(fd, (char *)buf, len, -1, true, -EIO);
+}
+
+int io__pread_full(int fd, void *buf, size_t len, off_t off)
+{
+	return move_full(fd, buf, len, off, false, -ENODATA);
+}
+
+int io__pwrite_full(int fd, const void *buf, size_t len, off_t off)
+{
+	return move_full(fd, (char *)buf, len, off, true, -EIO);
+}

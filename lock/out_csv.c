@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/* -x SEP: CSV with SEP, raw nanoseconds, the accounting as '#' comments. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "lock/report.h"
+
+static void header(struct lock_out *out)
+{
+	const struct lock_opts *o = out->o;
+	const char *sep = o->csv_sep;
+	FILE *f = out->f;
+	size_t i;
+
+	for (i = 0; i < LOCK_NR_COLUMNS; i++)
+		if (o->fields & lock_columns[i].field)
+			fprintf(f, "%s%s", lock_columns[i].key, sep);
+	if (o->mode == LOCK_AGGR_ADDR)
+		fprintf(f, "address%ssymbol%stype\n", sep, sep);
+	else
+		fprintf(f, "%s%s%s\n", lock_name_headers[o->mode][0], sep,
+			lock_name_headers[o->mode][1]);
+}
+
+/*
+ * A text field: comms, symbols and cgroup paths may hold the separator,
+ * quotes or newlines (a task names itself), so such a field is quoted as
+ * RFC 4180 says, its quotes doubled.
+ */
+static void put_str(FILE *f, const char *s, const char *sep)
+{
+	if (!strstr(s, sep) && !strpbrk(s, "\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void row(struct lock_out *out, const struct lock_row *r,
+		const struct lock_row_name *rn, size_t idx)
+{
+	const struct lock_opts *o = out->o;
+	const char *sep = o->csv_sep;
+	FILE *f = out->f;
+	size_t i;
+
+	(void)idx;
+	for (i = 0; i < LOCK_NR_COLUMNS; i++) {
+		if (!(o->fields & lock_columns[i].field))
+			continue;
+		fprintf(f, "%" PRIu64 "%s", lock_row_value(r, lock_columns[i].sort), sep);
+	}
+	switch (o->mode) {
+	case LOCK_AGGR_TASK:
+		fprintf(f, "%s%s", rn->a, sep);
+		put_str(f, rn->b, sep);
+		break;
+	case LOCK_AGGR_ADDR:
+		fprintf(f, "%s%s", rn->a, sep);
+		put_str(f, rn->b, sep);
+		fprintf(f, "%s%s", sep, lock_type_name(r->st.flags));
+		break;
+	default:
+		fprintf(f, "%s%s", lock_type_name(r->st.flags), sep);
+		put_str(f, rn->a, sep);
+	}
+	fputc('\n', f);
+}
+
+static void accounting(struct lock_out *out, const struct lock_accounting *a,
+		       const struct lock_acct_line *l, size_t n)
+{
+	lock_out__accounting_text(out, "# ", a, l, n);
+}
+
+const struct lock_output lock_output_csv = {
+	.header = header,
+	.row = row,
+	.accounting = accounting,
+};

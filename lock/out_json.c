@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/* --json: one object with the run's metadata, the rows, the accounting and BPF's run statistics. */
+#include <inttypes.h>
+
+#include "lock/report.h"
+
+static void put_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = *s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20 || ch >= 0x7f)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+/* A string member: ,"NAME":"VALUE" */
+static void put_member(FILE *f, const char *name, const char *value)
+{
+	fprintf(f, ",\"%s\":", name);
+	put_str(f, value);
+}
+
+static const char *const mode_names[] = {
+	[LOCK_AGGR_CALLER] = "caller",
+	[LOCK_AGGR_TASK] = "task",
+	[LOCK_AGGR_ADDR] = "addr",
+	[LOCK_AGGR_CGROUP] = "cgroup",
+};
+
+static void header(struct lock_out *out)
+{
+	const struct lock_run_info *ri = out->ri;
+	const struct lock_opts *o = out->o;
+	FILE *f = out->f;
+
+	fprintf(f, "{\"tool\":\"frugal lock\",\"mode\":\"%s\"", mode_names[o->mode]);
+	put_member(f, "attach", ri->attach ? ri->attach : "");
+	put_member(f, "kernel", ri->kernel ? ri->kernel : "");
+	fprintf(f, ",\"duration_s\":%.3f,\"targets\":{\"system_wide\":%s",
+		ri->seconds, o->target_mode != LOCK_TARGET_ALL || o->follow_forks ? "false" : "true");
+	if (o->pid_arg)
+		put_member(f, "pid", o->pid_arg);
+	if (o->tid_arg)
+		put_member(f, "tid", o->tid_arg);
+	if (o->cpu_list)
+		put_member(f, "cpu", o->cpu_list);
+	if (ri->command) {
+		put_member(f, "command", ri->command);
+		fprintf(f, ",\"exit_status\":%d", ri->exit_status);
+	}
+	fprintf(f, "},\"map_entries\":%u,\"ring_bytes\":%u,\"max_stack\":%u,",
+		o->map_entries, o->ring_kb * 1024,
+		o->user_max_stack ? o->user_max_stack : o->max_stack);
+	fprintf(f, "\"rows\":[");
+}
+
+static void row(struct lock_out *out, const struct lock_row *r,
+		const struct lock_row_name *rn, size_t idx)
+{
+	FILE *f = out->f;
+	char buf[160];
+	unsigned int n;
+	uint64_t ip;
+
+	fprintf(f, "%s\n{\"contended\":%u,\"wait_total_ns\":%" PRIu64
+		",\"wait_max_ns\":%" PRIu64 ",\"wait_min_ns\":%" PRIu64
+		",\"avg_wait_ns\":%" PRIu64 ",\"type\":", idx ? "," : "",
+		r->st.count, (uint64_t)r->st.total_ns, (uint64_t)r->st.max_ns, (uint64_t)r->st.min_ns,
+		lock_row_value(r, LOCK_SORT_AVG_WAIT));
+	put_str(f, lock_type_name(r->st.flags));
+	switch (out->o->mode) {
+	case LOCK_AGGR_CALLER:
+		put_member(f, "caller", rn->a);
+		fprintf(f, ",\"stack\":[");
+		for (n = 0; lock_out__frame(out, r, rn, n, &ip, buf, sizeof(buf)); n++) {
+			fprintf(f, "%s", n ? "," : "");
+			put_str(f, buf);
+		}
+		fprintf(f, "]");
+		break;
+	case LOCK_AGGR_TASK:
+		fprintf(f, ",\"pid\":%s", rn->a);
+		put_member(f, "comm", rn->b);
+		break;
+	case LOCK_AGGR_ADDR:
+		fprintf(f, ",\"address\":\"0x%" PRIx64 "\"", r->key);
+		put_member(f, "symbol", rn->b);
+		break;
+	case LOCK_AGGR_CGROUP:
+		fprintf(f, ",\"cgroup_id\":%" PRIu64, r->key);
+		put_member(f, "cgroup", rn->a);
+		break;
+	}
+	fputc('}', f);
+}
+
+static void accounting(struct lock_out *out, const struct lock_accounting *a,
+		       const struct lock_acct_line *l, size_t n)
+{
+	FILE *f = out->f;
+	size_t i;
+
+	fprintf(f, "],\n\"accounting\":{");
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s\"%s\":%" PRIu64, i ? "," : "", l[i].json, l[i].v);
+	fprintf(f, "},\n\"bpf_stats\":");
+	if (a->have_stats)
+		fprintf(f, "{\"begin_run_cnt\":%" PRIu64 ",\"begin_run_time_ns\":%" PRIu64
+			",\"end_run_cnt\":%" PRIu64 ",\"end_run_time_ns\":%" PRIu64
+			",\"begin2_run_cnt\":%" PRIu64 ",\"end2_run_cnt\":%" PRIu64 "}",
+			a->begin_runs, a->begin_ns, a->end_runs, a->end_ns, a->begin2_runs,
+			a->end2_runs);
+	else
+		fprintf(f, "null");
+}
+
+static void footer(struct lock_out *out)
+{
+	fprintf(out->f, "}\n");
+}
+
+const struct lock_output lock_output_json = {
+	.header = header,
+	.row = row,
+	.accounting = accounting,
+	.footer = footer,
+};

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The report's output interface.  report.c sorts the rows, names each one
+ * (caller, task, lock or cgroup), counts the accounting lines, and hands
+ * them to one format: a header, each row, the accounting, a footer.  A
+ * format is one file (out_table.c, out_csv.c, out_json.c) and one row of
+ * report.c's table; every format prints the same rows and the same
+ * accounting, only the shape differs.
+ */
+#ifndef FRUGAL_LOCK_REPORT_H
+#define FRUGAL_LOCK_REPORT_H
+
+#include "lock/lock_int.h"
+
+struct ksyms;
+
+/* What every format is given. */
+struct lock_out {
+	FILE *f;
+	const struct lock_opts *o;
+	const struct lock_run_info *ri;
+	struct ksyms *ks;		/* NULL: frames print as addresses */
+	uint64_t text[2][2];		/* [lock|sched][start,end): locking code */
+};
+
+/* One row's name columns, made by report.c. */
+struct lock_row_name {
+	const char *a;		/* caller / pid / address / cgroup: abuf, or a cgroup path */
+	char abuf[160];
+	char b[160];		/* (task) comm, (addr) symbol */
+	unsigned int first;	/* the first frame of the stack shown (past the tracing frames) */
+};
+
+/* An accounting line: its JSON key, its text, its value. */
+struct lock_acct_line {
+	const char *json, *text;
+	uint64_t v;
+};
+
+struct lock_output {
+	void (*header)(struct lock_out *out);
+	/* Row I (from 0) of those printed. */
+	void (*row)(struct lock_out *out, const struct lock_row *r,
+		    const struct lock_row_name *rn, size_t i);
+	void (*accounting)(struct lock_out *out, const struct lock_accounting *a,
+			   const struct lock_acct_line *l, size_t n);
+	void (*footer)(struct lock_out *out);	/* may be NULL */
+};
+
+extern const struct lock_output lock_output_table, lock_output_csv, lock_output_json;
+
+/* The columns -F chooses from, in their display order. */
+struct lock_column {
+	unsigned int field;
+	enum lock_sort sort;
+	const char *header, *key;	/* the table's header, CSV's and -F's name */
+};
+extern const struct lock_column lock_columns[];
+#define LOCK_NR_COLUMNS 5
+/* The two name columns of a mode: "type"/"caller", "pid"/"comm", ... */
+extern const char *const lock_name_headers[][2];
+
+/*
+ * Frame N of the shown part of R's stack: its address in *IP and
+ * "sym+0xoff" (or the address) in BUF.  False past the last frame.
+ */
+bool lock_out__frame(const struct lock_out *out, const struct lock_row *r,
+		     const struct lock_row_name *rn, unsigned int n, uint64_t *ip,
+		     char *buf, size_t size);
+
+/* The accounting as text lines, each behind PREFIX (the table's and CSV's). */
+void lock_out__accounting_text(struct lock_out *out, const char *prefix,
+			       const struct lock_accounting *a,
+			       const struct lock_acct_line *l, size_t n);
+
+#endif

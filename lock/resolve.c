@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/* -p, -L and -S against the running system: processes, kernel symbols, text ranges. */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "lib/array.h"
+#include "lib/ksyms.h"
+#include "lock/lock_int.h"
+
+/* -L: addresses or symbols. */
+static int resolve_locks(struct lock_opts *o, struct ksyms *ks)
+{
+	char buf[4096], *tok, *save = NULL, *end;
+	uint64_t addr;
+
+	if (strlen(o->lock_arg) >= sizeof(buf))
+		return cli_usage_err("-L: list too long");
+	strcpy(buf, o->lock_arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (o->nr_addrs >= LOCK_MAX_ADDRS)
+			return cli_usage_err("-L: more than %d locks", LOCK_MAX_ADDRS);
+		errno = 0;
+		addr = strtoull(tok, &end, 0);
+		if (end == tok || *end || errno) {
+			if (!ks || ksyms__find(ks, tok, &addr))
+				return cli_usage_err("-L: '%s' is neither an address nor a kernel symbol", tok);
+		}
+		o->addrs[o->nr_addrs++] = addr;
+	}
+	return o->nr_addrs ? 0 : cli_usage_err("-L: empty list");
+}
+
+static bool name_matches(const char *name, const char *list)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		char pat[128];
+
+		if (n && n < sizeof(pat)) {
+			memcpy(pat, p, n);
+			pat[n] = '\0';
+			if (strstr(name, pat))
+				return true;
+		}
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
+/* -S: the text ranges of every symbol whose name contains one of the words. */
+static int resolve_callstack(struct lock_opts *o, struct ksyms *ks)
+{
+	size_t i, n = ksyms__count(ks), cap = 0;
+	struct ksym s;
+	uint64_t end;
+
+	for (i = 0; i < n; i++) {
+		if (ksyms__at(ks, i, &s, &end) || !name_matches(s.name, o->callstack_arg))
+			continue;
+		if (o->nr_ranges && o->ranges[o->nr_ranges - 1][1] == s.addr) {
+			o->ranges[o->nr_ranges - 1][1] = end;
+			continue;
+		}
+		if (array__grow(&o->ranges, &cap, o->nr_ranges + 1, sizeof(*o->ranges), 64))
+			return cli_err(NULL, "out of memory");
+		o->ranges[o->nr_ranges][0] = s.addr;
+		o->ranges[o->nr_ranges][1] = end;
+		o->nr_ranges++;
+	}
+	if (!o->nr_ranges)
+		return cli_usage_err("-S: no kernel function matches '%s'", o->callstack_arg);
+	return 0;
+}
+
+int lock_filters__resolve(struct lock_opts *o)
+{
+	struct ksyms *ks = NULL;
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; o->pid_arg && i < o->nr_targets; i++)
+		if (kill(o->targets[i], 0) && errno == ESRCH)
+			return cli_err("-p", "no process %u", o->targets[i]);
+
+	if (o->lock_arg || o->callstack_arg) {
+		ks = ksyms__load(NULL, o->callstack_arg && !o->lock_arg ? "tTwW" : NULL);
+		if (!ks && o->callstack_arg)
+			return cli_err("/proc/kallsyms", "%s", strerror(errno));
+	}
+	if (o->lock_arg)
+		err = resolve_locks(o, ks);
+	if (!err && o->callstack_arg)
+		err = resolve_callstack(o, ks);
+	/* The filters hold addresses now; the report loads what it names. */
+	ksyms__free(ks);
+	return err;
+}

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frugal lock [options] [-- command [args...]]: perf lock contention's
+ * flags and report, from BPF, with nothing lost.  This file runs it: the
+ * privileges, the command (forked, started once we are attached), the
+ * signals, the loop that merges overflow records until the end, then the
+ * report.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+
+#include "cli/tools.h"
+#include "lib/io.h"
+#include "lib/ksyms.h"
+#include "lock/lock_int.h"
+
+static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t child_exited;
+/* Signal handlers write a byte here so a wait that is about to start wakes. */
+static int wake_pipe[2] = { -1, -1 };
+
+static void wake(void)
+{
+	int saved = errno;
+
+	/* If the pipe is full, a wake-up is pending anyway. */
+	if (wake_pipe[1] >= 0 && write(wake_pipe[1], "", 1) < 0) {
+	}
+	errno = saved;
+}
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+	wake();
+}
+
+static void on_child(int sig)
+{
+	(void)sig;
+	child_exited = 1;
+	wake();
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	if (wake_pipe[0] < 0 && pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK))
+		wake_pipe[0] = wake_pipe[1] = -1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_child;
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+/* CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN which implies both. */
+static int check_privileges(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+	uint64_t eff;
+
+	if (syscall(SYS_capget, &hdr, data))
+		return cli_err(NULL, "cannot read capabilities: %s", strerror(errno));
+	eff = data[0].effective | (uint64_t)data[1].effective << 32;
+	if (eff & (1ULL << CAP_SYS_ADMIN))
+		return 0;
+	if (!(eff & (1ULL << CAP_BPF)) && !(eff & (1ULL << CAP_PERFMON)))
+		return cli_err(NULL, "missing CAP_BPF and CAP_PERFMON (run as root)");
+	if (!(eff & (1ULL << CAP_BPF)))
+		return cli_err(NULL, "missing CAP_BPF (run as root)");
+	if (!(eff & (1ULL << CAP_PERFMON)))
+		return cli_err(NULL, "missing CAP_PERFMON (run as root)");
+	return 0;
+}
+
+struct run {
+	double t0;			/* when frugal started, for -v's timings */
+	struct lock_opts *o;
+	char **cmd;			/* the command to run, or NULL */
+	pid_t child;
+	int go_fd;			/* the child starts when a byte comes */
+	int status;			/* the child's, from waitpid */
+	bool child_done;
+	double seconds;
+};
+
+/* A command that cannot be run is refused before anything is loaded. */
+static bool command_exists(const char *cmd)
+{
+	const char *path = getenv("PATH"), *p;
+	char buf[4096];
+
+	if (strchr(cmd, '/'))
+		return !access(cmd, X_OK);
+	for (p = path ? path : "/usr/bin:/bin"; ; p += strcspn(p, ":") + 1) {
+		size_t n = strcspn(p, ":");
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? p : ".", cmd);
+		if (!access(buf, X_OK))
+			return true;
+		if (!p[n])
+			return false;
+	}
+}
+
+/* Fork the command; it waits on a pipe until we are attached.  0 or -errno. */
+static int fork_command(struct run *r)
+{
+	int p[2], err;
+	char c;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	r->child = fork();
+	if (r->child < 0) {
+		err = -errno;
+		close(p[0]);
+		close(p[1]);
+		return err;
+	}
+	if (r->child == 0) {
+		close(p[1]);
+		if (io__read_full(p[0], &c, 1) != 1)
+			_exit(EXIT_RUNTIME);	/* we failed to start: go quietly */
+		execvp(r->cmd[0], r->cmd);
+		cli_err(r->cmd[0], "%s", errno == ENOENT ? "command not found" : strerror(errno));
+		_exit(errno == ENOENT ? EXIT_CMD_NOT_FOUND : EXIT_CMD_CANNOT_RUN);
+	}
+	close(p[0]);
+	r->go_fd = p[1];
+	return 0;
+}
+
+/*
+ * Without -a or -C, the command and what it starts are the target; with
+ * them, the command only sets how long we look.  An exit code.
+ */
+static int start_command(struct run *r)
+{
+	struct lock_opts *o = r->o;
+	int err;
+
+	if (!command_exists(r->cmd[0])) {
+		cli_err(r->cmd[0], "command not found");
+		return EXIT_CMD_NOT_FOUND;
+	}
+	err = fork_command(r);
+	if (err)
+		return cli_err(NULL, "fork: %s", strerror(-err));
+	if (!o->system_wide && !o->cpu_list) {
+		o->targets[0] = r->child;
+		o->nr_targets = 1;
+		o->target_mode = LOCK_TARGET_TGID;
+		o->follow_forks = true;
+	}
+	return EXIT_OK;
+}
+
+/* Attached: let the command go.  An exit code. */
+static int release_command(struct run *r)
+{
+	int err = 0;
+
+	if (r->go_fd < 0)
+		return EXIT_OK;
+	err = io__write_full(r->go_fd, "g", 1);
+	close(r->go_fd);
+	r->go_fd = -1;
+	return err ? cli_err(NULL, "starting the command: %s", strerror(-err)) : EXIT_OK;
+}
+
+/* The command, if it still runs, is ended; its status is kept. */
+static void stop_command(struct run *r)
+{
+	if (r->go_fd >= 0)
+		close(r->go_fd);
+	r->go_fd = -1;
+	if (r->child > 0 && !r->child_done) {
+		kill(r->child, SIGTERM);
+		if (waitpid(r->child, &r->status, 0) == r->child)
+			r->child_done = true;
+	}
+}
+
+/* frugal's exit status: the command's when there is one, as a shell gives it. */
+static int exit_status_of(const struct run *r)
+{
+	if (!r->cmd)
+		return EXIT_OK;
+	if (WIFEXITED(r->status))
+		return WEXITSTATUS(r->status);
+	if (WIFSIGNALED(r->status))
+		return 128 + WTERMSIG(r->status);
+	return EXIT_RUNTIME;
+}
+
+static bool targets_alive(const struct lock_opts *o)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->nr_targets; i++)
+		if (!kill(o->targets[i], 0) || errno == EPERM)
+			return true;
+	return false;
+}
+
+/* Collect until a signal, the duration, the command's end or the targets'. */
+static int collect_loop(struct run *r, struct lock_collect *c, struct lock_table *t)
+{
+	double start = cli_now();
+	int n;
+
+	while (!stop_signal) {
+		double left = r->o->duration ? r->o->duration - (cli_now() - start) : 0.1;
+
+		if (left <= 0)
+			break;
+		n = lock_collect__poll(c, t, left < 0.1 ? (int)(left * 1000) + 1 : 100,
+				       wake_pipe[0]);
+		if (n < 0)
+			return cli_err(NULL, "reading the overflow ring: %s", strerror(-n));
+		if (r->child > 0 && child_exited &&
+		    waitpid(r->child, &r->status, WNOHANG) == r->child) {
+			r->child_done = true;
+			break;
+		}
+		if (r->o->target_mode == LOCK_TARGET_TGID && !r->child && !targets_alive(r->o))
+			break;
+	}
+	r->seconds = cli_now() - start;
+	return 0;
+}
+
+static bool needs_ksyms(const struct lock_opts *o, size_t rows)
+{
+	return rows && (o->mode == LOCK_AGGR_CALLER || o->mode == LOCK_AGGR_ADDR ||
+			o->verbose_stacks);
+}
+
+static int report(struct run *r, struct lock_collect *c, struct lock_table *t,
+		  struct lock_accounting *a)
+{
+	struct lock_run_info ri = { 0 };
+	struct ksyms *ks = NULL;
+	struct utsname un;
+	char cmdline[256] = "";
+	int i, err;
+
+	/* Symbols only now, and only those the report names. */
+	if (needs_ksyms(r->o, lock_table__len(t))) {
+		ks = lock_report_syms(r->o, t);
+		if (!ks)
+			cli_log("lock: no kernel symbols (%s): printing addresses\n",
+				strerror(errno));
+	}
+	uname(&un);
+	for (i = 0; r->cmd && r->cmd[i]; i++)
+		snprintf(cmdline + strlen(cmdline), sizeof(cmdline) - strlen(cmdline),
+			 "%s%s", i ? " " : "", r->cmd[i]);
+	ri.attach = lock_collect__path(c);
+	ri.seconds = r->seconds;
+	ri.kernel = un.release;
+	ri.command = r->cmd ? cmdline : NULL;
+	ri.exit_status = exit_status_of(r);
+	err = lock_report(stdout, r->o, t, a, &ri, ks);
+	if (!err && fflush(stdout))
+		err = -errno;
+	ksyms__free(ks);
+	return err ? cli_err(NULL, "writing the report: %s", strerror(-err)) : 0;
+}
+
+/* Load and attach, start the command, collect, report.  An exit code. */
+static int trace(struct run *r, struct lock_collect **cp, struct lock_table **tp)
+{
+	struct lock_opts *o = r->o;
+	struct lock_accounting a;
+	double t_stop;
+	int err;
+
+	*tp = lock_table__new(o->mode == LOCK_AGGR_CALLER ? o->max_stack : 0);
+	if (!*tp)
+		return cli_err(NULL, "out of memory");
+	*cp = lock_collect__open(o);
+	if (!*cp)
+		return cli_err(NULL, "loading BPF: %s%s", strerror(errno),
+			       errno == EPERM ? " (missing privileges?)" :
+			       errno == ENOENT ? " (no contention_begin/end tracepoints?)" : "");
+	cli_log("lock: attached with %s, %.1f ms after start\n", lock_collect__path(*cp),
+		(cli_now() - r->t0) * 1e3);
+	err = release_command(r);
+	err = err ?: collect_loop(r, *cp, *tp);
+	if (err)
+		return err;
+	t_stop = cli_now();
+	err = lock_collect__finish(*cp, *tp, &a);
+	if (err)
+		return cli_err(NULL, "reading results: %s", strerror(-err));
+	cli_log("lock: results read in %.1f ms\n", (cli_now() - t_stop) * 1e3);
+	t_stop = cli_now();
+	err = report(r, *cp, *tp, &a);
+	cli_log("lock: report in %.1f ms\n", (cli_now() - t_stop) * 1e3);
+	return err;
+}
+
+static int run(struct run *r)
+{
+	struct lock_collect *c = NULL;
+	struct lock_table *t = NULL;
+	int ret;
+
+	/* First: a SIGINT or SIGTERM from now on ends the run with a report.
+	 * Before this, the inherited disposition applies (a shell without job
+	 * control starts background commands with SIGINT ignored). */
+	install_signals();
+	ret = lock_filters__resolve(r->o);
+	if (!ret && r->cmd)
+		ret = start_command(r);
+	if (!ret)
+		ret = trace(r, &c, &t);
+	stop_command(r);
+	if (!ret)
+		ret = exit_status_of(r);
+	lock_collect__destroy(c);
+	lock_table__free(t);
+	free(r->o->ranges);
+	return ret;
+}
+
+int lock_main(int argc, char **argv)
+{
+	struct lock_opts o;
+	struct run r = { .o = &o, .t0 = cli_now(), .go_fd = -1 };
+	int idx, err;
+
+	err = lock_opts__parse(&o, argc, argv, &idx);
+	if (err)
+		return err;
+	if (o.help) {
+		lock_opts__help(stdout);
+		return EXIT_OK;
+	}
+	if (o.verbose_stacks)
+		cli_verbose = 1;
+	if (idx < argc)
+		r.cmd = argv + idx;
+	cli_libbpf_logs();
+	err = check_privileges();
+	if (err)
+		return err;
+	return run(&r);
+}

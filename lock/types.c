@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Lock types: the contention_begin flags as perf names them ("rwsem:W",
+ * "mutex", ...), and -Y's names for them.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "lock/lock_int.h"
+
+static const struct {
+	uint32_t flags;
+	const char *str;	/* printed */
+	const char *name;	/* accepted by -Y for every variant */
+} lock_types[] = {
+	{ 0,				"semaphore",	"semaphore" },
+	{ LCB_F_SPIN,			"spinlock",	"spinlock" },
+	{ LCB_F_SPIN | LCB_F_READ,	"rwlock:R",	"rwlock" },
+	{ LCB_F_SPIN | LCB_F_WRITE,	"rwlock:W",	"rwlock" },
+	{ LCB_F_READ,			"rwsem:R",	"rwsem" },
+	{ LCB_F_WRITE,			"rwsem:W",	"rwsem" },
+	{ LCB_F_RT,			"rt-mutex",	"rt-mutex" },
+	{ LCB_F_RT | LCB_F_READ,	"rwlock-rt:R",	"rwlock-rt" },
+	{ LCB_F_RT | LCB_F_WRITE,	"rwlock-rt:W",	"rwlock-rt" },
+	{ LCB_F_PERCPU | LCB_F_READ,	"pcpu-sem:R",	"percpu-rwsem" },
+	{ LCB_F_PERCPU | LCB_F_WRITE,	"pcpu-sem:W",	"percpu-rwsem" },
+	{ LCB_F_MUTEX,			"mutex",	"mutex" },
+	{ LCB_F_MUTEX | LCB_F_SPIN,	"mutex",	"mutex" },
+};
+
+#define NR_TYPES (sizeof(lock_types) / sizeof(lock_types[0]))
+
+const char *lock_type_name(uint32_t flags)
+{
+	size_t i;
+
+	flags &= LCB_F_MASK;
+	for (i = 0; i < NR_TYPES; i++)
+		if (lock_types[i].flags == flags)
+			return lock_types[i].str;
+	return "unknown";
+}
+
+/* One -Y item: "rwsem", "rwsem:W", "pcpu-sem:R", "mutex-spin", ... */
+static int type_item(const char *s, size_t n, uint64_t *mask)
+{
+	uint64_t m = 0;
+	size_t i;
+
+	if (n == 10 && !strncmp(s, "mutex-spin", n)) {
+		*mask |= 1ULL << (LCB_F_MUTEX | LCB_F_SPIN);
+		return 0;
+	}
+	for (i = 0; i < NR_TYPES; i++) {
+		const char *str = lock_types[i].str, *name = lock_types[i].name;
+
+		if ((strlen(name) == n && !strncmp(name, s, n)) ||
+		    (strlen(str) == n && !strncmp(str, s, n)))
+			m |= 1ULL << lock_types[i].flags;
+	}
+	/* "percpu-rwsem:R" and friends: the family name with a mode. */
+	if (!m && n > 2 && s[n - 2] == ':' && (s[n - 1] == 'R' || s[n - 1] == 'W')) {
+		uint32_t rw = s[n - 1] == 'R' ? LCB_F_READ : LCB_F_WRITE;
+
+		for (i = 0; i < NR_TYPES; i++)
+			if (strlen(lock_types[i].name) == n - 2 &&
+			    !strncmp(lock_types[i].name, s, n - 2) &&
+			    (lock_types[i].flags & rw))
+				m |= 1ULL << lock_types[i].flags;
+	}
+	if (!m)
+		return -EINVAL;
+	*mask |= m;
+	return 0;
+}
+
+int lock_type_parse(const char *arg, uint64_t *mask)
+{
+	const char *p = arg;
+
+	*mask = 0;
+	while (*p) {
+		size_t n = strcspn(p, ", ");
+
+		if (n && type_item(p, n, mask))
+			return -EINVAL;
+		p += n;
+		p += strspn(p, ", ");
+	}
+	return *mask ? 0 : -EINVAL;
+}

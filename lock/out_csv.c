@@ -73,14 +73,8 @@ static void row(struct lock_out *out, const struct lock_row *r,
 	fputc('\n', f);
 }
 
-static void accounting(struct lock_out *out, const struct lock_accounting *a,
-		       const struct lock_acct_line *l, size_t n)
-{
-	lock_out__accounting_text(out, "# ", a, l, n);
-}
-
 const struct lock_output lock_output_csv = {
 	.header = header,
 	.row = row,
-	.accounting = accounting,
+	.accounting = lock_out__accounting_text,
 };

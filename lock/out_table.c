@@ -88,14 +88,8 @@ static void row(struct lock_out *out, const struct lock_row *r,
 		fprintf(f, "\t\t\t0x%" PRIx64 "  %s\n", ip, t);
 }
 
-static void accounting(struct lock_out *out, const struct lock_accounting *a,
-		       const struct lock_acct_line *l, size_t n)
-{
-	lock_out__accounting_text(out, "", a, l, n);
-}
-
 const struct lock_output lock_output_table = {
 	.header = header,
 	.row = row,
-	.accounting = accounting,
+	.accounting = lock_out__accounting_text,
 };

@@ -243,10 +243,11 @@ static size_t acct_lines(const struct lock_accounting *a, uint64_t rows_sum,
 	return n;
 }
 
-void lock_out__accounting_text(struct lock_out *out, const char *prefix,
-			       const struct lock_accounting *a,
+void lock_out__accounting_text(struct lock_out *out, const struct lock_accounting *a,
 			       const struct lock_acct_line *l, size_t n)
 {
+	/* In CSV, comments: a reader skips them. */
+	const char *prefix = out->o->format == LOCK_FMT_CSV ? "# " : "";
 	FILE *f = out->f;
 	size_t i;
 

@@ -68,9 +68,8 @@ bool lock_out__frame(const struct lock_out *out, const struct lock_row *r,
 		     const struct lock_row_name *rn, unsigned int n, uint64_t *ip,
 		     char *buf, size_t size);
 
-/* The accounting as text lines, each behind PREFIX (the table's and CSV's). */
-void lock_out__accounting_text(struct lock_out *out, const char *prefix,
-			       const struct lock_accounting *a,
+/* The accounting as text lines (the table's; CSV's as '#' comments). */
+void lock_out__accounting_text(struct lock_out *out, const struct lock_accounting *a,
 			       const struct lock_acct_line *l, size_t n);
 
 #endif

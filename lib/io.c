@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "lib/io.h"
 
@@ -69,4 +72,56 @@ int io__pread_full(int fd, void *buf, size_t len, off_t off)
 int io__pwrite_full(int fd, const void *buf, size_t len, off_t off)
 {
 	return move_full(fd, (char *)buf, len, off, true, -EIO);
+}
+
+int io__tmpfile_open(struct io_tmpfile *t, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	int dlen = slash ? (int)(slash - path) + 1 : 0, fd, err;
+	mode_t mask;
+
+	t->path = path;
+	t->f = NULL;
+	if (snprintf(t->tmp, sizeof(t->tmp), "%.*s.%s.XXXXXX", dlen, path,
+		     slash ? slash + 1 : path) >= (int)sizeof(t->tmp))
+		return -ENAMETOOLONG;
+	fd = mkstemp(t->tmp);
+	if (fd < 0)
+		return -errno;
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) || !(t->f = fdopen(fd, "w"))) {
+		err = -errno;
+		close(fd);
+		unlink(t->tmp);
+		return err;
+	}
+	return 0;
+}
+
+int io__tmpfile_commit(struct io_tmpfile *t)
+{
+	int err = 0;
+
+	errno = 0;
+	if (fflush(t->f) || ferror(t->f))
+		err = errno ? -errno : -EIO;
+	if (!err && fsync(fileno(t->f)))
+		err = -errno;
+	if (fclose(t->f) && !err)
+		err = -errno;
+	t->f = NULL;
+	if (!err && rename(t->tmp, t->path))
+		err = -errno;
+	if (err)
+		unlink(t->tmp);
+	return err;
+}
+
+void io__tmpfile_discard(struct io_tmpfile *t)
+{
+	if (t->f)
+		fclose(t->f);
+	t->f = NULL;
+	unlink(t->tmp);
 }

@@ -7,6 +7,7 @@
 #define FRUGAL_IO_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /* One read(2), retried on EINTR: the bytes read (0 at the end), or -errno. */
@@ -19,5 +20,24 @@ int io__write_full(int fd, const void *buf, size_t len);
 int io__pread_full(int fd, void *buf, size_t len, off_t off);
 /* LEN bytes at OFF: 0, or -errno. */
 int io__pwrite_full(int fd, const void *buf, size_t len, off_t off);
+
+/*
+ * A file written whole or not at all: a temporary file beside PATH, made
+ * with the mode a new file would get (0666 less the umask), fsync'd and
+ * renamed over PATH at commit.  A reader never sees a partial file, and
+ * PATH is untouched until the commit.
+ */
+struct io_tmpfile {
+	char tmp[4096];
+	const char *path;
+	FILE *f;		/* write here */
+};
+
+/* 0, or -errno (the directory cannot take a file, PATH too long). */
+int io__tmpfile_open(struct io_tmpfile *t, const char *path);
+/* Flush, sync, close and rename over PATH.  0, or -errno with nothing left behind. */
+int io__tmpfile_commit(struct io_tmpfile *t);
+/* Close and remove the temporary file (after a failure); PATH untouched. */
+void io__tmpfile_discard(struct io_tmpfile *t);
 
 #endif

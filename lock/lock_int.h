@@ -37,7 +37,23 @@ enum lock_format {
 	LOCK_FMT_TABLE,
 	LOCK_FMT_JSON,		/* --json */
 	LOCK_FMT_CSV,		/* -x SEP */
+	LOCK_FMT_FOLDED,	/* --folded */
+	LOCK_FMT_SVG,		/* --svg FILE */
+	LOCK_FMT_PPROF,		/* --pprof FILE */
 };
+
+/* What a stack format weighs a stack by (--weight). */
+enum lock_weight {
+	LOCK_WEIGHT_WAIT,	/* total wait, ns */
+	LOCK_WEIGHT_CONTENDED,	/* contentions */
+};
+
+/* A report written to a file (--svg, --pprof, --output), beside stdout's. */
+struct lock_file_out {
+	enum lock_format format;
+	const char *path;
+};
+#define LOCK_MAX_FILES	4
 
 #define LOCK_MAX_TARGETS 1024
 #define LOCK_MAX_ADDRS	 64
@@ -58,9 +74,14 @@ struct lock_opts {
 	unsigned int ring_kb;		/* --ring-size: the perf buffer of each CPU */
 	double duration;		/* -d: 0 = until the command ends / a signal */
 	bool verbose_stacks;		/* -v: stack under each row */
-	enum lock_format format;
+	enum lock_format format;	/* stdout's, or --output's */
 	unsigned int nformats;		/* formats asked for: more than one is an error */
 	const char *csv_sep;		/* -x */
+	const char *output;		/* --output: the report into this file, not stdout */
+	struct lock_file_out files[LOCK_MAX_FILES];	/* --svg, --pprof */
+	unsigned int nfiles;
+	enum lock_weight weight;	/* --weight, of --folded */
+	bool stack_output;		/* a format draws stacks: deeper default --max-stack */
 	/* targets */
 	bool system_wide;
 	enum lock_target target_mode;
@@ -211,9 +232,17 @@ void lock_fmt_time(char *buf, size_t size, uint64_t ns);
 /* R's value for KEY (avg_wait: total / count). */
 uint64_t lock_row_value(const struct lock_row *r, enum lock_sort key);
 
-/* The report of T in O's format to F.  0 or -ENOMEM. */
-int lock_report(FILE *f, const struct lock_opts *o, struct lock_table *t,
-		const struct lock_accounting *a, const struct lock_run_info *ri,
-		struct ksyms *ks);
+/* The report of T in format FMT to F.  0 or -ENOMEM. */
+int lock_report(FILE *f, enum lock_format fmt, const struct lock_opts *o,
+		struct lock_table *t, const struct lock_accounting *a,
+		const struct lock_run_info *ri, struct ksyms *ks);
+/*
+ * Every report O asks for: stdout's (or --output's), then each file's,
+ * each file written whole or not at all (a temporary file, renamed).  0,
+ * or -errno with the file that failed in *FAILED (NULL: stdout).
+ */
+int lock_report_all(const struct lock_opts *o, struct lock_table *t,
+		    const struct lock_accounting *a, const struct lock_run_info *ri,
+		    struct ksyms *ks, const char **failed);
 
 #endif

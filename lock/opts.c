@@ -15,7 +15,8 @@
 
 enum {
 	OPT_TID = CLI_OPT_LONG, OPT_MAX_STACK, OPT_STACK_SKIP, OPT_JSON, OPT_RING,
-	OPT_RAW_TP, OPT_NO_WALK, OPT_STACK_CHECK, OPT_FLOOR,
+	OPT_RAW_TP, OPT_NO_WALK, OPT_STACK_CHECK, OPT_FLOOR, OPT_FOLDED, OPT_WEIGHT,
+	OPT_SVG, OPT_PPROF, OPT_OUTPUT,
 };
 
 static const struct cli_opt opts[] = {
@@ -32,6 +33,11 @@ static const struct cli_opt opts[] = {
 	{ "entries", 'E', required_argument, "N", "print the first N rows" },
 	{ "field-separator", 'x', required_argument, "SEP", "CSV with SEP, raw nanoseconds" },
 	{ "json", OPT_JSON, no_argument, NULL, "one JSON object: rows, accounting, metadata" },
+	{ "folded", OPT_FOLDED, no_argument, NULL, "folded stacks (flamegraph.pl, inferno, speedscope); accounting to stderr" },
+	{ "weight", OPT_WEIGHT, required_argument, "W", "what --folded weighs: wait (total ns, default) or contended" },
+	{ "svg", OPT_SVG, required_argument, "FILE", "also an interactive flame graph into FILE" },
+	{ "pprof", OPT_PPROF, required_argument, "FILE", "also a gzipped pprof profile into FILE (go tool pprof, Pyroscope, Parca)" },
+	{ "output", OPT_OUTPUT, required_argument, "FILE", "the report into FILE (whole or not at all), not stdout" },
 	{ "verbose", 'v', no_argument, NULL, "call stack under each row; log what was probed" },
 	{ "max-stack", OPT_MAX_STACK, required_argument, "N", "frames per stack (default 8 with -v, else 4: enough to name the caller)" },
 	{ "stack-skip", OPT_STACK_SKIP, required_argument, "N", "frames skipped at the top (default: the tracing frames)" },
@@ -151,13 +157,14 @@ int lock_cpu_list_parse(const char *list, unsigned char *set, int nr_cpus)
 /*
  * What was not given follows from what was.  Unwinding is most of the cost
  * of an event (~100 ns a frame), so without -v or -S only the frames that
- * name the caller are taken.  Before the checks: --stack-skip alone must
+ * name the caller are taken; a flame graph wants the whole path.  Before the checks: --stack-skip alone must
  * fit beside the default depth.
  */
 static void default_max_stack(struct lock_opts *o)
 {
 	if (!o->max_stack)
-		o->max_stack = o->verbose_stacks || o->callstack_arg ? 8 : 4;
+		o->max_stack = o->stack_output ? 16 :
+			       o->verbose_stacks || o->callstack_arg ? 8 : 4;
 	o->user_max_stack = o->max_stack;
 }
 
@@ -195,7 +202,7 @@ static int check_options(struct lock_opts *o, int nmodes, bool have_cmd)
 	if (nmodes > 1)
 		return cli_usage_err("-t, -l and -g cannot be combined");
 	if (o->nformats > 1)
-		return cli_usage_err("--json and -x cannot be combined");
+		return cli_usage_err("--json, -x and --folded cannot be combined");
 	if (o->pid_arg && o->tid_arg)
 		return cli_usage_err("-p and --tid cannot be combined");
 	if (o->system_wide && (o->pid_arg || o->tid_arg))
@@ -244,6 +251,30 @@ static void set_format(struct lock_opts *o, enum lock_format f)
 	o->format = f;
 }
 
+/* --svg FILE, --pprof FILE: one more file to write. */
+static int add_file(struct lock_opts *o, const char *opt, enum lock_format f, const char *path)
+{
+	if (!*path)
+		return cli_usage_err("%s: empty file name", opt);
+	if (o->nfiles == LOCK_MAX_FILES)
+		return cli_usage_err("%s: more than %d files", opt, LOCK_MAX_FILES);
+	o->files[o->nfiles].format = f;
+	o->files[o->nfiles++].path = path;
+	o->stack_output = true;
+	return 0;
+}
+
+static int parse_weight(const char *arg, enum lock_weight *w)
+{
+	if (!strcmp(arg, "wait"))
+		*w = LOCK_WEIGHT_WAIT;
+	else if (!strcmp(arg, "contended"))
+		*w = LOCK_WEIGHT_CONTENDED;
+	else
+		return cli_usage_err("--weight: '%s' is neither wait nor contended", arg);
+	return 0;
+}
+
 /* A number option into *OUT. */
 static int number(const char *opt, const char *arg, unsigned long long min,
 		  unsigned long long max, unsigned int *out)
@@ -277,6 +308,15 @@ static int parse_one(void *ctx, int c, const char *arg)
 	case 'E': return number("-E", arg, 1, 1U << 30, &o->entries);
 	case 'x': o->csv_sep = arg; set_format(o, LOCK_FMT_CSV); break;
 	case OPT_JSON: set_format(o, LOCK_FMT_JSON); break;
+	case OPT_FOLDED: set_format(o, LOCK_FMT_FOLDED); o->stack_output = true; break;
+	case OPT_WEIGHT: return parse_weight(arg, &o->weight);
+	case OPT_SVG: return add_file(o, "--svg", LOCK_FMT_SVG, arg);
+	case OPT_PPROF: return add_file(o, "--pprof", LOCK_FMT_PPROF, arg);
+	case OPT_OUTPUT:
+		if (!*arg)
+			return cli_usage_err("--output: empty file name");
+		o->output = arg;
+		break;
 	case 'v': o->verbose_stacks = true; break;
 	case OPT_MAX_STACK: return number("--max-stack", arg, 1, LOCK_MAX_STACK, &o->max_stack);
 	case OPT_STACK_SKIP: return number("--stack-skip", arg, 0, LOCK_MAX_STACK, &o->stack_skip);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/io.h"
 #include "lib/ksyms.h"
 #include "lock/report.h"
 
@@ -17,6 +18,9 @@ static const struct lock_output *const formats[] = {
 	[LOCK_FMT_TABLE] = &lock_output_table,
 	[LOCK_FMT_JSON] = &lock_output_json,
 	[LOCK_FMT_CSV] = &lock_output_csv,
+	[LOCK_FMT_FOLDED] = &lock_output_folded,
+	[LOCK_FMT_SVG] = &lock_output_svg,
+	[LOCK_FMT_PPROF] = &lock_output_pprof,
 };
 
 const struct lock_column lock_columns[LOCK_NR_COLUMNS] = {
@@ -134,6 +138,61 @@ bool lock_out__frame(const struct lock_out *out, const struct lock_row *r,
 	return true;
 }
 
+/* NAME into a frame: no ';' (the folded separator), no control character. */
+static void frame_name(struct lock_frame *fr, uint64_t ip, const char *name)
+{
+	char *p;
+
+	fr->ip = ip;
+	snprintf(fr->name, sizeof(fr->name), "%.*s", (int)sizeof(fr->name) - 1, name);
+	for (p = fr->name; *p; p++)
+		if (*p == ';' || (unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '_';
+}
+
+size_t lock_out__stack(const struct lock_out *out, const struct lock_row *r,
+		       const struct lock_row_name *rn, struct lock_frame *frames)
+{
+	char buf[160], label[sizeof(rn->abuf) + sizeof(rn->b) + 2];
+	uint64_t ips[LOCK_MAX_STACK], off;
+	unsigned int n = 0, i;
+	struct ksym s;
+	size_t k = 0;
+
+	switch (out->o->mode) {
+	case LOCK_AGGR_CALLER:
+		while (n < LOCK_MAX_STACK && lock_out__frame(out, r, rn, n, &ips[n], buf, sizeof(buf)))
+			n++;
+		for (i = n; i-- > 0; k++) {
+			if (out->ks && !ksyms__resolve(out->ks, ips[i], &s, &off))
+				frame_name(&frames[k], ips[i], s.name);
+			else {
+				snprintf(buf, sizeof(buf), "0x%" PRIx64, ips[i]);
+				frame_name(&frames[k], ips[i], buf);
+			}
+		}
+		break;
+	case LOCK_AGGR_TASK:
+		snprintf(label, sizeof(label), "%s-%s", rn->b, rn->a);
+		frame_name(&frames[k++], 0, label);
+		break;
+	case LOCK_AGGR_ADDR:
+		frame_name(&frames[k++], 0, rn->b[0] ? rn->b : rn->a);
+		break;
+	case LOCK_AGGR_CGROUP:
+		frame_name(&frames[k++], 0, rn->a);
+		break;
+	}
+	snprintf(label, sizeof(label), "[%s]", lock_type_name(r->st.flags));
+	frame_name(&frames[k++], 0, label);
+	return k;
+}
+
+uint64_t lock_out__weight(const struct lock_out *out, const struct lock_row *r)
+{
+	return out->o->weight == LOCK_WEIGHT_CONTENDED ? r->st.count : r->st.total_ns;
+}
+
 /* The caller: the first frame outside the locking code (or the last frame). */
 static void fmt_caller(const struct lock_out *out, const struct lock_row *r,
 		       unsigned int first, char *buf, size_t size)
@@ -246,8 +305,8 @@ static size_t acct_lines(const struct lock_accounting *a, uint64_t rows_sum,
 void lock_out__accounting_text(struct lock_out *out, const struct lock_accounting *a,
 			       const struct lock_acct_line *l, size_t n)
 {
-	/* In CSV, comments: a reader skips them. */
-	const char *prefix = out->o->format == LOCK_FMT_CSV ? "# " : "";
+	/* In CSV and beside folded stacks, comments: a reader skips them. */
+	const char *prefix = out->format == LOCK_FMT_TABLE ? "" : "# ";
 	FILE *f = out->f;
 	size_t i;
 
@@ -260,11 +319,11 @@ void lock_out__accounting_text(struct lock_out *out, const struct lock_accountin
 			a->end_runs ? (double)a->end_ns / a->end_runs : 0.0);
 }
 
-int lock_report(FILE *f, const struct lock_opts *o, struct lock_table *t,
-		const struct lock_accounting *a, const struct lock_run_info *ri,
-		struct ksyms *ks)
+int lock_report(FILE *f, enum lock_format format, const struct lock_opts *o,
+		struct lock_table *t, const struct lock_accounting *a,
+		const struct lock_run_info *ri, struct ksyms *ks)
 {
-	const struct lock_output *fmt = formats[o->format];
+	const struct lock_output *fmt = formats[format];
 	struct lock_row **rows = lock_table__sorted(t, o->sort);
 	struct lock_acct_line l[MAX_ACCT_LINES];
 	size_t i, n = lock_table__len(t);
@@ -275,6 +334,7 @@ int lock_report(FILE *f, const struct lock_opts *o, struct lock_table *t,
 	if (!rows)
 		return -ENOMEM;
 	out_init(&out, f, o, ri, ks);
+	out.format = format;
 	if (o->entries && n > o->entries)
 		n = o->entries;
 	if (o->mode == LOCK_AGGR_CGROUP)
@@ -290,4 +350,43 @@ int lock_report(FILE *f, const struct lock_opts *o, struct lock_table *t,
 	lock_cgroup_names_free(cg, n);
 	free(rows);
 	return 0;
+}
+
+/* One report into a file, whole or not at all. */
+static int report_file(const char *path, enum lock_format format, const struct lock_opts *o,
+		       struct lock_table *t, const struct lock_accounting *a,
+		       const struct lock_run_info *ri, struct ksyms *ks)
+{
+	struct io_tmpfile tf;
+	int err;
+
+	err = io__tmpfile_open(&tf, path);
+	if (err)
+		return err;
+	err = lock_report(tf.f, format, o, t, a, ri, ks);
+	if (err) {
+		io__tmpfile_discard(&tf);
+		return err;
+	}
+	return io__tmpfile_commit(&tf);
+}
+
+int lock_report_all(const struct lock_opts *o, struct lock_table *t,
+		    const struct lock_accounting *a, const struct lock_run_info *ri,
+		    struct ksyms *ks, const char **failed)
+{
+	unsigned int i;
+	int err;
+
+	*failed = o->output;
+	if (o->output)
+		err = report_file(o->output, o->format, o, t, a, ri, ks);
+	else
+		err = lock_report(stdout, o->format, o, t, a, ri, ks) ?:
+		      (fflush(stdout) ? -errno : 0);
+	for (i = 0; !err && i < o->nfiles; i++) {
+		*failed = o->files[i].path;
+		err = report_file(o->files[i].path, o->files[i].format, o, t, a, ri, ks);
+	}
+	return err;
 }

@@ -17,6 +17,7 @@ struct ksyms;
 /* What every format is given. */
 struct lock_out {
 	FILE *f;
+	enum lock_format format;
 	const struct lock_opts *o;
 	const struct lock_run_info *ri;
 	struct ksyms *ks;		/* NULL: frames print as addresses */
@@ -47,7 +48,8 @@ struct lock_output {
 	void (*footer)(struct lock_out *out);	/* may be NULL */
 };
 
-extern const struct lock_output lock_output_table, lock_output_csv, lock_output_json;
+extern const struct lock_output lock_output_table, lock_output_csv, lock_output_json,
+	lock_output_folded, lock_output_svg, lock_output_pprof;
 
 /* The columns -F chooses from, in their display order. */
 struct lock_column {
@@ -67,6 +69,24 @@ extern const char *const lock_name_headers[][2];
 bool lock_out__frame(const struct lock_out *out, const struct lock_row *r,
 		     const struct lock_row_name *rn, unsigned int n, uint64_t *ip,
 		     char *buf, size_t size);
+
+/*
+ * What a stack format (folded, SVG, pprof) draws for a row: its frames from
+ * the outermost in.  Caller mode: the kernel frames (IP set, NAME the
+ * function), then the lock type as "[mutex]"; -t, -l, -g: the task
+ * ("comm-pid"), lock (symbol, or address) or cgroup (path) as the outermost
+ * frame, then the type.  Names hold no ';' and no control character.
+ */
+struct lock_frame {
+	uint64_t ip;		/* 0: not a code address */
+	char name[256];		/* cut at 255 bytes (a deep cgroup path) */
+};
+#define LOCK_MAX_FRAMES (LOCK_MAX_STACK + 2)
+
+size_t lock_out__stack(const struct lock_out *out, const struct lock_row *r,
+		       const struct lock_row_name *rn, struct lock_frame *frames);
+/* R's weight in a stack format: total wait (ns) or contentions, as --weight says. */
+uint64_t lock_out__weight(const struct lock_out *out, const struct lock_row *r);
 
 /* The accounting as text lines (the table's; CSV's as '#' comments). */
 void lock_out__accounting_text(struct lock_out *out, const struct lock_accounting *a,

@@ -254,6 +254,7 @@ static int report(struct run *r, struct lock_collect *c, struct lock_table *t,
 {
 	struct lock_run_info ri = { 0 };
 	struct ksyms *ks = NULL;
+	const char *failed;
 	struct utsname un;
 	char cmdline[256] = "";
 	int i, err;
@@ -274,11 +275,11 @@ static int report(struct run *r, struct lock_collect *c, struct lock_table *t,
 	ri.kernel = un.release;
 	ri.command = r->cmd ? cmdline : NULL;
 	ri.exit_status = exit_status_of(r);
-	err = lock_report(stdout, r->o, t, a, &ri, ks);
-	if (!err && fflush(stdout))
-		err = -errno;
+	err = lock_report_all(r->o, t, a, &ri, ks, &failed);
 	ksyms__free(ks);
-	return err ? cli_err(NULL, "writing the report: %s", strerror(-err)) : 0;
+	if (err)
+		return cli_err(failed, "writing the report: %s", strerror(-err));
+	return EXIT_OK;
 }
 
 /* Load and attach, start the command, collect, report.  An exit code. */

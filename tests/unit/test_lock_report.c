@@ -136,7 +136,7 @@ static void test_report_json(void)
 	a.c[LC_AGGR_NEW] = 2;
 	a.c[LC_AGGR_HIT] = 2;
 	f = open_memstream(&buf, &len);
-	CHECK_EQ(lock_report(f, &o, t, &a, &ri, NULL), 0);
+	CHECK_EQ(lock_report(f, o.format, &o, t, &a, &ri, NULL), 0);
 	fclose(f);
 	CHECK(strstr(buf, "\"comm\":\"a\\\"b\""), "comm not escaped: %s", buf);
 	CHECK(strstr(buf, "\"pid\":42"), "row 42 missing");

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lib/array.h"
 
@@ -25,4 +26,14 @@ int array__grow(void *p, size_t *cap, size_t need, size_t size, size_t first)
 	*pp = q;
 	*cap = n;
 	return 0;
+}
+
+int array__grow_zero(void *p, size_t *cap, size_t need, size_t size)
+{
+	size_t old = *cap;
+	int err = array__grow(p, cap, need, size, 16);
+
+	if (!err && *cap > old)
+		memset(*(char **)p + old * size, 0, (*cap - old) * size);
+	return err;
 }

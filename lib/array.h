@@ -15,4 +15,7 @@
  */
 int array__grow(void *p, size_t *cap, size_t need, size_t size, size_t first);
 
+/* The same, the elements added zeroed. */
+int array__grow_zero(void *p, size_t *cap, size_t need, size_t size);
+
 #endif

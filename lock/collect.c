@@ -20,6 +20,7 @@
 #include <bpf/libbpf.h>
 
 #include "cli/cli.h"
+#include "lib/array.h"
 #include "lib/io.h"
 #include "lock/kbtf.h"
 #include "lock/lock_int.h"
@@ -39,6 +40,11 @@ struct lock_collect {
 	size_t tail_size;
 	struct lock_table *table;	/* where ring events go while polling */
 	uint64_t merged;
+	/* -I: what the last interval read, subtracted from what is read next */
+	struct lock_row_sum *row_prev;	/* per row index, summed over the CPUs */
+	size_t row_prev_cap;
+	struct lock_accounting acct_prev;
+	bool interval;
 	int merge_err;
 	bool stopped;			/* the gate is closed: the maps are final */
 };
@@ -403,6 +409,7 @@ struct lock_collect *lock_collect__open(const struct lock_opts *o)
 		return NULL;
 	for (int i = 0; i < NR_LINKS; i++)
 		c->links[i] = -1;
+	c->interval = o->interval > 0;
 	err = -ENOENT;
 	if (!o->force_raw_tp) {
 		err = try_path(c, o, true);
@@ -456,40 +463,59 @@ int lock_collect__poll(struct lock_collect *c, struct lock_table *t, int timeout
 /*
  * The kernel's rows: the indexes handed out, each row's statistics and
  * definition.  A row still at count 0 (its waits never ended, or an insert
- * race left it unused) is not a row of the report.
+ * race left it unused) is not a row of the report.  With DELTA (-I), each
+ * row adds what came since the last read, and its max and min start over:
+ * an end that writes one between our read and our reset loses that
+ * extreme for the interval (never its count or its time).
  */
-static int read_rows(struct lock_collect *c, struct lock_table *t, struct lock_accounting *a)
+static int read_rows(struct lock_collect *c, struct lock_table *t, struct lock_accounting *a,
+		     bool delta)
 {
 	int pfd = bpf_map__fd(c->skel->maps.row_sums), sfd = bpf_map__fd(c->skel->maps.rows);
 	int dfd = bpf_map__fd(c->skel->maps.row_defs), nr_cpus = libbpf_num_possible_cpus();
 	uint32_t i, n = c->skel->bss->next_row;
-	struct lock_row_sum *sums;
+	struct lock_row_sum *sums, cur;
 	struct lock_rec_def d;
-	struct lock_stat st;
+	struct lock_stat st, fresh;
 	int err = 0, j;
 
 	if (nr_cpus < 0)
 		return nr_cpus;
+	if (n > bpf_map__max_entries(c->skel->maps.rows))
+		n = bpf_map__max_entries(c->skel->maps.rows);
+	if (delta && array__grow_zero(&c->row_prev, &c->row_prev_cap, n, sizeof(*c->row_prev)))
+		return -ENOMEM;
 	sums = calloc(nr_cpus, sizeof(*sums));
 	if (!sums)
 		return -ENOMEM;
-	if (n > bpf_map__max_entries(c->skel->maps.rows))
-		n = bpf_map__max_entries(c->skel->maps.rows);
 	for (i = 0; i < n && !err; i++) {
 		if (bpf_map_lookup_elem(pfd, &i, sums) || bpf_map_lookup_elem(sfd, &i, &st) ||
 		    bpf_map_lookup_elem(dfd, &i, &d)) {
 			err = -errno;
 			break;
 		}
-		st.total_ns = st.count = 0;
+		cur.total_ns = cur.count = 0;
 		for (j = 0; j < nr_cpus; j++) {
-			st.total_ns += sums[j].total_ns;
-			st.count += sums[j].count;
+			cur.total_ns += sums[j].total_ns;
+			cur.count += sums[j].count;
+		}
+		a->c[LC_AGGR_HIT] += cur.count;
+		st.total_ns = cur.total_ns;
+		st.count = cur.count;
+		if (delta) {
+			st.total_ns -= c->row_prev[i].total_ns;
+			st.count -= c->row_prev[i].count;
+			c->row_prev[i] = cur;
+			fresh = st;
+			fresh.max_ns = 0;
+			fresh.min_ns = ~0ULL;
+			if (st.count && bpf_map_update_elem(sfd, &i, &fresh, BPF_EXIST))
+				err = -errno;
 		}
 		if (!st.count)
 			continue;
-		err = lock_table__add(t, d.key, &st, c->tail_size ? &d.tail : NULL, c->tail_size);
-		a->c[LC_AGGR_HIT] += st.count;
+		err = err ?: lock_table__add(t, d.key, &st, c->tail_size ? &d.tail : NULL,
+					     c->tail_size);
 		a->rows_kernel++;
 	}
 	free(sums);
@@ -575,17 +601,55 @@ static int stop_programs(struct lock_collect *c)
 	return 0;
 }
 
-int lock_collect__finish(struct lock_collect *c, struct lock_table *t,
-			 struct lock_accounting *a)
+/* A - B, field by field; a count that went down (read order) as 0. */
+static uint64_t sub(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+static void acct_delta(struct lock_accounting *a, const struct lock_accounting *prev)
+{
+	struct lock_accounting cur = *a;
+	int i;
+
+	for (i = 0; i < LC_NR; i++)
+		a->c[i] = sub(cur.c[i], prev->c[i]);
+	a->merged = sub(cur.merged, prev->merged);
+	a->misses_begin = sub(cur.misses_begin, prev->misses_begin);
+	a->misses_end = sub(cur.misses_end, prev->misses_end);
+	a->misses_second = sub(cur.misses_second, prev->misses_second);
+	a->skipped_begin = sub(cur.skipped_begin, prev->skipped_begin);
+	a->skipped_end = sub(cur.skipped_end, prev->skipped_end);
+	a->begin_runs = sub(cur.begin_runs, prev->begin_runs);
+	a->begin2_runs = sub(cur.begin2_runs, prev->begin2_runs);
+	a->begin_ns = sub(cur.begin_ns, prev->begin_ns);
+	a->end_runs = sub(cur.end_runs, prev->end_runs);
+	a->end2_runs = sub(cur.end2_runs, prev->end2_runs);
+	a->end_ns = sub(cur.end_ns, prev->end_ns);
+	/* The completed count of the interval, from its own parts (lock.h). */
+	a->c[LC_ENDS] = a->c[LC_AGGR_HIT] + a->c[LC_OVERFLOW] + a->c[LC_LOST_RING] +
+			a->c[LC_FILTERED] + a->c[LC_UNMATCHED];
+}
+
+/* Waits begun and not ended, from the counters since the start. */
+static uint64_t open_waits(const struct lock_accounting *a)
+{
+	const uint64_t *c = a->c;
+	uint64_t recorded = c[LC_BEGINS] - c[LC_REBEGINS] - c[LC_DROP_TASK] - c[LC_DROP_NEST];
+	uint64_t closed = c[LC_ENDS] - c[LC_UNMATCHED] + c[LC_STALE];
+
+	return recorded > closed ? recorded - closed : 0;
+}
+
+/*
+ * Everything since the start (or, with -I, since the last read): the
+ * overflow records waiting in the buffers, the programs' statistics, the
+ * rows, the counters.
+ */
+static int read_all(struct lock_collect *c, struct lock_table *t, struct lock_accounting *a)
 {
 	int err;
 
-	double t0 = cli_now() * 1e3;
-
-	err = stop_programs(c);
-	if (err)
-		return err;
-	cli_log("lock: stopped in %.1f ms\n", cli_now() * 1e3 - t0);
 	c->table = t;
 	err = perf_buffer__consume(c->pb);
 	if (err < 0)
@@ -604,8 +668,39 @@ int lock_collect__finish(struct lock_collect *c, struct lock_table *t,
 	read_prog_stats(c->begin2, &a->begin2_runs, &a->begin_ns, &a->misses_second);
 	read_prog_stats(c->end2, &a->end2_runs, &a->end_ns, &a->misses_second);
 	a->have_stats = a->begin_ns || a->end_ns;
-	err = read_rows(c, t, a);
+	err = read_rows(c, t, a, c->interval);
 	err = err ?: read_counters(c, a);
+	if (err)
+		return err;
+	a->skipped_begin = sub(a->misses_begin, a->c[LC_NESTED_BEGIN]);
+	a->skipped_end = sub(a->misses_end, a->c[LC_NESTED_END]);
+	a->open_waits = open_waits(a);
+	if (c->interval) {
+		struct lock_accounting cur = *a;
+
+		acct_delta(a, &c->acct_prev);
+		c->acct_prev = cur;
+	}
+	return 0;
+}
+
+int lock_collect__interval(struct lock_collect *c, struct lock_table *t,
+			   struct lock_accounting *a)
+{
+	return read_all(c, t, a);
+}
+
+int lock_collect__finish(struct lock_collect *c, struct lock_table *t,
+			 struct lock_accounting *a)
+{
+	double t0 = cli_now() * 1e3;
+	int err;
+
+	err = stop_programs(c);
+	if (err)
+		return err;
+	cli_log("lock: stopped in %.1f ms\n", cli_now() * 1e3 - t0);
+	err = read_all(c, t, a);
 	if (err)
 		return err;
 	if (c->lost_records)
@@ -618,10 +713,6 @@ int lock_collect__finish(struct lock_collect *c, struct lock_table *t,
 				(unsigned long long)c->skel->bss->mismatch_walked[i],
 				(unsigned long long)c->skel->bss->mismatch_unwound[i]);
 	}
-	a->skipped_begin = a->misses_begin > a->c[LC_NESTED_BEGIN] ?
-			   a->misses_begin - a->c[LC_NESTED_BEGIN] : 0;
-	a->skipped_end = a->misses_end > a->c[LC_NESTED_END] ?
-			 a->misses_end - a->c[LC_NESTED_END] : 0;
 	return 0;
 }
 
@@ -639,5 +730,6 @@ void lock_collect__destroy(struct lock_collect *c)
 	if (c->stopped)
 		cli_log("lock: detached in %.1f ms\n", cli_now() * 1e3 - t0);
 	lock_bpf__destroy(c->skel);
+	free(c->row_prev);
 	free(c);
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lib/io.h"
 #include "lock/lock.h"
 
 enum lock_sort {
@@ -73,6 +74,7 @@ struct lock_opts {
 	unsigned int map_entries;	/* -M */
 	unsigned int ring_kb;		/* --ring-size: the perf buffer of each CPU */
 	double duration;		/* -d: 0 = until the command ends / a signal */
+	double interval;		/* -I: a report every so many seconds; 0 = one at the end */
 	bool verbose_stacks;		/* -v: stack under each row */
 	enum lock_format format;	/* stdout's, or --output's */
 	unsigned int nformats;		/* formats asked for: more than one is an error */
@@ -163,6 +165,7 @@ struct lock_accounting {
 	 * time of both programs of a pair together */
 	uint64_t begin_runs, begin2_runs, begin_ns, end_runs, end2_runs, end_ns;
 	bool have_stats;
+	uint64_t open_waits;		/* begun, not ended, when read (since the start) */
 };
 
 /* Load, probe and attach; NULL with errno set on failure. */
@@ -175,7 +178,14 @@ const char *lock_collect__path(const struct lock_collect *c);
  */
 int lock_collect__poll(struct lock_collect *c, struct lock_table *t, int timeout_ms,
 		       int wake_fd);
-/* Close the gate, drain the buffers, read the kernel table and the counters. */
+/*
+ * -I: what came since the last read (rows into T, counts into ACCT),
+ * while the programs run.  0 or -errno.
+ */
+int lock_collect__interval(struct lock_collect *c, struct lock_table *t,
+			   struct lock_accounting *acct);
+/* Close the gate, drain the buffers, read the kernel table and the counters
+ * (with -I: what came since the last interval). */
 int lock_collect__finish(struct lock_collect *c, struct lock_table *t,
 			 struct lock_accounting *acct);
 void lock_collect__destroy(struct lock_collect *c);
@@ -221,7 +231,9 @@ void lock_cgroup_names_free(char **names, size_t n);
 
 struct lock_run_info {
 	const char *attach;		/* tp_btf / raw_tp */
-	double seconds;
+	double seconds;			/* of the run, or of the interval */
+	unsigned int interval;		/* -I: the interval's number, from 1; 0 without -I */
+	double time;			/* -I: the interval's end, seconds since the epoch */
 	const char *kernel;
 	const char *command;		/* NULL without one */
 	int exit_status;
@@ -237,11 +249,26 @@ int lock_report(FILE *f, enum lock_format fmt, const struct lock_opts *o,
 		struct lock_table *t, const struct lock_accounting *a,
 		const struct lock_run_info *ri, struct ksyms *ks);
 /*
- * Every report O asks for: stdout's (or --output's), then each file's,
- * each file written whole or not at all (a temporary file, renamed).  0,
- * or -errno with the file that failed in *FAILED (NULL: stdout).
+ * The files a run writes (--output, --svg, --pprof), opened before it
+ * starts (a file that cannot be written is said before anything is
+ * traced), written at the end and renamed over their names only once all
+ * are written: whole, or not at all.
  */
-int lock_report_all(const struct lock_opts *o, struct lock_table *t,
+struct lock_sinks {
+	struct io_tmpfile out, files[LOCK_MAX_FILES];
+	bool has_out;
+	unsigned int nfiles;
+};
+
+/* 0, or -errno with the file that failed in *FAILED; nothing is left open then. */
+int lock_sinks__open(struct lock_sinks *s, const struct lock_opts *o, const char **failed);
+void lock_sinks__discard(struct lock_sinks *s);
+/*
+ * Every report O asks for: stdout's (or --output's), then each file's.
+ * 0, or -errno with the file that failed in *FAILED (NULL: stdout); the
+ * sinks are closed either way.
+ */
+int lock_report_all(const struct lock_opts *o, struct lock_sinks *s, struct lock_table *t,
 		    const struct lock_accounting *a, const struct lock_run_info *ri,
 		    struct ksyms *ks, const char **failed);
 

@@ -25,6 +25,7 @@ static const struct cli_opt opts[] = {
 	{ "tid", OPT_TID, required_argument, "TID,..", "threads" },
 	{ "cpu", 'C', required_argument, "LIST", "CPUs, e.g. 0,2-3" },
 	{ "duration", 'd', required_argument, "SECS", "stop after SECS seconds" },
+	{ "interval", 'I', required_argument, "SECS", "a report every SECS seconds, each of its interval (table, CSV, JSON Lines)" },
 	{ "threads", 't', no_argument, NULL, "aggregate by task" },
 	{ "lock-addr", 'l', no_argument, NULL, "aggregate by lock" },
 	{ "lock-cgroup", 'g', no_argument, NULL, "aggregate by cgroup" },
@@ -209,6 +210,8 @@ static int check_options(struct lock_opts *o, int nmodes, bool have_cmd)
 		return cli_usage_err("-a cannot be combined with -p or --tid");
 	if (have_cmd && (o->pid_arg || o->tid_arg))
 		return cli_usage_err("a command cannot be combined with -p or --tid");
+	if (o->interval && (o->format == LOCK_FMT_FOLDED || o->nfiles || o->output))
+		return cli_usage_err("-I cannot be combined with --folded, --svg, --pprof or --output");
 	if (o->csv_sep && !*o->csv_sep)
 		return cli_usage_err("-x: empty separator");
 	if (o->ring_kb & (o->ring_kb - 1))
@@ -300,6 +303,7 @@ static int parse_one(void *ctx, int c, const char *arg)
 		return parse_list_u32("--tid", arg, o);
 	case 'C': o->cpu_list = arg; break;
 	case 'd': return cli_parse_double("-d", arg, 0.001, 1e7, &o->duration);
+	case 'I': return cli_parse_double("-I", arg, 0.01, 1e7, &o->interval);
 	case 't': set_mode(ps, LOCK_AGGR_TASK); break;
 	case 'l': set_mode(ps, LOCK_AGGR_ADDR); break;
 	case 'g': set_mode(ps, LOCK_AGGR_CGROUP); break;

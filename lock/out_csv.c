@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* -x SEP: CSV with SEP, raw nanoseconds, the accounting as '#' comments. */
+/*
+ * -x SEP: CSV with SEP, raw nanoseconds, the accounting as '#' comments.
+ * With -I, a first column "time" (seconds since the epoch) and the header
+ * line once, at the first interval.
+ */
 #include <inttypes.h>
 #include <string.h>
 
@@ -12,6 +16,10 @@ static void header(struct lock_out *out)
 	FILE *f = out->f;
 	size_t i;
 
+	if (out->ri->interval > 1)
+		return;
+	if (out->ri->interval)
+		fprintf(f, "time%s", sep);
 	for (i = 0; i < LOCK_NR_COLUMNS; i++)
 		if (o->fields & lock_columns[i].field)
 			fprintf(f, "%s%s", lock_columns[i].key, sep);
@@ -51,6 +59,8 @@ static void row(struct lock_out *out, const struct lock_row *r,
 	size_t i;
 
 	(void)idx;
+	if (out->ri->interval)
+		fprintf(f, "%.3f%s", out->ri->time, sep);
 	for (i = 0; i < LOCK_NR_COLUMNS; i++) {
 		if (!(o->fields & lock_columns[i].field))
 			continue;

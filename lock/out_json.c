@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* --json: one object with the run's metadata, the rows, the accounting and BPF's run statistics. */
+/*
+ * --json: one object with the run's metadata, the rows, the accounting and
+ * BPF's run statistics.  With -I, one object a line (JSON Lines), each
+ * with its interval's number and time.
+ */
 #include <inttypes.h>
 
 #include "lock/report.h"
@@ -27,6 +31,12 @@ static void put_member(FILE *f, const char *name, const char *value)
 	put_str(f, value);
 }
 
+/* Between members: a newline, but none inside a line of JSON Lines (-I). */
+static const char *nl(const struct lock_out *out)
+{
+	return out->ri->interval ? "" : "\n";
+}
+
 static const char *const mode_names[] = {
 	[LOCK_AGGR_CALLER] = "caller",
 	[LOCK_AGGR_TASK] = "task",
@@ -41,6 +51,8 @@ static void header(struct lock_out *out)
 	FILE *f = out->f;
 
 	fprintf(f, "{\"tool\":\"frugal lock\",\"mode\":\"%s\"", mode_names[o->mode]);
+	if (ri->interval)
+		fprintf(f, ",\"interval\":%u,\"time\":%.3f", ri->interval, ri->time);
 	put_member(f, "attach", ri->attach ? ri->attach : "");
 	put_member(f, "kernel", ri->kernel ? ri->kernel : "");
 	fprintf(f, ",\"duration_s\":%.3f,\"targets\":{\"system_wide\":%s",
@@ -69,9 +81,9 @@ static void row(struct lock_out *out, const struct lock_row *r,
 	unsigned int n;
 	uint64_t ip;
 
-	fprintf(f, "%s\n{\"contended\":%u,\"wait_total_ns\":%" PRIu64
+	fprintf(f, "%s%s{\"contended\":%u,\"wait_total_ns\":%" PRIu64
 		",\"wait_max_ns\":%" PRIu64 ",\"wait_min_ns\":%" PRIu64
-		",\"avg_wait_ns\":%" PRIu64 ",\"type\":", idx ? "," : "",
+		",\"avg_wait_ns\":%" PRIu64 ",\"type\":", idx ? "," : "", nl(out),
 		r->st.count, (uint64_t)r->st.total_ns, (uint64_t)r->st.max_ns, (uint64_t)r->st.min_ns,
 		lock_row_value(r, LOCK_SORT_AVG_WAIT));
 	put_str(f, lock_type_name(r->st.flags));
@@ -107,10 +119,10 @@ static void accounting(struct lock_out *out, const struct lock_accounting *a,
 	FILE *f = out->f;
 	size_t i;
 
-	fprintf(f, "],\n\"accounting\":{");
+	fprintf(f, "],%s\"accounting\":{", nl(out));
 	for (i = 0; i < n; i++)
 		fprintf(f, "%s\"%s\":%" PRIu64, i ? "," : "", l[i].json, l[i].v);
-	fprintf(f, "},\n\"bpf_stats\":");
+	fprintf(f, "},%s\"bpf_stats\":", nl(out));
 	if (a->have_stats)
 		fprintf(f, "{\"begin_run_cnt\":%" PRIu64 ",\"begin_run_time_ns\":%" PRIu64
 			",\"end_run_cnt\":%" PRIu64 ",\"end_run_time_ns\":%" PRIu64

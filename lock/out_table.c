@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The table: perf lock contention's columns and units; -v adds each row's stack. */
+/*
+ * The table: perf lock contention's columns and units; -v adds each row's
+ * stack.  With -I, each interval's table under a line with its number,
+ * local time and length.
+ */
 #include <inttypes.h>
+#include <time.h>
 
 #include "lock/report.h"
 
@@ -22,6 +27,16 @@ static void header(struct lock_out *out)
 	FILE *f = out->f;
 	size_t i;
 
+	if (out->ri->interval) {
+		time_t sec = (time_t)out->ri->time;
+		char when[32] = "";
+		struct tm tm;
+
+		if (localtime_r(&sec, &tm))
+			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+		fprintf(f, "=== interval %u: %s.%03d, %.3f s ===\n\n", out->ri->interval, when,
+			(int)((out->ri->time - sec) * 1000), out->ri->seconds);
+	}
 	for (i = 0; i < LOCK_NR_COLUMNS; i++)
 		if (o->fields & lock_columns[i].field)
 			fprintf(f, "%*s ", i ? 12 : 10, lock_columns[i].header);

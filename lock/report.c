@@ -253,15 +253,6 @@ static void row_name(const struct lock_out *out, const struct lock_row *r, const
 
 /* ---- accounting ---- */
 
-static uint64_t open_at_stop(const struct lock_accounting *a)
-{
-	const uint64_t *c = a->c;
-	uint64_t recorded = c[LC_BEGINS] - c[LC_REBEGINS] - c[LC_DROP_TASK] - c[LC_DROP_NEST];
-	uint64_t closed = c[LC_ENDS] - c[LC_UNMATCHED] + c[LC_STALE];
-
-	return recorded > closed ? recorded - closed : 0;
-}
-
 #define MAX_ACCT_LINES 32
 
 static size_t acct_lines(const struct lock_accounting *a, uint64_t rows_sum,
@@ -286,7 +277,7 @@ static size_t acct_lines(const struct lock_accounting *a, uint64_t rows_sum,
 	L("lost_data", "table inserts failed (sent to the ring)", c[LC_DATA_FAIL]);
 	L("begins", "contention begins seen", c[LC_BEGINS]);
 	L("rebegins", "  repeated begins of one wait", c[LC_REBEGINS]);
-	L("open_at_stop", "waits still open at stop", open_at_stop(a));
+	L("open_at_stop", "waits still open at stop", a->open_waits);
 	L("stale", "begins whose end was never seen", c[LC_STALE]);
 	L("recursion_misses", "runs the kernel skipped (nested in ours)",
 	  a->misses_begin + a->misses_end);
@@ -349,29 +340,43 @@ int lock_report(FILE *f, enum lock_format format, const struct lock_opts *o,
 		fmt->footer(&out);
 	lock_cgroup_names_free(cg, n);
 	free(rows);
-	return 0;
+	return out.err;
 }
 
-/* One report into a file, whole or not at all. */
-static int report_file(const char *path, enum lock_format format, const struct lock_opts *o,
-		       struct lock_table *t, const struct lock_accounting *a,
-		       const struct lock_run_info *ri, struct ksyms *ks)
+int lock_sinks__open(struct lock_sinks *s, const struct lock_opts *o, const char **failed)
 {
-	struct io_tmpfile tf;
-	int err;
+	unsigned int i;
+	int err = 0;
 
-	err = io__tmpfile_open(&tf, path);
-	if (err)
-		return err;
-	err = lock_report(tf.f, format, o, t, a, ri, ks);
-	if (err) {
-		io__tmpfile_discard(&tf);
-		return err;
+	memset(s, 0, sizeof(*s));
+	if (o->output) {
+		*failed = o->output;
+		err = io__tmpfile_open(&s->out, o->output);
+		s->has_out = !err;
 	}
-	return io__tmpfile_commit(&tf);
+	for (i = 0; !err && i < o->nfiles; i++) {
+		*failed = o->files[i].path;
+		err = io__tmpfile_open(&s->files[i], o->files[i].path);
+		s->nfiles += !err;
+	}
+	if (err)
+		lock_sinks__discard(s);
+	return err;
 }
 
-int lock_report_all(const struct lock_opts *o, struct lock_table *t,
+void lock_sinks__discard(struct lock_sinks *s)
+{
+	unsigned int i;
+
+	if (s->has_out)
+		io__tmpfile_discard(&s->out);
+	for (i = 0; i < s->nfiles; i++)
+		io__tmpfile_discard(&s->files[i]);
+	s->has_out = false;
+	s->nfiles = 0;
+}
+
+int lock_report_all(const struct lock_opts *o, struct lock_sinks *s, struct lock_table *t,
 		    const struct lock_accounting *a, const struct lock_run_info *ri,
 		    struct ksyms *ks, const char **failed)
 {
@@ -379,14 +384,32 @@ int lock_report_all(const struct lock_opts *o, struct lock_table *t,
 	int err;
 
 	*failed = o->output;
-	if (o->output)
-		err = report_file(o->output, o->format, o, t, a, ri, ks);
-	else
-		err = lock_report(stdout, o->format, o, t, a, ri, ks) ?:
-		      (fflush(stdout) ? -errno : 0);
-	for (i = 0; !err && i < o->nfiles; i++) {
+	err = lock_report(s->has_out ? s->out.f : stdout, o->format, o, t, a, ri, ks) ?:
+	      (fflush(s->has_out ? s->out.f : stdout) ? -errno : 0);
+	for (i = 0; !err && i < s->nfiles; i++) {
 		*failed = o->files[i].path;
-		err = report_file(o->files[i].path, o->files[i].format, o, t, a, ri, ks);
+		err = lock_report(s->files[i].f, o->files[i].format, o, t, a, ri, ks);
 	}
+	/* Every file whole, or none: they are renamed only once all are written. */
+	if (!err && s->has_out) {
+		*failed = o->output;
+		err = io__tmpfile_commit(&s->out);
+		s->has_out = false;
+	}
+	for (i = 0; !err && i < s->nfiles; i++) {
+		*failed = o->files[i].path;
+		err = io__tmpfile_commit(&s->files[i]);
+		s->files[i].f = NULL;
+	}
+	if (err) {
+		/* Those not renamed yet are removed; a file renamed stays, whole. */
+		for (i = 0; i < s->nfiles; i++)
+			if (s->files[i].f)
+				io__tmpfile_discard(&s->files[i]);
+		if (s->has_out)
+			io__tmpfile_discard(&s->out);
+		s->has_out = false;
+	}
+	s->nfiles = 0;
 	return err;
 }

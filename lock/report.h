@@ -22,6 +22,8 @@ struct lock_out {
 	const struct lock_run_info *ri;
 	struct ksyms *ks;		/* NULL: frames print as addresses */
 	uint64_t text[2][2];		/* [lock|sched][start,end): locking code */
+	void *priv;			/* a format's own state, from its header to its footer */
+	int err;			/* a format's failure (-errno): lock_report() returns it */
 };
 
 /* One row's name columns, made by report.c. */

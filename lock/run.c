@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include <sys/syscall.h>
@@ -93,7 +94,10 @@ struct run {
 	int go_fd;			/* the child starts when a byte comes */
 	int status;			/* the child's, from waitpid */
 	bool child_done;
-	double seconds;
+	double seconds;			/* of the run, or of the interval (-I) */
+	double t_interval;		/* -I: when the interval began */
+	unsigned int interval;		/* -I: the last interval reported */
+	struct lock_sinks sinks;	/* the files the report goes to */
 };
 
 /* A command that cannot be run is refused before anything is loaded. */
@@ -216,18 +220,59 @@ static bool targets_alive(const struct lock_opts *o)
 	return false;
 }
 
-/* Collect until a signal, the duration, the command's end or the targets'. */
-static int collect_loop(struct run *r, struct lock_collect *c, struct lock_table *t)
-{
-	double start = cli_now();
-	int n;
+static int report(struct run *r, struct lock_collect *c, struct lock_table *t,
+		  struct lock_accounting *a);
 
+/* -I: the interval's report, then a fresh table for the next.  An exit code. */
+static int report_interval(struct run *r, struct lock_collect *c, struct lock_table **tp)
+{
+	struct lock_table *next = lock_table__new(r->o->mode == LOCK_AGGR_CALLER ?
+						  r->o->max_stack : 0);
+	struct lock_accounting a;
+	int err;
+
+	if (!next)
+		return cli_err(NULL, "out of memory");
+	err = lock_collect__interval(c, *tp, &a);
+	if (err) {
+		lock_table__free(next);
+		return cli_err(NULL, "reading results: %s", strerror(-err));
+	}
+	err = report(r, c, *tp, &a);
+	lock_table__free(*tp);
+	*tp = next;
+	return err;
+}
+
+/*
+ * Collect until a signal, the duration, the command's end or the targets',
+ * with -I reporting every interval on the way.  An exit code.
+ */
+static int collect_loop(struct run *r, struct lock_collect *c, struct lock_table **tp)
+{
+	double start = cli_now(), tick = r->o->interval, next = start + tick;
+	int n, err;
+
+	r->t_interval = start;
 	while (!stop_signal) {
-		double left = r->o->duration ? r->o->duration - (cli_now() - start) : 0.1;
+		double now = cli_now(), left = r->o->duration ? r->o->duration - (now - start) : 0.1;
 
 		if (left <= 0)
 			break;
-		n = lock_collect__poll(c, t, left < 0.1 ? (int)(left * 1000) + 1 : 100,
+		if (tick && now >= next) {
+			r->seconds = now - r->t_interval;
+			r->t_interval = now;
+			err = report_interval(r, c, tp);
+			if (err)
+				return err;
+			next += tick;
+			if (next <= now)	/* a slow report: skip ahead, never burst */
+				next = now + tick;
+			continue;
+		}
+		if (tick && next - now < left)
+			left = next - now;
+		n = lock_collect__poll(c, *tp, left < 0.1 ? (int)(left * 1000) + 1 : 100,
 				       wake_pipe[0]);
 		if (n < 0)
 			return cli_err(NULL, "reading the overflow ring: %s", strerror(-n));
@@ -239,7 +284,7 @@ static int collect_loop(struct run *r, struct lock_collect *c, struct lock_table
 		if (r->o->target_mode == LOCK_TARGET_TGID && !r->child && !targets_alive(r->o))
 			break;
 	}
-	r->seconds = cli_now() - start;
+	r->seconds = cli_now() - (tick ? r->t_interval : start);
 	return 0;
 }
 
@@ -272,14 +317,30 @@ static int report(struct run *r, struct lock_collect *c, struct lock_table *t,
 			 "%s%s", i ? " " : "", r->cmd[i]);
 	ri.attach = lock_collect__path(c);
 	ri.seconds = r->seconds;
+	if (r->o->interval) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ri.interval = ++r->interval;
+		ri.time = ts.tv_sec + ts.tv_nsec / 1e9;
+	}
 	ri.kernel = un.release;
 	ri.command = r->cmd ? cmdline : NULL;
 	ri.exit_status = exit_status_of(r);
-	err = lock_report_all(r->o, t, a, &ri, ks, &failed);
+	err = lock_report_all(r->o, &r->sinks, t, a, &ri, ks, &failed);
 	ksyms__free(ks);
 	if (err)
 		return cli_err(failed, "writing the report: %s", strerror(-err));
 	return EXIT_OK;
+}
+
+/* The report's files, before anything runs: a name that cannot be written is said now. */
+static int open_sinks(struct run *r)
+{
+	const char *failed = NULL;
+	int err = lock_sinks__open(&r->sinks, r->o, &failed);
+
+	return err ? cli_err(failed, "%s", strerror(-err)) : EXIT_OK;
 }
 
 /* Load and attach, start the command, collect, report.  An exit code. */
@@ -301,7 +362,7 @@ static int trace(struct run *r, struct lock_collect **cp, struct lock_table **tp
 	cli_log("lock: attached with %s, %.1f ms after start\n", lock_collect__path(*cp),
 		(cli_now() - r->t0) * 1e3);
 	err = release_command(r);
-	err = err ?: collect_loop(r, *cp, *tp);
+	err = err ?: collect_loop(r, *cp, tp);
 	if (err)
 		return err;
 	t_stop = cli_now();
@@ -325,12 +386,14 @@ static int run(struct run *r)
 	 * Before this, the inherited disposition applies (a shell without job
 	 * control starts background commands with SIGINT ignored). */
 	install_signals();
-	ret = lock_filters__resolve(r->o);
+	ret = open_sinks(r);
+	ret = ret ?: lock_filters__resolve(r->o);
 	if (!ret && r->cmd)
 		ret = start_command(r);
 	if (!ret)
 		ret = trace(r, &c, &t);
 	stop_command(r);
+	lock_sinks__discard(&r->sinks);
 	if (!ret)
 		ret = exit_status_of(r);
 	lock_collect__destroy(c);

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# -I: a report every interval, each with its own rows and accounting, and
+# nothing lost between them.  Over 10 s of the built-in workload, with perf
+# counting the same tasks' contention tracepoints in the same window, the
+# completed counts of the intervals (the last one partial, printed on
+# SIGINT) add up to perf's contention_end count, as a whole run's does in
+# exact.sh.  Then the shapes: the table's interval lines, CSV's time column
+# and single header.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lock.inc"
+can_bpf "lock -I" || finish
+if ! perf stat -e lock:contention_end -x, -o /dev/null true 2>/dev/null; then
+	skip "lock -I" "perf cannot count lock:contention_end"
+	finish
+fi
+
+"$FRUGAL" bench lock -T 4 -P 4 -d 10 --delay 2 --hold 20 2>"$_tmp/bench" & b=$!
+sleep 0.7
+pids=$(echo $b $(pgrep -P $b) | tr ' ' ,)
+perf stat -e lock:contention_end -x, -o "$_tmp/perf" -p "$pids" & p=$!
+"$FRUGAL" lock -v -I 1 --json -t -p "$pids" >"$_tmp/lines" 2>"$_tmp/err" & f=$!
+for i in $(seq 50); do grep -q attached "$_tmp/err" && break; sleep 0.05; done
+for i in $(seq 400); do grep -q "run over" "$_tmp/bench" && break; sleep 0.05; done
+check "the bench's run was over before the tracers stopped" grep -q "run over" "$_tmp/bench"
+kill -INT $f $p
+wait $f $p
+kill $b; wait $b 2>/dev/null
+PERF_END=$(awk -F, '$3 == "lock:contention_end" { print $1 }' "$_tmp/perf")
+
+# The intervals summed into one report, for lock.inc's checks.
+python3 - "$_tmp/lines" "$_tmp/sum.json" >"$_tmp/shape" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+total = {}
+for d in lines:
+    for k, v in d["accounting"].items():
+        total[k] = total.get(k, 0) + v
+ok_rows = all(sum(r["contended"] for r in d["rows"]) == d["accounting"]["in_rows"] for d in lines)
+ok_parts = all(d["accounting"]["completed"] == d["accounting"]["in_rows"] + d["accounting"]["filtered"] +
+               d["accounting"]["lost_no_begin"] + d["accounting"]["lost_ringbuf"] for d in lines)
+numbers = [d["interval"] for d in lines]
+json.dump({"accounting": total, "rows": []}, open(sys.argv[2], "w"))
+print(len(lines), numbers == list(range(1, len(lines) + 1)), ok_rows, ok_parts,
+      lines[-1]["duration_s"] if lines else 0, sum(1 for d in lines if d["accounting"]["completed"]))
+PY
+read -r n ordered rows_ok parts_ok last_s busy <"$_tmp/shape"
+check "-I 1 over 10 s: about ten intervals and a partial one ($n)" test "$n" -ge 10 -a "$n" -le 14
+check "intervals numbered 1.. in order, one JSON object a line" test "$ordered" = True
+check "each interval's rows add up to its in_rows" test "$rows_ok" = True
+check "each interval's completed = rows + filtered + losses" test "$parts_ok" = True
+check "the last interval, cut by SIGINT, is printed, at most about an interval long ($last_s s)" \
+	python3 -c "import sys; sys.exit(not 0 <= $last_s < 1.5)"
+check "most intervals saw contention ($busy of $n)" test "$busy" -ge 8
+check "the intervals' completed + skipped == perf's contention_end ($(seen "$_tmp/sum.json") vs $PERF_END)" \
+	test "$(matches_kernel "$_tmp/sum.json" "$PERF_END")" = True
+check "nothing lost between intervals but counted skipped runs" test "$(losses_explained "$_tmp/sum.json")" = True
+
+# The table and CSV over a short run: one block per interval, CSV's header once.
+"$FRUGAL" lock -a -I 0.5 -d 1.2 >"$_tmp/table" 2>&1
+check "table: an '=== interval N' line per interval (3)" test "$(grep -c '^=== interval [0-9]*: ' "$_tmp/table")" = 3
+check "table: each interval with its accounting" test "$(grep -c '^=== accounting ===' "$_tmp/table")" = 3
+"$FRUGAL" lock -a -I 0.5 -d 1.2 -x , >"$_tmp/csv" 2>&1
+check "CSV: one header line, starting with a time column" test "$(grep -c '^time,contended,' "$_tmp/csv")" = 1
+check "CSV: every row starts with the interval's time" python3 - "$_tmp/csv" <<'PY'
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if r and not r[0].startswith("#")][1:]
+sys.exit(not all(float(r[0]) > 1e9 for r in rows))
+PY
+expect_exit "-I with --folded is refused" 2 "$FRUGAL" lock -I 1 --folded
+finish

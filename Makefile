@@ -13,7 +13,7 @@ O        ?= build
 CC       ?= gcc
 CLANG    ?= clang
 BPFTOOL  ?= bpftool
-PKGS     := libbpf libelf libdw
+PKGS     := libbpf libelf libdw zlib
 ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
 CFLAGS   ?= -O2 -g

@@ -21,7 +21,6 @@
 
 #include "cli/cli.h"
 #include "lib/array.h"
-#include "lib/io.h"
 #include "lock/kbtf.h"
 #include "lock/lock_int.h"
 #include "lock/lock.skel.h"
@@ -434,30 +433,28 @@ const char *lock_collect__path(const struct lock_collect *c)
 }
 
 int lock_collect__poll(struct lock_collect *c, struct lock_table *t, int timeout_ms,
-		       int wake_fd)
+		       const int *fds, int nfds)
 {
-	struct pollfd p[2] = {
+	struct pollfd p[1 + LOCK_POLL_FDS] = {
 		{ .fd = perf_buffer__epoll_fd(c->pb), .events = POLLIN },
-		{ .fd = wake_fd, .events = POLLIN },
 	};
-	int n;
+	int i, n, ready = 0;
 
 	c->table = t;
-	n = poll(p, wake_fd >= 0 ? 2 : 1, timeout_ms);
+	for (i = 0; i < nfds && i < LOCK_POLL_FDS; i++)
+		p[1 + i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+	n = poll(p, 1 + i, timeout_ms);
 	if (n < 0)
 		return errno == EINTR ? 0 : -errno;
-	if (wake_fd >= 0 && p[1].revents) {
-		char buf[64];
-
-		while (io__read(wake_fd, buf, sizeof(buf)) > 0)
-			;
-	}
+	for (i = 0; i < nfds && i < LOCK_POLL_FDS; i++)
+		if (p[1 + i].revents)
+			ready |= 1 << i;
 	if (p[0].revents) {
 		n = perf_buffer__consume(c->pb);
 		if (n < 0)
 			return n;
 	}
-	return c->merge_err;
+	return c->merge_err ?: ready;
 }
 
 /*

@@ -41,6 +41,7 @@ enum lock_format {
 	LOCK_FMT_FOLDED,	/* --folded */
 	LOCK_FMT_SVG,		/* --svg FILE */
 	LOCK_FMT_PPROF,		/* --pprof FILE */
+	LOCK_FMT_TOP,		/* frugal lock top: the table's rows, one accounting line */
 };
 
 /* What a stack format weighs a stack by (--weight). */
@@ -105,6 +106,7 @@ struct lock_opts {
 	bool follow_forks;		/* a command: its children are targets */
 	bool force_raw_tp;		/* testing the fallback */
 	bool floor;			/* --floor: programs that return at once */
+	bool top;			/* frugal lock top: the live view */
 	bool help;			/* -h: print the usage, nothing else */
 };
 
@@ -173,11 +175,13 @@ struct lock_collect *lock_collect__open(const struct lock_opts *o);
 /* Which attach path was taken: "tp_btf" or "raw_tp". */
 const char *lock_collect__path(const struct lock_collect *c);
 /*
- * Wait up to timeout_ms for overflow records or for WAKE_FD to become readable
- * (-1: none), and merge what came.  0 or -errno.
+ * Wait up to TIMEOUT_MS for overflow records or for one of FDS (up to
+ * LOCK_POLL_FDS: a wake-up pipe, a terminal) to become readable, and merge
+ * what came.  A mask of the FDS readable (bit i for FDS[i]), or -errno.
  */
+#define LOCK_POLL_FDS 2
 int lock_collect__poll(struct lock_collect *c, struct lock_table *t, int timeout_ms,
-		       int wake_fd);
+		       const int *fds, int nfds);
 /*
  * -I: what came since the last read (rows into T, counts into ACCT),
  * while the programs run.  0 or -errno.

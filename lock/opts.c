@@ -58,7 +58,9 @@ static const struct cli_opt opts[] = {
 
 void lock_opts__help(FILE *f)
 {
-	fputs("usage: frugal lock [options] [-- command [args...]]\n\n"
+	fputs("usage: frugal lock [options] [-- command [args...]]\n"
+	      "       frugal lock top [options] [-- command [args...]]   (a live view: keys c t m n a\n"
+	      "                                                          sort, q quits)\n\n"
 	      "Kernel lock contention, aggregated in BPF; nothing lost, every drop counted.\n\n", f);
 	cli_opts__help(f, opts);
 }
@@ -210,6 +212,10 @@ static int check_options(struct lock_opts *o, int nmodes, bool have_cmd)
 		return cli_usage_err("-a cannot be combined with -p or --tid");
 	if (have_cmd && (o->pid_arg || o->tid_arg))
 		return cli_usage_err("a command cannot be combined with -p or --tid");
+	if (o->top && (o->nformats || o->nfiles || o->output))
+		return cli_usage_err("top cannot be combined with --json, -x, --folded, --svg, --pprof or --output");
+	if (o->top && !o->interval)
+		o->interval = 1;
 	if (o->interval && (o->format == LOCK_FMT_FOLDED || o->nfiles || o->output))
 		return cli_usage_err("-I cannot be combined with --folded, --svg, --pprof or --output");
 	if (o->csv_sep && !*o->csv_sep)
@@ -357,6 +363,8 @@ int lock_opts__parse(struct lock_opts *o, int argc, char **argv, int *cmd_idx)
 	 */
 	if (argc > 1 && !strcmp(argv[1], "contention"))
 		shift = 1;
+	else if (argc > 1 && !strcmp(argv[1], "top"))
+		shift = o->top = 1;
 	/* In order: the words after the first that is not an option are a command's. */
 	err = cli_opts__parse(opts, argc - shift, argv + shift, CLI_OPTS_IN_ORDER,
 			      parse_one, &ps, &next);

@@ -27,7 +27,7 @@ static void header(struct lock_out *out)
 	FILE *f = out->f;
 	size_t i;
 
-	if (out->ri->interval) {
+	if (out->ri->interval && out->format == LOCK_FMT_TABLE) {
 		time_t sec = (time_t)out->ri->time;
 		char when[32] = "";
 		struct tm tm;
@@ -107,4 +107,17 @@ const struct lock_output lock_output_table = {
 	.header = header,
 	.row = row,
 	.accounting = lock_out__accounting_text,
+};
+
+/* The live view's screen (top.c): the rows; the accounting is on its status lines. */
+static void no_accounting(struct lock_out *out, const struct lock_accounting *a,
+			  const struct lock_acct_line *l, size_t n)
+{
+	(void)out, (void)a, (void)l, (void)n;
+}
+
+const struct lock_output lock_output_top = {
+	.header = header,
+	.row = row,
+	.accounting = no_accounting,
 };

@@ -21,6 +21,7 @@ static const struct lock_output *const formats[] = {
 	[LOCK_FMT_FOLDED] = &lock_output_folded,
 	[LOCK_FMT_SVG] = &lock_output_svg,
 	[LOCK_FMT_PPROF] = &lock_output_pprof,
+	[LOCK_FMT_TOP] = &lock_output_top,
 };
 
 const struct lock_column lock_columns[LOCK_NR_COLUMNS] = {

@@ -51,7 +51,7 @@ struct lock_output {
 };
 
 extern const struct lock_output lock_output_table, lock_output_csv, lock_output_json,
-	lock_output_folded, lock_output_svg, lock_output_pprof;
+	lock_output_folded, lock_output_svg, lock_output_pprof, lock_output_top;
 
 /* The columns -F chooses from, in their display order. */
 struct lock_column {

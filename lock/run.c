@@ -22,6 +22,7 @@
 #include "lib/io.h"
 #include "lib/ksyms.h"
 #include "lock/lock_int.h"
+#include "lock/top.h"
 
 static volatile sig_atomic_t stop_signal;
 static volatile sig_atomic_t child_exited;
@@ -98,6 +99,15 @@ struct run {
 	double t_interval;		/* -I: when the interval began */
 	unsigned int interval;		/* -I: the last interval reported */
 	struct lock_sinks sinks;	/* the files the report goes to */
+	struct utsname un;
+	char cmdline[256];
+	/* frugal lock top: the terminal, and the last interval (a key redraws it) */
+	struct lock_top top;
+	bool quit;			/* q: the user's choice, exit 0 */
+	struct lock_table *last;
+	struct lock_accounting last_acct;
+	struct lock_run_info last_ri;
+	struct ksyms *last_ks;
 };
 
 /* A command that cannot be run is refused before anything is loaded. */
@@ -222,6 +232,8 @@ static bool targets_alive(const struct lock_opts *o)
 
 static int report(struct run *r, struct lock_collect *c, struct lock_table *t,
 		  struct lock_accounting *a);
+static bool needs_ksyms(const struct lock_opts *o, size_t rows);
+static void run_info(struct run *r, struct lock_collect *c, struct lock_run_info *ri);
 
 /* -I: the interval's report, then a fresh table for the next.  An exit code. */
 static int report_interval(struct run *r, struct lock_collect *c, struct lock_table **tp)
@@ -244,6 +256,46 @@ static int report_interval(struct run *r, struct lock_collect *c, struct lock_ta
 	return err;
 }
 
+/* The live view's screen, from the last interval read. */
+static int top_draw(struct run *r)
+{
+	int err = lock_top__draw(&r->top, r->o, r->last, &r->last_acct, &r->last_ri, r->last_ks);
+
+	return err ? cli_err(NULL, "drawing: %s", strerror(-err)) : EXIT_OK;
+}
+
+/* frugal lock top: read the interval, keep it (a key redraws it), draw it. */
+static int top_interval(struct run *r, struct lock_collect *c, struct lock_table **tp)
+{
+	struct lock_table *next = lock_table__new(r->o->mode == LOCK_AGGR_CALLER ?
+						  r->o->max_stack : 0);
+	int err;
+
+	if (!next)
+		return cli_err(NULL, "out of memory");
+	err = lock_collect__interval(c, *tp, &r->last_acct);
+	if (err) {
+		lock_table__free(next);
+		return cli_err(NULL, "reading results: %s", strerror(-err));
+	}
+	lock_table__free(r->last);
+	ksyms__free(r->last_ks);
+	r->last = *tp;
+	*tp = next;
+	r->last_ks = needs_ksyms(r->o, lock_table__len(r->last)) ?
+		     lock_report_syms(r->o, r->last) : NULL;
+	run_info(r, c, &r->last_ri);
+	return top_draw(r);
+}
+
+static void drain(int fd)
+{
+	char buf[64];
+
+	while (io__read(fd, buf, sizeof(buf)) > 0)
+		;
+}
+
 /*
  * Collect until a signal, the duration, the command's end or the targets',
  * with -I reporting every interval on the way.  An exit code.
@@ -251,6 +303,7 @@ static int report_interval(struct run *r, struct lock_collect *c, struct lock_ta
 static int collect_loop(struct run *r, struct lock_collect *c, struct lock_table **tp)
 {
 	double start = cli_now(), tick = r->o->interval, next = start + tick;
+	int fds[2] = { wake_pipe[0], STDIN_FILENO };
 	int n, err;
 
 	r->t_interval = start;
@@ -262,7 +315,7 @@ static int collect_loop(struct run *r, struct lock_collect *c, struct lock_table
 		if (tick && now >= next) {
 			r->seconds = now - r->t_interval;
 			r->t_interval = now;
-			err = report_interval(r, c, tp);
+			err = r->o->top ? top_interval(r, c, tp) : report_interval(r, c, tp);
 			if (err)
 				return err;
 			next += tick;
@@ -273,9 +326,23 @@ static int collect_loop(struct run *r, struct lock_collect *c, struct lock_table
 		if (tick && next - now < left)
 			left = next - now;
 		n = lock_collect__poll(c, *tp, left < 0.1 ? (int)(left * 1000) + 1 : 100,
-				       wake_pipe[0]);
+				       fds, r->o->top ? 2 : 1);
 		if (n < 0)
 			return cli_err(NULL, "reading the overflow ring: %s", strerror(-n));
+		if (n & 1)
+			drain(wake_pipe[0]);
+		if (n & 2) {
+			n = lock_top__keys(&r->top, r->o);
+			if (n == LOCK_TOP_QUIT) {
+				r->quit = true;
+				break;
+			}
+			if (n == LOCK_TOP_REDRAW && r->last) {
+				err = top_draw(r);
+				if (err)
+					return err;
+			}
+		}
 		if (r->child > 0 && child_exited &&
 		    waitpid(r->child, &r->status, WNOHANG) == r->child) {
 			r->child_done = true;
@@ -294,15 +361,38 @@ static bool needs_ksyms(const struct lock_opts *o, size_t rows)
 			o->verbose_stacks);
 }
 
+/* What the report says of the run (or of the interval, with -I). */
+static void run_info(struct run *r, struct lock_collect *c, struct lock_run_info *ri)
+{
+	int i;
+
+	memset(ri, 0, sizeof(*ri));
+	uname(&r->un);
+	r->cmdline[0] = '\0';
+	for (i = 0; r->cmd && r->cmd[i]; i++)
+		snprintf(r->cmdline + strlen(r->cmdline), sizeof(r->cmdline) - strlen(r->cmdline),
+			 "%s%s", i ? " " : "", r->cmd[i]);
+	ri->attach = lock_collect__path(c);
+	ri->seconds = r->seconds;
+	if (r->o->interval) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ri->interval = ++r->interval;
+		ri->time = ts.tv_sec + ts.tv_nsec / 1e9;
+	}
+	ri->kernel = r->un.release;
+	ri->command = r->cmd ? r->cmdline : NULL;
+	ri->exit_status = exit_status_of(r);
+}
+
 static int report(struct run *r, struct lock_collect *c, struct lock_table *t,
 		  struct lock_accounting *a)
 {
-	struct lock_run_info ri = { 0 };
+	struct lock_run_info ri;
 	struct ksyms *ks = NULL;
 	const char *failed;
-	struct utsname un;
-	char cmdline[256] = "";
-	int i, err;
+	int err;
 
 	/* Symbols only now, and only those the report names. */
 	if (needs_ksyms(r->o, lock_table__len(t))) {
@@ -311,22 +401,7 @@ static int report(struct run *r, struct lock_collect *c, struct lock_table *t,
 			cli_log("lock: no kernel symbols (%s): printing addresses\n",
 				strerror(errno));
 	}
-	uname(&un);
-	for (i = 0; r->cmd && r->cmd[i]; i++)
-		snprintf(cmdline + strlen(cmdline), sizeof(cmdline) - strlen(cmdline),
-			 "%s%s", i ? " " : "", r->cmd[i]);
-	ri.attach = lock_collect__path(c);
-	ri.seconds = r->seconds;
-	if (r->o->interval) {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ri.interval = ++r->interval;
-		ri.time = ts.tv_sec + ts.tv_nsec / 1e9;
-	}
-	ri.kernel = un.release;
-	ri.command = r->cmd ? cmdline : NULL;
-	ri.exit_status = exit_status_of(r);
+	run_info(r, c, &ri);
 	err = lock_report_all(r->o, &r->sinks, t, a, &ri, ks, &failed);
 	ksyms__free(ks);
 	if (err)
@@ -363,7 +438,7 @@ static int trace(struct run *r, struct lock_collect **cp, struct lock_table **tp
 		(cli_now() - r->t0) * 1e3);
 	err = release_command(r);
 	err = err ?: collect_loop(r, *cp, tp);
-	if (err)
+	if (err || o->top)
 		return err;
 	t_stop = cli_now();
 	err = lock_collect__finish(*cp, *tp, &a);
@@ -387,14 +462,19 @@ static int run(struct run *r)
 	 * control starts background commands with SIGINT ignored). */
 	install_signals();
 	ret = open_sinks(r);
+	if (!ret && r->o->top && lock_top__start(&r->top, STDIN_FILENO))
+		ret = cli_err(NULL, "top: the standard input is not a terminal");
 	ret = ret ?: lock_filters__resolve(r->o);
 	if (!ret && r->cmd)
 		ret = start_command(r);
 	if (!ret)
 		ret = trace(r, &c, &t);
+	lock_top__stop(&r->top);
 	stop_command(r);
 	lock_sinks__discard(&r->sinks);
-	if (!ret)
+	lock_table__free(r->last);
+	ksyms__free(r->last_ks);
+	if (!ret && !r->quit)
 		ret = exit_status_of(r);
 	lock_collect__destroy(c);
 	lock_table__free(t);

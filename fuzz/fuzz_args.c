@@ -201,8 +201,8 @@ static void check_lock(const struct args *a, const struct lock_opts *o, int idx)
 		abort();
 	if (!o->fields || (o->fields & ~0x1fU))
 		abort();
-	/* One format: CSV exactly when -x gave a separator. */
-	if (o->nformats > 1 || o->format > LOCK_FMT_CSV ||
+	/* One format on stdout: CSV exactly when -x gave a separator. */
+	if (o->nformats > 1 || o->format > LOCK_FMT_FOLDED ||
 	    (o->format == LOCK_FMT_CSV) != (o->csv_sep != NULL) || (o->csv_sep && !*o->csv_sep))
 		abort();
 	if (o->duration && !(o->duration >= 0.001 && o->duration <= 1e7))
@@ -221,6 +221,26 @@ static void check_lock(const struct args *a, const struct lock_opts *o, int idx)
 		if (o->targets[i] < 1 || o->targets[i] > 0x3fffffff)
 			abort();
 	check_cpus(o);
+	/* Files: named, of a file format; -I and top write none; top writes no format. */
+	check_str(a, o->output);
+	if (o->output && !*o->output)
+		abort();
+	if (o->nfiles > LOCK_MAX_FILES)
+		abort();
+	for (i = 0; i < o->nfiles; i++) {
+		check_str(a, o->files[i].path);
+		if (!*o->files[i].path || (o->files[i].format != LOCK_FMT_SVG &&
+					   o->files[i].format != LOCK_FMT_PPROF))
+			abort();
+	}
+	if (o->weight > LOCK_WEIGHT_CONTENDED)
+		abort();
+	if (o->interval && !(o->interval >= 0.01 && o->interval <= 1e7))
+		abort();
+	if (o->interval && (o->format == LOCK_FMT_FOLDED || o->nfiles || o->output))
+		abort();
+	if (o->top && (!o->interval || o->nformats || o->nfiles || o->output))
+		abort();
 }
 
 static void fuzz_lock(struct args *a)

@@ -28,6 +28,10 @@ seed 0 -t -l -d 0.1
 seed 0 --json -x ,
 seed 0 -p 1 -- true
 seed 0 -a -p 1
+seed 0 --folded --weight contended --svg a.svg --pprof a.pb.gz -t -- true
+seed 0 top -I 0.5 -k wait_max -- true
+seed 0 -I 1 -x , --output r.csv
+seed 0 -a -I 2 --json -d 10
 seed 0 -p 1 --tid 2
 seed 0 -M 12x
 seed 0 -h

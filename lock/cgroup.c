@@ -21,7 +21,8 @@
  * are ids of other hierarchies and would give a wrong name.  A cgroup that
  * is not found (removed before the report, deeper than the walk goes, or
  * with a path longer than IODIR_PATH_MAX) is named "cgroup:ID", as perf
- * names it; a name is never cut short.
+ * names it; a name is never cut short.  -G goes the other way: a path to
+ * the inode number of its directory.
  */
 #define CG_WALK_DEPTH IODIR_WALK_MAX_DEPTH
 
@@ -127,6 +128,25 @@ static int cg_visit(const struct iodir_walk_entry *e, void *ctx)
 		return IODIR_WALK_SKIP;
 	cg_name(w, st.st_ino, e->path + w->root_len);
 	return w->left ? IODIR_WALK_CONTINUE : IODIR_WALK_STOP;
+}
+
+int lock_cgroup_id(const char *path, uint64_t *id)
+{
+	char root[IODIR_PATH_MAX], full[IODIR_PATH_MAX];
+	struct stat st;
+	int err = cgroup2_mount(root, sizeof(root));
+
+	if (err)
+		return err;
+	if (snprintf(full, sizeof(full), "%s/%s", root, path[0] == '/' ? path + 1 : path) >=
+	    (int)sizeof(full))
+		return -ENAMETOOLONG;
+	if (stat(full, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode) || !is_cgroup2(full))
+		return -ENOTDIR;
+	*id = st.st_ino;
+	return 0;
 }
 
 /* Names for ROWS, each NULL where the cgroup was not found; NULL if no memory. */

@@ -59,6 +59,7 @@ enum {
 	Q_BEGIN, Q_END, Q_FORK,			/* btf_trace_* typedef ids */
 	Q_STACK,				/* the unwind cache */
 	Q_TGID, Q_MM, Q_SIGHAND, Q_MMAP_LOCK, Q_SIGLOCK,
+	Q_MUTEX_OWNER, Q_RWSEM_OWNER, Q_RTMUTEX_OWNER, Q_PID, Q_COMM,	/* -o */
 	Q_NR,
 };
 
@@ -72,6 +73,11 @@ static struct kbtf_query kq[Q_NR] = {
 	[Q_SIGHAND]	= { .name = "task_struct", .member = "sighand" },
 	[Q_MMAP_LOCK]	= { .name = "mm_struct", .member = "mmap_lock" },
 	[Q_SIGLOCK]	= { .name = "sighand_struct", .member = "siglock" },
+	[Q_MUTEX_OWNER]	= { .name = "mutex", .member = "owner" },
+	[Q_RWSEM_OWNER]	= { .name = "rw_semaphore", .member = "owner" },
+	[Q_RTMUTEX_OWNER] = { .name = "rt_mutex_base", .member = "owner" },
+	[Q_PID]		= { .name = "task_struct", .member = "pid" },
+	[Q_COMM]	= { .name = "task_struct", .member = "comm" },
 };
 static int kq_done;		/* queries answered so far: a prefix of kq[] */
 
@@ -81,7 +87,8 @@ static int kq_done;		/* queries answered so far: a prefix of kq[] */
  */
 static int kbtf_facts(const struct lock_opts *o)
 {
-	int want = o->mode == LOCK_AGGR_ADDR ? Q_NR : o->follow_forks ? Q_TGID + 1 : Q_STACK + 1;
+	int want = o->owner ? Q_NR : o->mode == LOCK_AGGR_ADDR ? Q_SIGLOCK + 1 :
+		   o->follow_forks ? Q_TGID + 1 : Q_STACK + 1;
 	int err;
 
 	if (want <= kq_done)
@@ -168,6 +175,7 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	ro->has_cpu = o->cpu_list != NULL;
 	ro->type_mask = o->type_mask;
 	ro->has_addr = o->nr_addrs > 0;
+	ro->has_cgroup = o->nr_cgroups > 0;
 	ro->nr_ranges = o->nr_ranges;
 	/*
 	 * The walker knows x86-64's stacks (16 KB, aligned; kernel text in the
@@ -193,6 +201,20 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 			    kq[Q_SIGLOCK].offset >= 0;
 	if (o->follow_forks && kq[Q_TGID].offset <= 0)
 		return -ESRCH;
+	if (o->owner) {
+		/* Without where the owner words are, -o cannot say anything true. */
+		if (kbtf_facts(o) || kq[Q_MUTEX_OWNER].offset < 0 || kq[Q_RWSEM_OWNER].offset < 0 ||
+		    kq[Q_PID].offset <= 0 || kq[Q_COMM].offset <= 0)
+			return -ENOENT;
+		ro->owner_mode = true;
+		ro->off_mutex_owner = kq[Q_MUTEX_OWNER].offset;
+		ro->off_rwsem_owner = kq[Q_RWSEM_OWNER].offset;
+		/* rt_mutex_base exists with PREEMPT_RT and futex PI: 0 when absent. */
+		ro->off_rtmutex_owner = kq[Q_RTMUTEX_OWNER].offset > 0 ?
+					kq[Q_RTMUTEX_OWNER].offset : 0;
+		ro->off_task_pid = kq[Q_PID].offset;
+		ro->off_task_comm = kq[Q_COMM].offset;
+	}
 	set_autoload(s, btf, o->follow_forks);
 
 	err = bpf_map__set_max_entries(s->maps.rows, o->map_entries);
@@ -213,6 +235,8 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 					      o->nr_targets ? o->nr_targets : 1);
 	err = err ?: bpf_map__set_max_entries(s->maps.addrs,
 					      o->nr_addrs ? o->nr_addrs : 1);
+	err = err ?: bpf_map__set_max_entries(s->maps.cgroups,
+					      o->nr_cgroups ? o->nr_cgroups : 1);
 	err = err ?: bpf_map__set_max_entries(s->maps.ranges,
 					      o->nr_ranges ? o->nr_ranges : 1);
 	return err;
@@ -228,6 +252,9 @@ static int fill_maps(struct lock_collect *c, const struct lock_opts *o)
 	for (i = 0; !err && i < o->nr_targets; i++)
 		err = bpf_map__update_elem(s->maps.targets, &o->targets[i],
 					   sizeof(uint32_t), &one, 1, BPF_ANY);
+	for (i = 0; !err && i < o->nr_cgroups; i++)
+		err = bpf_map__update_elem(s->maps.cgroups, &o->cgroup_ids[i],
+					   sizeof(uint64_t), &one, 1, BPF_ANY);
 	for (i = 0; !err && i < o->nr_addrs; i++)
 		err = bpf_map__update_elem(s->maps.addrs, &o->addrs[i],
 					   sizeof(uint64_t), &one, 1, BPF_ANY);

@@ -41,6 +41,7 @@ const volatile enum lock_target target_mode;
 const volatile bool has_cpu;
 const volatile __u64 type_mask;		/* bit (flags & 63) set: accepted; 0: all */
 const volatile bool has_addr;
+const volatile bool has_cgroup;		/* -G */
 const volatile __u32 nr_ranges;		/* -S: sorted [start, end) text ranges */
 /*
  * Kernel struct offsets, found by the loader in the kernel's BTF.  Reading
@@ -57,6 +58,17 @@ const volatile __u32 off_task_stack;
  * --stack-check, unwound every time anyway, counting walks that differ. */
 const volatile bool use_walker;
 const volatile bool stack_check;
+/*
+ * -o -t: rows keyed by the lock's owner when the wait began, for the locks
+ * whose owner the kernel records: a mutex's owner word, a writer-owned
+ * rwsem's, an rt_mutex's (their low bits are flags).  0: not known.
+ */
+const volatile bool owner_mode;
+const volatile __u32 off_mutex_owner;
+const volatile __u32 off_rwsem_owner;
+const volatile __u32 off_rtmutex_owner;
+const volatile __u32 off_task_pid;
+const volatile __u32 off_task_comm;
 /* --floor: every program returns at once (what attaching alone costs). */
 const volatile bool do_nothing;
 
@@ -196,6 +208,14 @@ struct {
 	__type(value, __u8);
 } addrs SEC(".maps");
 
+/* -G: the cgroup ids whose tasks are traced. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u64);
+	__type(value, __u8);
+} cgroups SEC(".maps");
+
 struct text_range {
 	__u64 start;
 	__u64 end;
@@ -320,6 +340,12 @@ static __always_inline bool is_target(void)
 		__u8 *ok = bpf_map_lookup_elem(&cpus, &cpu);
 
 		if (!ok || !*ok)
+			return false;
+	}
+	if (has_cgroup) {
+		__u64 cg = bpf_get_current_cgroup_id();
+
+		if (!bpf_map_lookup_elem(&cgroups, &cg))
 			return false;
 	}
 	if (target_mode == LOCK_TARGET_ALL)
@@ -956,7 +982,7 @@ static __always_inline void new_row(void *ctx, struct lock_rec_def *d, struct lo
 	__u32 i, *p;
 	long err;
 
-	if (aggr_mode == LOCK_AGGR_TASK)
+	if (aggr_mode == LOCK_AGGR_TASK && !owner_mode)
 		bpf_get_current_comm(d->tail.comm, sizeof(d->tail.comm));
 	if (rows_full)
 		goto send;
@@ -991,6 +1017,40 @@ send:
 	send_def(ctx, d, s);
 }
 
+/*
+ * The task holding LOCK (of FLAGS' kind), or 0 when the kernel does not
+ * record one: spinlocks, rwlocks, semaphores, per-CPU rwsems and an rwsem
+ * held by readers (its owner word names the last reader, if any).
+ */
+static __always_inline __u64 owner_of(__u64 lock, __u32 flags)
+{
+	__u64 o;
+
+	if (flags & LCB_F_MUTEX)
+		return read_ptr(lock, off_mutex_owner) & ~0x7ULL;	/* MUTEX_FLAGS */
+	if (flags & LCB_F_RT)
+		return off_rtmutex_owner ? read_ptr(lock, off_rtmutex_owner) & ~0x1ULL : 0;
+	if (flags & (LCB_F_SPIN | LCB_F_PERCPU) || !(flags & (LCB_F_READ | LCB_F_WRITE)))
+		return 0;
+	o = read_ptr(lock, off_rwsem_owner);
+	return o & 0x1 ? 0 : o & ~0x3ULL;	/* RWSEM_READER_OWNED, RWSEM_NONSPINNABLE */
+}
+
+/* -o -t: the owner's thread id and name; key 0 and "[no owner]" when unknown. */
+static __always_inline __u64 owner_key(struct lock_slot *s, struct lock_rec_def *d)
+{
+	__u64 t = owner_of(s->lock, s->flags);
+	__u32 pid = 0;
+
+	if (!t || bpf_probe_read_kernel(&pid, sizeof(pid), (void *)(t + off_task_pid)) ||
+	    bpf_probe_read_kernel_str(d->tail.comm, sizeof(d->tail.comm),
+				      (void *)(t + off_task_comm)) < 0) {
+		__builtin_memcpy(d->tail.comm, "[no owner]", 11);
+		return 0;
+	}
+	return pid;
+}
+
 /* The key of the wait in S (its stack, task, lock or cgroup) and its row;
  * or S marked filtered when -S finds no matching frame. */
 static __always_inline void key_of(void *ctx, struct lock_slot *s, __u32 nest)
@@ -1019,7 +1079,7 @@ static __always_inline void key_of(void *ctx, struct lock_slot *s, __u32 nest)
 		s->key = hash_stack(d->tail.stack);
 		break;
 	case LOCK_AGGR_TASK:
-		s->key = (__u32)bpf_get_current_pid_tgid();
+		s->key = owner_mode ? owner_key(s, d) : (__u32)bpf_get_current_pid_tgid();
 		break;
 	case LOCK_AGGR_ADDR:
 		s->key = s->lock;

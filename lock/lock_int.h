@@ -60,6 +60,7 @@ struct lock_file_out {
 #define LOCK_MAX_TARGETS 1024
 #define LOCK_MAX_ADDRS	 64
 #define LOCK_MAX_CPUS	 4096
+#define LOCK_MAX_CGROUPS 64
 
 struct lock_opts {
 	enum lock_aggr mode;
@@ -101,12 +102,17 @@ struct lock_opts {
 	uint64_t addrs[LOCK_MAX_ADDRS];
 	const char *lock_arg;
 	const char *callstack_arg;
+	const char *cgroup_arg;		/* -G: cgroup paths, from the v2 root */
+	unsigned int nr_cgroups;
+	uint64_t cgroup_ids[LOCK_MAX_CGROUPS];
 	uint64_t (*ranges)[2];		/* -S: sorted [start, end) of matching symbols */
 	unsigned int nr_ranges;
 	bool follow_forks;		/* a command: its children are targets */
 	bool force_raw_tp;		/* testing the fallback */
 	bool floor;			/* --floor: programs that return at once */
 	bool top;			/* frugal lock top: the live view */
+	bool quiet;			/* -q: no logs, even with -v */
+	bool owner;			/* -o: -t's rows are the owners, not the waiters */
 	bool help;			/* -h: print the usage, nothing else */
 };
 
@@ -197,8 +203,9 @@ void lock_collect__destroy(struct lock_collect *c);
 /* ---- -p/--tid, -L and -S against the running system (resolve.c) ---- */
 
 /*
- * Check that -p's processes exist, turn -L's symbols into addresses and
- * -S's words into the text ranges of the kernel functions they name.  0,
+ * Check that -p's processes exist, turn -L's symbols into addresses,
+ * -S's words into the text ranges of the kernel functions they name and
+ * -G's paths into cgroup ids.  0,
  * or an exit code once the reason is printed.  O's ranges are then the
  * caller's to free.
  */
@@ -227,6 +234,8 @@ int lock_type_parse(const char *arg, uint64_t *mask);
 
 /* ---- cgroup names (cgroup.c) ---- */
 
+/* The id of the cgroup at PATH below the v2 root ("/a/b").  0 or -errno. */
+int lock_cgroup_id(const char *path, uint64_t *id);
 /* The cgroup path of each of ROWS' keys, NULL where not found; NULL if no memory. */
 char **lock_cgroup_names(struct lock_row **rows, size_t n);
 void lock_cgroup_names_free(char **names, size_t n);

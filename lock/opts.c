@@ -29,6 +29,9 @@ static const struct cli_opt opts[] = {
 	{ "threads", 't', no_argument, NULL, "aggregate by task" },
 	{ "lock-addr", 'l', no_argument, NULL, "aggregate by lock" },
 	{ "lock-cgroup", 'g', no_argument, NULL, "aggregate by cgroup" },
+	{ "lock-owner", 'o', no_argument, NULL, "by the lock's owner when the wait began (mutex, rwsem writer, rt-mutex); implies -t" },
+	{ "cgroup-filter", 'G', required_argument, "CGROUPS", "only tasks of these cgroups (paths from the v2 root)" },
+	{ "quiet", 'q', no_argument, NULL, "no logs, even with -v (errors still)" },
 	{ "key", 'k', required_argument, "KEY", "sort: contended, wait_total (default), wait_max, wait_min, avg_wait" },
 	{ "field", 'F', required_argument, "LIST", "columns: contended,wait_total,wait_max,wait_min,avg_wait" },
 	{ "entries", 'E', required_argument, "N", "print the first N rows" },
@@ -212,6 +215,11 @@ static int check_options(struct lock_opts *o, int nmodes, bool have_cmd)
 		return cli_usage_err("-a cannot be combined with -p or --tid");
 	if (have_cmd && (o->pid_arg || o->tid_arg))
 		return cli_usage_err("a command cannot be combined with -p or --tid");
+	/* perf: -o implies -t.  (Owners' call stacks are not kept yet.) */
+	if (o->owner && nmodes == 0)
+		o->mode = LOCK_AGGR_TASK;
+	if (o->owner && o->mode != LOCK_AGGR_TASK)
+		return cli_usage_err("-o cannot be combined with -l or -g");
 	if (o->top && (o->nformats || o->nfiles || o->output))
 		return cli_usage_err("top cannot be combined with --json, -x, --folded, --svg, --pprof or --output");
 	if (o->top && !o->interval)
@@ -313,6 +321,9 @@ static int parse_one(void *ctx, int c, const char *arg)
 	case 't': set_mode(ps, LOCK_AGGR_TASK); break;
 	case 'l': set_mode(ps, LOCK_AGGR_ADDR); break;
 	case 'g': set_mode(ps, LOCK_AGGR_CGROUP); break;
+	case 'o': o->owner = true; break;
+	case 'G': o->cgroup_arg = arg; break;
+	case 'q': o->quiet = true; break;
 	case 'k': return parse_key(arg, &o->sort);
 	case 'F': return parse_fields(arg, &o->fields);
 	case 'E': return number("-E", arg, 1, 1U << 30, &o->entries);

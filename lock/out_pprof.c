@@ -22,10 +22,15 @@
  *   time_nanos     the start: now, the report's time, less the duration
  *
  * The frames are lock_out__stack()'s, as the folded and SVG outputs draw
- * them.  The message is built in memory, each repeated field in its own
- * buffer (the wire format lets repeated fields of a message interleave),
- * and the buffers are deflated into the file at the footer.  The encoding
- * is a few varints and length-prefixed bytes: no protobuf library needed.
+ * them: the task, lock or cgroup is a frame rather than a label so that a
+ * flame graph shows it; the type is both, a frame and a label that
+ * -tagfocus can select.  Strings, functions and locations are each kept
+ * once, found again through hash maps (16384 rows of 16 frames would make
+ * a quadratic search felt).  The message is built in memory, each
+ * repeated field in its own buffer (protobuf's fields may come in any
+ * order; a repeated field keeps its own), and the buffers are deflated
+ * into the file at the footer.  The encoding is a few varints and
+ * length-prefixed bytes: no protobuf library needed.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -373,13 +378,6 @@ static void pprof_free(struct pprof *pp)
 
 /* ---- the format ---- */
 
-static const char *const mode_names[] = {
-	[LOCK_AGGR_CALLER] = "caller",
-	[LOCK_AGGR_TASK] = "task",
-	[LOCK_AGGR_ADDR] = "addr",
-	[LOCK_AGGR_CGROUP] = "cgroup",
-};
-
 static void header(struct lock_out *out)
 {
 	const struct lock_run_info *ri = out->ri;
@@ -398,8 +396,9 @@ static void header(struct lock_out *out)
 	pb_uint(&pp->sec[SEC_HEAD], PROFILE_PERIOD, 1);
 	pb_uint(&pp->sec[SEC_HEAD], PROFILE_DEFAULT_SAMPLE_TYPE, pp_string(pp, "delay"));
 	pp->lock_type_key = pp_string(pp, "lock_type");
-	snprintf(buf, sizeof(buf), "frugal lock, %s mode, attached with %s, kernel %s%s%s",
-		 mode_names[out->o->mode], ri && ri->attach ? ri->attach : "?",
+	/* (the mode shows in the frames: a task, lock or cgroup at the root) */
+	snprintf(buf, sizeof(buf), "frugal lock, attached with %s, kernel %s%s%s",
+		 ri && ri->attach ? ri->attach : "?",
 		 ri && ri->kernel ? ri->kernel : "?", ri && ri->command ? ", command " : "",
 		 ri && ri->command ? ri->command : "");
 	pp_comment(pp, buf);
@@ -499,8 +498,9 @@ static int deflate_to(z_stream *z, const uint8_t *p, size_t len, int flush, FILE
 			if (zerr == Z_STREAM_ERROR)
 				return -EIO;
 			have = sizeof(obuf) - z->avail_out;
+			errno = 0;
 			if (fwrite(obuf, 1, have, f) != have)
-				return -EIO;
+				return errno ? -errno : -EIO;
 		} while (!z->avail_out);
 	} while (len);
 	return 0;

@@ -77,6 +77,27 @@ static int resolve_callstack(struct lock_opts *o, struct ksyms *ks)
 	return 0;
 }
 
+/* -G: each path, from the cgroup v2 root, to its id. */
+static int resolve_cgroups(struct lock_opts *o)
+{
+	char buf[4096], *tok, *save = NULL;
+	int err;
+
+	if (strlen(o->cgroup_arg) >= sizeof(buf))
+		return cli_usage_err("-G: list too long");
+	strcpy(buf, o->cgroup_arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (o->nr_cgroups >= LOCK_MAX_CGROUPS)
+			return cli_usage_err("-G: more than %d cgroups", LOCK_MAX_CGROUPS);
+		err = lock_cgroup_id(tok, &o->cgroup_ids[o->nr_cgroups]);
+		if (err)
+			return cli_err("-G", "%s: %s", tok, err == -ENOTDIR ?
+				       "not a cgroup of the v2 hierarchy" : strerror(-err));
+		o->nr_cgroups++;
+	}
+	return o->nr_cgroups ? 0 : cli_usage_err("-G: empty list");
+}
+
 int lock_filters__resolve(struct lock_opts *o)
 {
 	struct ksyms *ks = NULL;
@@ -96,6 +117,8 @@ int lock_filters__resolve(struct lock_opts *o)
 		err = resolve_locks(o, ks);
 	if (!err && o->callstack_arg)
 		err = resolve_callstack(o, ks);
+	if (!err && o->cgroup_arg)
+		err = resolve_cgroups(o);
 	/* The filters hold addresses now; the report loads what it names. */
 	ksyms__free(ks);
 	return err;

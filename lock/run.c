@@ -495,7 +495,7 @@ int lock_main(int argc, char **argv)
 		lock_opts__help(stdout);
 		return EXIT_OK;
 	}
-	if (o.verbose_stacks)
+	if (o.verbose_stacks && !o.quiet)
 		cli_verbose = 1;
 	if (idx < argc)
 		r.cmd = argv + idx;

@@ -5,7 +5,9 @@
  * the mm's mmap_lock for writing (rwsem:W); processes write one pipe, which
  * serialises on the pipe's mutex.  Every worker is created first and starts
  * at one instant (after --delay), so a tracer attached during the delay
- * sees every contention of the run.
+ * sees every contention of the run.  --owner adds a lock whose owner is
+ * known: one thread ("holder") holds a shmem file's inode lock through
+ * long writes while others ("waiter") write a page to it now and then.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -27,7 +29,8 @@
 #define BENCH_MAX_TASKS 4096
 
 struct bench {
-	unsigned long long threads, procs;
+	unsigned long long threads, procs, owner;
+	int memfd;			/* --owner: the file whose inode lock is held */
 	double duration, delay, hold;
 	struct timespec start, stop;	/* CLOCK_MONOTONIC */
 	struct timespec leave;		/* stop + hold: when workers exit */
@@ -83,6 +86,54 @@ static void *mmap_worker(void *arg)
 		mprotect(p, 4096, PROT_READ);
 		munmap(p, 65536);
 	} while ((++n & 15) || !past(&b->stop));
+	worker_done(b);
+	wait_until(&b->leave);
+	return NULL;
+}
+
+/*
+ * --owner: a write to a shmem file holds its inode's i_rwsem throughout the
+ * copy; 8 MB takes milliseconds here, a page microseconds.  The waiters
+ * pause between writes so that they mostly wait on the holder, not on
+ * each other: owner mode must find the holder behind most of the wait.
+ */
+#define HOLDER_BYTES	(8 << 20)
+#define WAITER_PAUSE_NS	200000
+
+static void *holder(void *arg)
+{
+	const struct bench *b = arg;
+	char *buf = malloc(HOLDER_BYTES);
+	unsigned int n = 0;
+
+	prctl(PR_SET_NAME, "holder");
+	if (buf)
+		memset(buf, 'h', HOLDER_BYTES);
+	wait_until(&b->start);
+	do {
+		if (!buf || pwrite(b->memfd, buf, HOLDER_BYTES, 0) < 0)
+			break;
+	} while (++n, !past(&b->stop));
+	free(buf);
+	worker_done(b);
+	wait_until(&b->leave);
+	return NULL;
+}
+
+static void *waiter(void *arg)
+{
+	const struct bench *b = arg;
+	struct timespec pause = { 0, WAITER_PAUSE_NS };
+	char page[4096];
+
+	prctl(PR_SET_NAME, "waiter");
+	memset(page, 'w', sizeof(page));
+	wait_until(&b->start);
+	do {
+		if (pwrite(b->memfd, page, sizeof(page), 0) < 0)
+			break;
+		nanosleep(&pause, NULL);
+	} while (!past(&b->stop));
 	worker_done(b);
 	wait_until(&b->leave);
 	return NULL;
@@ -180,7 +231,7 @@ fail:
 	return cli_err("fork", "%s", strerror(errno));
 }
 
-enum { OPT_DELAY = CLI_OPT_LONG, OPT_HOLD };
+enum { OPT_DELAY = CLI_OPT_LONG, OPT_HOLD, OPT_OWNER };
 
 static const struct cli_opt opts[] = {
 	{ "threads", 'T', required_argument, "N", "threads hammering mmap/mprotect/munmap (mmap_lock; default 4)" },
@@ -188,6 +239,7 @@ static const struct cli_opt opts[] = {
 	{ "duration", 'd', required_argument, "SECS", "how long to contend (default 2)" },
 	{ "delay", OPT_DELAY, required_argument, "SECS", "create every worker, then wait SECS seconds before starting" },
 	{ "hold", OPT_HOLD, required_argument, "SECS", "after the run, keep every worker alive SECS more seconds" },
+	{ "owner", OPT_OWNER, required_argument, "N", "also a 'holder' thread holding a file's inode lock, N 'waiter' threads" },
 	{ "help", 'h', no_argument, NULL, "this help" },
 	{ NULL, 0, 0, NULL, NULL },
 };
@@ -202,6 +254,7 @@ static int parse_one(void *ctx, int c, const char *arg)
 	case 'd': return cli_parse_double("-d", arg, 0.001, 3600, &b->duration);
 	case OPT_DELAY: return cli_parse_double("--delay", arg, 0, 3600, &b->delay);
 	case OPT_HOLD: return cli_parse_double("--hold", arg, 0, 3600, &b->hold);
+	case OPT_OWNER: return cli_parse_u64("--owner", arg, 0, BENCH_MAX_TASKS, &b->owner);
 	case 'h': b->help = true; return CLI_OPTS_STOP;
 	}
 	return 0;
@@ -217,8 +270,8 @@ static int parse(int argc, char **argv, struct bench *b)
 		return err;
 	if (next < argc)
 		return cli_usage_err("unexpected argument '%s'", argv[next]);
-	if (!b->threads && !b->procs)
-		return cli_usage_err("nothing to run: -T and -P are both 0");
+	if (!b->threads && !b->procs && !b->owner)
+		return cli_usage_err("nothing to run: -T, -P and --owner are all 0");
 	return 0;
 }
 
@@ -246,7 +299,7 @@ static bool wait_done(const struct bench *b, unsigned int n)
 
 int lock_bench_main(int argc, char **argv)
 {
-	struct bench b = { .threads = 4, .procs = 4, .duration = 2, .done = { -1, -1 } };
+	struct bench b = { .threads = 4, .procs = 4, .duration = 2, .done = { -1, -1 }, .memfd = -1 };
 	pthread_t *tids = NULL;
 	pid_t *pids = NULL;
 	unsigned int npids = 0, i, nthreads = 0;
@@ -261,16 +314,18 @@ int lock_bench_main(int argc, char **argv)
 		}
 		return err;
 	}
-	tids = calloc(b.threads + 1, sizeof(*tids));
+	tids = calloc(b.threads + (b.owner ? b.owner + 1 : 0) + 1, sizeof(*tids));
 	pids = calloc(b.procs + 1, sizeof(*pids));
 	err = tids && pids ? 0 : cli_err(NULL, "out of memory");
 	if (!err && pipe(b.done))
 		err = cli_err("pipe", "%s", strerror(errno));
+	if (!err && b.owner && (b.memfd = memfd_create("frugal-owner", MFD_CLOEXEC)) < 0)
+		err = cli_err("memfd_create", "%s", strerror(errno));
 	if (err)
 		goto out;
 	clock_gettime(CLOCK_MONOTONIC, &b.start);
 	/* Leave time to create everything before the start line. */
-	ts_add(&b.start, b.delay + 0.2 + (b.threads + b.procs) * 0.002);
+	ts_add(&b.start, b.delay + 0.2 + (b.threads + b.procs + b.owner) * 0.002);
 	b.stop = b.start;
 	ts_add(&b.stop, b.duration);
 	b.leave = b.stop;
@@ -279,6 +334,14 @@ int lock_bench_main(int argc, char **argv)
 		goto out;
 	for (i = 0; i < b.threads; i++) {
 		err = pthread_create(&tids[i], NULL, mmap_worker, &b);
+		if (err) {
+			err = cli_err("pthread_create", "%s", strerror(err));
+			goto out;
+		}
+		nthreads++;
+	}
+	for (i = 0; b.owner && i <= b.owner; i++) {
+		err = pthread_create(&tids[nthreads], NULL, i ? waiter : holder, &b);
 		if (err) {
 			err = cli_err("pthread_create", "%s", strerror(err));
 			goto out;
@@ -298,12 +361,14 @@ out:
 	for (i = 0; i < npids; i++)
 		waitpid(pids[i], &status, 0);
 	if (!err)
-		fprintf(stderr, "frugal bench lock: %llu mmap threads, %llu pipe writers, %.2f s\n",
-			b.threads, b.procs, b.duration);
+		fprintf(stderr, "frugal bench lock: %llu mmap threads, %llu pipe writers, "
+			"%llu waiters on a holder, %.2f s\n", b.threads, b.procs, b.owner, b.duration);
 	if (b.done[0] >= 0) {
 		close(b.done[0]);
 		close(b.done[1]);
 	}
+	if (b.memfd >= 0)
+		close(b.memfd);
 	free(tids);
 	free(pids);
 	return err;

@@ -120,7 +120,7 @@ static void test_report_json(void)
 			       .fields = LOCK_FIELDS_DEFAULT, .map_entries = 8,
 			       .ring_kb = 256, .format = LOCK_FMT_JSON, .entries = 1 };
 	struct lock_accounting a = { 0 };
-	struct lock_run_info ri = { "tp_btf", 1.0, "6.x", NULL, 0 };
+	struct lock_run_info ri = { .attach = "tp_btf", .seconds = 1.0, .kernel = "6.x" };
 	struct lock_table *t = lock_table__new(0);
 	char comm[LOCK_COMM_LEN] = "a\"b";
 	struct lock_stat s = st(3, 30, 10, 10);

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# -o: rows keyed by the lock's owner when the wait began.  The bench's
+# --owner workload has one thread ("holder") holding a file's inode lock
+# through long writes while others ("waiter") write a page now and then:
+# owner mode must charge at least 90% of the wait to the holder, and what
+# has no recorded owner is a row of its own, never guessed.  Then -G with
+# two cgroups: only the tasks of the cgroups named are traced.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lock.inc"
+can_bpf "lock -o" || finish
+BENCH="$FRUGAL bench lock -T 0 -P 0 --owner 3 -d 1 --delay 0.3"
+
+"$FRUGAL" lock -o --json -- $BENCH >"$_tmp/o.json" 2>/dev/null
+check "owner: -o implies -t (task rows)" test "$(json "$_tmp/o.json" 'd["mode"]')" = task
+check "owner: the holder is a row" test "$(json "$_tmp/o.json" \
+	'any(r["comm"] == "holder" for r in d["rows"])')" = True
+share=$(json "$_tmp/o.json" \
+	'round(100 * sum(r["wait_total_ns"] for r in d["rows"] if r["comm"] == "holder") / max(1, sum(r["wait_total_ns"] for r in d["rows"])), 1)')
+check "owner: >= 90% of the wait is charged to the holder ($share%)" \
+	python3 -c "import sys; sys.exit(not $share >= 90)"
+check "owner: waits without a recorded owner are one row, pid 0" test "$(json "$_tmp/o.json" \
+	'all(r["pid"] != 0 or r["comm"] == "[no owner]" for r in d["rows"])')" = True
+check "owner: the rows add up to the accounting" test "$(json "$_tmp/o.json" \
+	'sum(r["contended"] for r in d["rows"]) == d["accounting"]["in_rows"]')" = True
+
+"$FRUGAL" lock -t --json -- $BENCH >"$_tmp/t.json" 2>/dev/null
+check "without -o, the waiters are the rows that wait most" test "$(json "$_tmp/t.json" \
+	'max(d["rows"], key=lambda r: r["wait_total_ns"])["comm"]')" = waiter
+expect_exit "-o with -l is refused" 2 "$FRUGAL" lock -o -l
+
+# -q: nothing logged, even with -v.
+"$FRUGAL" lock -v -q -d 0.1 >/dev/null 2>"$_tmp/q.err"
+check "-q: no log line with -v" test ! -s "$_tmp/q.err"
+
+# -G: two cgroups of the v2 hierarchy, a bench in each.
+root=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+if [ -z "$root" ] || ! mkdir "$root/frugal-test-a-$$" "$root/frugal-test-b-$$" 2>/dev/null; then
+	skip "-G" "no writable cgroup v2 hierarchy here"
+	finish
+fi
+A=/frugal-test-a-$$ B=/frugal-test-b-$$
+in_cgroup() { local cg=$1; shift; sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$root$cg" "$@"; }
+in_cgroup $A "$FRUGAL" bench lock -T 2 -P 2 -d 1 --delay 0.5 2>/dev/null & a=$!
+in_cgroup $B "$FRUGAL" bench lock -T 2 -P 2 -d 1 --delay 0.5 2>/dev/null & b=$!
+"$FRUGAL" lock -a -g -G $A --json -d 1.5 >"$_tmp/ga.json" 2>"$_tmp/ga.err" & f1=$!
+"$FRUGAL" lock -a -g -G "$A,$B" --json -d 1.5 >"$_tmp/gab.json" 2>/dev/null & f2=$!
+wait $f1 $f2 $a $b
+check "-G A: rows, all of cgroup A" test "$(json "$_tmp/ga.json" \
+	'len(d["rows"]) > 0 and all(r["cgroup"] == "'$A'" for r in d["rows"])')" = True
+check "-G A,B: rows of both, of no other" test "$(json "$_tmp/gab.json" \
+	'{r["cgroup"] for r in d["rows"]} == {"'$A'", "'$B'"}')" = True
+rmdir "$root$A" "$root$B" 2>/dev/null
+expect_exit "-G: a cgroup that does not exist, one line, exit 1" 1 "$FRUGAL" lock -G /no-such-cgroup-$$ -d 0.1
+check "-G: the message names it" test "$err" = "frugal lock: -G: /no-such-cgroup-$$: No such file or directory"
+finish

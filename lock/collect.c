@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <linux/btf.h>
 #include <linux/perf_event.h>
 
 #include <bpf/bpf.h>
@@ -44,6 +45,7 @@ struct lock_collect {
 	size_t row_prev_cap;
 	struct lock_accounting acct_prev;
 	bool interval;
+	bool slab_names;		/* -l: rows carry their slab cache's name */
 	int merge_err;
 	bool stopped;			/* the gate is closed: the maps are final */
 };
@@ -59,6 +61,7 @@ enum {
 	Q_BEGIN, Q_END, Q_FORK,			/* btf_trace_* typedef ids */
 	Q_STACK,				/* the unwind cache */
 	Q_TGID, Q_MM, Q_SIGHAND, Q_MMAP_LOCK, Q_SIGLOCK,
+	Q_KMEM_CACHE, Q_CACHE_NAME,		/* -l */
 	Q_MUTEX_OWNER, Q_RWSEM_OWNER, Q_RTMUTEX_OWNER, Q_PID, Q_COMM,	/* -o */
 	Q_NR,
 };
@@ -73,6 +76,8 @@ static struct kbtf_query kq[Q_NR] = {
 	[Q_SIGHAND]	= { .name = "task_struct", .member = "sighand" },
 	[Q_MMAP_LOCK]	= { .name = "mm_struct", .member = "mmap_lock" },
 	[Q_SIGLOCK]	= { .name = "sighand_struct", .member = "siglock" },
+	[Q_KMEM_CACHE]	= { .name = "bpf_get_kmem_cache", .kind = BTF_KIND_FUNC },
+	[Q_CACHE_NAME]	= { .name = "kmem_cache", .member = "name" },
 	[Q_MUTEX_OWNER]	= { .name = "mutex", .member = "owner" },
 	[Q_RWSEM_OWNER]	= { .name = "rw_semaphore", .member = "owner" },
 	[Q_RTMUTEX_OWNER] = { .name = "rt_mutex_base", .member = "owner" },
@@ -87,7 +92,7 @@ static int kq_done;		/* queries answered so far: a prefix of kq[] */
  */
 static int kbtf_facts(const struct lock_opts *o)
 {
-	int want = o->owner ? Q_NR : o->mode == LOCK_AGGR_ADDR ? Q_SIGLOCK + 1 :
+	int want = o->owner ? Q_NR : o->mode == LOCK_AGGR_ADDR ? Q_CACHE_NAME + 1 :
 		   o->follow_forks ? Q_TGID + 1 : Q_STACK + 1;
 	int err;
 
@@ -96,6 +101,37 @@ static int kbtf_facts(const struct lock_opts *o)
 	err = kbtf__resolve(NULL, kq, want);
 	if (!err)
 		kq_done = want;
+	return err;
+}
+
+/* -l's slab names, for the programs about to be loaded (see lock.h). */
+static bool patch_slab;
+
+/*
+ * Make each call of helper LOCK_KMEM_CACHE_CALL a call of the kernel
+ * function ID (a kfunc of vmlinux: off 0).  The instructions are final
+ * here, just before the kernel sees them.  0 or -errno.
+ */
+static int patch_kmem_cache(struct bpf_program *prog, uint32_t id)
+{
+	const struct bpf_insn *in = bpf_program__insns(prog);
+	size_t i, n = bpf_program__insn_cnt(prog);
+	struct bpf_insn *out;
+	int err;
+
+	out = malloc(n * sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	memcpy(out, in, n * sizeof(*out));
+	for (i = 0; i < n; i++)
+		if (out[i].code == (BPF_JMP | BPF_CALL) && out[i].src_reg == 0 &&
+		    out[i].imm == LOCK_KMEM_CACHE_CALL) {
+			out[i].src_reg = BPF_PSEUDO_KFUNC_CALL;
+			out[i].off = 0;
+			out[i].imm = id;
+		}
+	err = bpf_program__set_insns(prog, out, n);
+	free(out);
 	return err;
 }
 
@@ -116,6 +152,12 @@ static int prep_tp_btf(struct bpf_program *prog, struct bpf_prog_load_opts *opts
 		return -ESRCH;
 	opts->expected_attach_type = BPF_TRACE_RAW_TP;
 	opts->attach_btf_id = id;
+	if (patch_slab) {
+		int err = patch_kmem_cache(prog, kq[Q_KMEM_CACHE].id);
+
+		if (err)
+			return err;
+	}
 	return bpf_program__set_type(prog, BPF_PROG_TYPE_TRACING);
 }
 
@@ -144,13 +186,13 @@ static void set_autoload(struct lock_bpf *s, bool btf, bool fork)
 	bpf_program__set_autoload(s->progs.lock_fork_raw, !btf && fork);
 }
 
-static size_t tail_size_of(const struct lock_opts *o)
+static size_t tail_size_of(const struct lock_opts *o, bool slab_names)
 {
 	if (o->mode == LOCK_AGGR_CALLER)
 		return o->max_stack * sizeof(uint64_t);
 	if (o->mode == LOCK_AGGR_TASK)
 		return LOCK_COMM_LEN;
-	return 0;
+	return slab_names ? LOCK_SLAB_LEN : 0;
 }
 
 static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf)
@@ -159,11 +201,22 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	struct lock_bpf__rodata *ro = s->rodata;
 	bool want_stack = o->mode == LOCK_AGGR_CALLER || o->callstack_arg;
 	int nr_cpus = libbpf_num_possible_cpus();
+	bool slab_names;
 	int err;
 
 	if (nr_cpus < 0)
 		return nr_cpus;
-	c->tail_size = tail_size_of(o);
+	/* Slab names: -l on the tp_btf path, where the kernel has the kfunc (6.13+). */
+	slab_names = btf && o->mode == LOCK_AGGR_ADDR && kbtf_facts(o) == 0 &&
+		     kq[Q_KMEM_CACHE].id && kq[Q_CACHE_NAME].offset >= 0;
+	c->tail_size = tail_size_of(o, slab_names);
+	ro->slab_names = slab_names;
+	ro->off_cache_name = slab_names ? kq[Q_CACHE_NAME].offset : 0;
+	c->slab_names = patch_slab = slab_names;
+	if (o->mode == LOCK_AGGR_ADDR)
+		cli_log("lock: slab cache names %s\n", slab_names ? "from bpf_get_kmem_cache" :
+			btf ? "unavailable (no bpf_get_kmem_cache: kernel < 6.13?)" :
+			"unavailable on raw tracepoints");
 	ro->aggr_mode = o->mode;
 	ro->max_stack = o->max_stack;
 	ro->stack_skip = o->stack_skip;

@@ -249,7 +249,7 @@ static int visit(uint32_t id, const struct btf_type *t, void *ctx)
 		struct qstate *s = &p->s[qi];
 
 		if (!q->member) {
-			if (p->first && kind == BTF_KIND_TYPEDEF && !q->id &&
+			if (p->first && kind == (q->kind ? q->kind : BTF_KIND_TYPEDEF) && !q->id &&
 			    t->name_off == p->b->name_off[s->name])
 				q->id = id;
 			continue;

@@ -16,7 +16,8 @@
 
 struct kbtf_query {
 	const char *name;	/* typedef name, or struct name */
-	const char *member;	/* NULL: find the typedef's id; else a member */
+	const char *member;	/* NULL: find the typedef's id (or KIND's); else a member */
+	int kind;		/* with no member: BTF_KIND_FUNC for a function; 0 a typedef */
 	uint32_t id;		/* out: typedef id (0: not found) */
 	int32_t offset;		/* out: member byte offset (-1: not found) */
 };

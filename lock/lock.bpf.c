@@ -69,6 +69,10 @@ const volatile __u32 off_rwsem_owner;
 const volatile __u32 off_rtmutex_owner;
 const volatile __u32 off_task_pid;
 const volatile __u32 off_task_comm;
+/* -l: slab cache names (the loader made the call below a kfunc call). */
+const volatile bool slab_names;
+const volatile __u32 off_cache_name;
+static void *(*kmem_cache_of)(__u64 addr) = (void *)LOCK_KMEM_CACHE_CALL;
 /* --floor: every program returns at once (what attaching alone costs). */
 const volatile bool do_nothing;
 
@@ -972,6 +976,21 @@ static __always_inline void send_def(void *ctx, struct lock_rec_def *d, struct l
 }
 
 /*
+ * -l: the name of the slab cache LOCK lives in, once per row.  The kfunc's
+ * pointer is read as a number (never dereferenced by the verifier's rules):
+ * what follows are probe reads, which fail softly.
+ */
+static __always_inline void slab_name(__u64 lock, char *name)
+{
+	__u64 cache = address_of(kmem_cache_of(lock));
+
+	name[0] = '\0';
+	if (cache)
+		bpf_probe_read_kernel_str(name, LOCK_SLAB_LEN,
+					  (void *)read_ptr(cache, off_cache_name));
+}
+
+/*
  * A row for the key in S: a new index, the row zeroed and its definition
  * stored, then the key published.  Two CPUs racing on one key both take an
  * index; one publishes, the other's row stays at count 0 and is ignored.
@@ -984,6 +1003,8 @@ static __always_inline void new_row(void *ctx, struct lock_rec_def *d, struct lo
 
 	if (aggr_mode == LOCK_AGGR_TASK && !owner_mode)
 		bpf_get_current_comm(d->tail.comm, sizeof(d->tail.comm));
+	if (aggr_mode == LOCK_AGGR_ADDR && slab_names)
+		slab_name(s->lock, d->tail.slab);
 	if (rows_full)
 		goto send;
 	i = __sync_fetch_and_add(&next_row, 1);

@@ -31,6 +31,7 @@
 #define LOCK_CPU_DEPTH		8	/* nested spinning waits per CPU: task, softirq, irq, nmi, ... */
 #define LOCK_TASK_DEPTH		4	/* nested sleeping waits per task */
 #define LOCK_COMM_LEN		16
+#define LOCK_SLAB_LEN		32	/* -l: a slab cache's name */
 /*
  * The stack walker (lock.bpf.c): frame sizes learned from the kernel's own
  * unwinds, in a direct-mapped table of this many entries, over a window of
@@ -70,7 +71,16 @@ struct lock_row_sum {
 union lock_tail {
 	__u64 stack[LOCK_MAX_STACK];	/* caller mode: max_stack frames */
 	char comm[LOCK_COMM_LEN];	/* task mode */
+	char slab[LOCK_SLAB_LEN];	/* -l: the lock's slab cache, "" if none */
 };
+
+/*
+ * -l's slab names: a call to this helper id in lock.bpf.c is made a call
+ * of the kfunc bpf_get_kmem_cache (6.13+) by the loader, which finds the
+ * kfunc's id in the kernel's BTF (libbpf would load all of vmlinux's BTF
+ * to resolve a kfunc itself).  Never a real helper's id.
+ */
+#define LOCK_KMEM_CACHE_CALL	0x7ffff00
 
 /*
  * Overflow records, through one perf buffer per CPU.  When the kernel table is

@@ -137,7 +137,7 @@ struct lock_row {
 	uint64_t key;
 	struct lock_stat st;
 	uint64_t *stack;		/* caller mode: max_stack frames, or NULL */
-	char comm[LOCK_COMM_LEN];	/* task mode */
+	char comm[LOCK_SLAB_LEN];	/* task mode: comm; -l: the slab cache's name */
 };
 
 struct lock_table;

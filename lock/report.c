@@ -241,6 +241,8 @@ static void row_name(const struct lock_out *out, const struct lock_row *r, const
 			 strchr("dDbBrR", s.type) && off < 4096)
 			snprintf(rn->b, sizeof(rn->b), off ? "%s+0x%" PRIx64 : "%s",
 				 s.name, off);
+		else if (r->comm[0])	/* its slab cache, as perf names it */
+			snprintf(rn->b, sizeof(rn->b), "&%s", r->comm);
 		break;
 	case LOCK_AGGR_CGROUP:
 		/* A path of any length, as is; an unnamed cgroup by its id. */

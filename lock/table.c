@@ -124,8 +124,8 @@ static int set_tail(struct lock_table *t, struct lock_row *r, const void *tail,
 			return -ENOMEM;
 		memcpy(r->stack, tail, t->max_stack * sizeof(uint64_t));
 	} else if (tail_size >= LOCK_COMM_LEN) {
-		memcpy(r->comm, tail, LOCK_COMM_LEN);
-		r->comm[LOCK_COMM_LEN - 1] = '\0';
+		memcpy(r->comm, tail, tail_size < sizeof(r->comm) ? tail_size : sizeof(r->comm));
+		r->comm[sizeof(r->comm) - 1] = '\0';
 	}
 	return 0;
 }

@@ -98,7 +98,7 @@ static void *mmap_worker(void *arg)
  * each other: owner mode must find the holder behind most of the wait.
  */
 #define HOLDER_BYTES	(8 << 20)
-#define WAITER_PAUSE_NS	200000
+#define WAITER_PAUSE_NS	1000000
 
 static void *holder(void *arg)
 {

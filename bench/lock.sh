@@ -17,6 +17,7 @@ FRUGAL=$(realpath "$O/frugal")
 BT_CALLER=$HERE/lock/contention.bt
 BT_THREADS=$HERE/lock/contention-threads.bt
 TOOLS="frugal perf bpftrace"
+tmp_owner_log=$(mktemp)
 # floor: frugal's programs attached but returning at once - what any pair of
 # programs on these tracepoints costs, the limit beside every figure.
 
@@ -29,6 +30,9 @@ for c in bpftrace bpftool jq; do
 done
 [ -x /usr/bin/time ] || die "/usr/bin/time missing (apt-get install time)"
 PERF=$(bash "$HERE/lock/build-perf.sh") || die "could not build perf 6.1"
+# Owner mode's anchor: perf 6.12 (perf 6.1 has no -o).  Without it, that
+# part of the table says n/a.
+PERF612=$(bash "$HERE/lock/build-perf.sh" 6.12 2>"$tmp_owner_log") || PERF612=
 if ! "$FRUGAL" lock --help >/dev/null 2>&1; then
 	say "$FRUGAL has no 'lock' command yet: measuring perf and bpftrace only"
 	TOOLS="perf bpftrace"
@@ -91,6 +95,8 @@ tool_argv() {
 	frugal/pressure) ARGV=("$FRUGAL" lock -a -t -M "$MAP_ENTRIES" --json) ;;
 	perf/caller)	 ARGV=("$PERF" lock contention -b -a) ;;
 	perf/pressure)	 ARGV=("$PERF" lock contention -b -a -t --map-nr-entries "$MAP_ENTRIES") ;;
+	frugal/owner)	 ARGV=("$FRUGAL" lock -a -o) ;;
+	perf612/owner)	 ARGV=("$PERF612" lock contention -b -a -o) ;;
 	bpftrace/caller) ARGV=(bpftrace "$BT_CALLER") ;;
 	bpftrace/pressure) ARGV=(env BPFTRACE_MAP_KEYS_MAX="$MAP_ENTRIES" bpftrace "$BT_THREADS") ;;
 	esac
@@ -377,6 +383,27 @@ if [ -n "${R[frugal.p.rows]:-}" ]; then
 	jq -c .accounting "$acct" >>"$tmp/log"
 fi
 
+# ---- 5. owner mode: frugal -o beside perf 6.12 -o (statistics on) ----------------
+
+owner_tools="frugal"
+[ -n "$PERF612" ] && owner_tools="frugal perf612"
+sysctl -qw kernel.bpf_stats_enabled=1
+say "owner mode: $ROUNDS traced runs of 'sched messaging' for: $owner_tools"
+for r in $(seq "$ROUNDS"); do
+	for t in $owner_tools; do
+		interruptible "$tmp/res" traced_run "$t" owner "$tmp/$t.owner" workload_run messaging
+		read -r bns bcnt ens ecnt rss <"$tmp/res"
+		echo "$t owner $r cost begin=$bns/$bcnt end=$ens/$ecnt" >>"$tmp/log"
+		[ "$bcnt" -gt 0 ] && echo $((bns / bcnt)) >>"$tmp/$t.owner.begin"
+		[ "$ecnt" -gt 0 ] && echo $((ens / ecnt)) >>"$tmp/$t.owner.end"
+	done
+done
+for t in $owner_tools; do
+	R[$t.owner.begin]=$(cat "$tmp/$t.owner.begin" 2>/dev/null | median)
+	R[$t.owner.end]=$(cat "$tmp/$t.owner.end" 2>/dev/null | median)
+done
+sysctl -qw kernel.bpf_stats_enabled=0
+
 # ---- the table ---------------------------------------------------------------
 
 cell() { echo "${R[$1]:-NA}"; }
@@ -434,6 +461,13 @@ row "pressure: fired, not in report" "$(cell frugal.p.unacc)" "$(cell perf.p.una
 row "pressure: ends frugal saw" "$(cell frugal.p.seen)" "" "" "" ""
 row "pressure: merged from overflow" "$(cell frugal.p.overflow)" "" "" "" ""
 row "pressure: frugal unaccounted" "$(cell frugal.p.self)" "" "" "0" "$(verdict "$(cell frugal.p.self)" "==" 0)"
+[ -n "$PERF612" ] || say "no perf 6.12 for owner mode: $(tail -1 "$tmp_owner_log")"
+rm -f "$tmp_owner_log"
+echo
+printf '%-34s %10s %10s %10s %8s\n' "owner mode (-o), messaging" frugal perf-6.12 "" frugal/perf
+for k in begin end; do
+	row "  ns per $k" "$(cell frugal.owner.$k)" "$(cell perf612.owner.$k)" "" "" ""
+done
 if [ -n "${R[perf.p.badrate]:-}" ]; then
 	echo "perf printed a bad rate of $(cell perf.p.badrate) under map pressure (stacks it could not save)"
 fi

@@ -51,6 +51,8 @@ static void header(struct lock_out *out)
 	FILE *f = out->f;
 
 	fprintf(f, "{\"tool\":\"frugal lock\",\"mode\":\"%s\"", mode_names[o->mode]);
+	if (o->owner)	/* -o: the task rows are the locks' owners */
+		fprintf(f, ",\"owner\":true");
 	if (ri->interval)
 		fprintf(f, ",\"interval\":%u,\"time\":%.3f", ri->interval, ri->time);
 	put_member(f, "attach", ri->attach ? ri->attach : "");

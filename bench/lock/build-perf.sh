@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Build the benchmark's anchor: perf from Debian's linux-source-6.1 package
-# with BUILD_BPF_SKEL=1, which Debian's own linux-perf leaves out (so its
+# (or 6.12, from bookworm-security: its perf has `lock contention -o`) with
+# BUILD_BPF_SKEL=1, which Debian's own linux-perf leaves out (so its
 # `perf lock contention -b` refuses to run).  The binary is cached outside the
 # repository and rebuilt only when the source package's version changes.
 #
-# Usage: bench/lock/build-perf.sh        prints the path of the perf binary
+# Usage: bench/lock/build-perf.sh [6.1|6.12]   prints the path of the perf binary
 # Environment: FRUGAL_CACHE (default ${XDG_CACHE_HOME:-$HOME/.cache}/frugal),
 #              JOBS (default: number of CPUs).
 set -eu
 
-SRC_PKG=linux-source-6.1
+KVER=${1:-6.1}
+case $KVER in 6.1|6.12) ;; *) echo "build-perf: $KVER: not 6.1 or 6.12" >&2; exit 2 ;; esac
+SRC_PKG=linux-source-$KVER
 TARBALL=/usr/src/$SRC_PKG.tar.xz
-CACHE=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}/perf-6.1
+CACHE=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}/perf-$KVER
 # Build dependencies beyond scripts/install-deps.sh.  CI never runs the
 # benchmarks, so they are installed here, on demand, rather than there.
 BUILD_DEPS="$SRC_PKG flex bison"

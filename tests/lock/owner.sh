@@ -25,7 +25,8 @@ for i in $(seq 100); do waiters && break; sleep 0.05; done
 for i in $(seq 50); do grep -q attached "$_tmp/o.err" && break; sleep 0.05; done
 for i in $(seq 400); do grep -q "run over" "$_tmp/ob" && break; sleep 0.05; done
 kill -INT $f; wait $f; kill $b; wait $b 2>/dev/null
-check "owner: -o implies -t (task rows)" test "$(json "$_tmp/o.json" 'd["mode"]')" = task
+check "owner: -o implies -t (task rows), and JSON says they are owners" \
+	test "$(json "$_tmp/o.json" 'd["mode"], d.get("owner")')" = "('task', True)"
 check "owner: the holder is a row" test "$(json "$_tmp/o.json" \
 	'any(r["comm"] == "holder" for r in d["rows"])')" = True
 share=$(json "$_tmp/o.json" \

@@ -38,7 +38,7 @@ static const struct cli_opt opts[] = {
 	{ "field-separator", 'x', required_argument, "SEP", "CSV with SEP, raw nanoseconds" },
 	{ "json", OPT_JSON, no_argument, NULL, "one JSON object: rows, accounting, metadata" },
 	{ "folded", OPT_FOLDED, no_argument, NULL, "folded stacks (flamegraph.pl, inferno, speedscope); accounting to stderr" },
-	{ "weight", OPT_WEIGHT, required_argument, "W", "what --folded weighs: wait (total ns, default) or contended" },
+	{ "weight", OPT_WEIGHT, required_argument, "W", "what --folded and --svg weigh: wait (total ns, default) or contended" },
 	{ "svg", OPT_SVG, required_argument, "FILE", "also an interactive flame graph into FILE" },
 	{ "pprof", OPT_PPROF, required_argument, "FILE", "also a gzipped pprof profile into FILE (go tool pprof, Pyroscope, Parca)" },
 	{ "output", OPT_OUTPUT, required_argument, "FILE", "the report into FILE (whole or not at all), not stdout" },

@@ -18,6 +18,8 @@ CACHE=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}/perf-$KVER
 # Build dependencies beyond scripts/install-deps.sh.  CI never runs the
 # benchmarks, so they are installed here, on demand, rather than there.
 BUILD_DEPS="$SRC_PKG flex bison"
+# From 6.2, perf takes libtraceevent from the system.
+[ "$KVER" = 6.1 ] || BUILD_DEPS="$BUILD_DEPS libtraceevent-dev"
 
 log() { echo "build-perf: $*" >&2; }
 die() { log "$*"; exit 1; }

@@ -87,7 +87,7 @@ static void test_lock_conflicts(void)
 	char *noval[] = { "lock", "--pid", NULL };
 
 	lock_refused("lock/-t-with-l", ARGC(tl), tl, "-t, -l and -g cannot be combined");
-	lock_refused("lock/json-with-x", ARGC(jx), jx, "--json and -x");
+	lock_refused("lock/json-with-x", ARGC(jx), jx, "--json, -x and --folded");
 	lock_refused("lock/p-with-tid", ARGC(ptid), ptid, "-p and --tid");
 	lock_refused("lock/a-with-p", ARGC(ap), ap, "-a cannot be combined");
 	lock_refused("lock/command-after-dashes-with-p", ARGC(pcmd), pcmd, "a command cannot");

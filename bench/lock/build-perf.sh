@@ -55,9 +55,12 @@ log "building perf from $SRC_PKG $version (a few minutes; log: $CACHE/build.log)
 start=$(date +%s)
 
 # Only the parts perf's own MANIFEST lists are needed; skip the rest of the tree.
-tar -xJf "$TARBALL" -C "$work" \
+# (6.12's MANIFEST adds arm64's sysreg tools; the top Makefile gives the version.)
+tar -xJf "$TARBALL" -C "$work" --wildcards \
 	"$SRC_PKG/tools" "$SRC_PKG/scripts/bpf_doc.py" "$SRC_PKG/kernel/bpf/disasm.c" \
-	"$SRC_PKG/kernel/bpf/disasm.h" || die "$TARBALL: extraction failed"
+	"$SRC_PKG/kernel/bpf/disasm.h" "$SRC_PKG/Makefile" \
+	$([ "$KVER" = 6.1 ] || echo "$SRC_PKG/arch/arm64/tools" "$SRC_PKG/arch/*/include/uapi/asm/bpf_perf_event.h") ||
+	die "$TARBALL: extraction failed"
 
 # Everything the lock benchmark does not use is switched off: it shortens the
 # build and keeps the binary free of optional libraries.  The BPF skeletons

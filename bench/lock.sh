@@ -33,6 +33,12 @@ PERF=$(bash "$HERE/lock/build-perf.sh") || die "could not build perf 6.1"
 # Owner mode's anchor: perf 6.12 (perf 6.1 has no -o).  Without it, that
 # part of the table says n/a.
 PERF612=$(bash "$HERE/lock/build-perf.sh" 6.12 2>"$tmp_owner_log") || PERF612=
+# perf 6.12's skeleton needs kernel symbols a newer kernel may lack (6.18
+# has no 'runqueues' ksym for it): probe once, under a timeout.
+if [ -n "$PERF612" ] && ! timeout 60 "$PERF612" lock contention -b -a -o -- true >"$tmp_owner_log" 2>&1; then
+	echo "perf 6.12 lock contention -b does not run on $(uname -r): $(grep -m1 -i 'fail\|error' "$tmp_owner_log")" >"$tmp_owner_log"
+	PERF612=
+fi
 if ! "$FRUGAL" lock --help >/dev/null 2>&1; then
 	say "$FRUGAL has no 'lock' command yet: measuring perf and bpftrace only"
 	TOOLS="perf bpftrace"

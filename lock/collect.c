@@ -62,6 +62,7 @@ enum {
 	Q_STACK,				/* the unwind cache */
 	Q_TGID, Q_MM, Q_SIGHAND, Q_MMAP_LOCK, Q_SIGLOCK,
 	Q_KMEM_CACHE, Q_CACHE_NAME,		/* -l */
+	Q_TASK_FROM_PID, Q_TASK_RELEASE,	/* -o -v */
 	Q_MUTEX_OWNER, Q_RWSEM_OWNER, Q_RTMUTEX_OWNER, Q_PID, Q_COMM,	/* -o */
 	Q_NR,
 };
@@ -78,6 +79,8 @@ static struct kbtf_query kq[Q_NR] = {
 	[Q_SIGLOCK]	= { .name = "sighand_struct", .member = "siglock" },
 	[Q_KMEM_CACHE]	= { .name = "bpf_get_kmem_cache", .kind = BTF_KIND_FUNC },
 	[Q_CACHE_NAME]	= { .name = "kmem_cache", .member = "name" },
+	[Q_TASK_FROM_PID] = { .name = "bpf_task_from_pid", .kind = BTF_KIND_FUNC },
+	[Q_TASK_RELEASE] = { .name = "bpf_task_release", .kind = BTF_KIND_FUNC },
 	[Q_MUTEX_OWNER]	= { .name = "mutex", .member = "owner" },
 	[Q_RWSEM_OWNER]	= { .name = "rw_semaphore", .member = "owner" },
 	[Q_RTMUTEX_OWNER] = { .name = "rt_mutex_base", .member = "owner" },
@@ -104,15 +107,27 @@ static int kbtf_facts(const struct lock_opts *o)
 	return err;
 }
 
-/* -l's slab names, for the programs about to be loaded (see lock.h). */
-static bool patch_slab;
+/* The placeholder calls to make kfunc calls (see lock.h), for the programs
+ * about to be loaded: -l's slab names, -o -v's owner stacks. */
+static bool patch_slab, patch_owner;
+
+static uint32_t kfunc_of(int32_t imm)
+{
+	if (imm == LOCK_KMEM_CACHE_CALL && patch_slab)
+		return kq[Q_KMEM_CACHE].id;
+	if (imm == LOCK_TASK_FROM_PID_CALL && patch_owner)
+		return kq[Q_TASK_FROM_PID].id;
+	if (imm == LOCK_TASK_RELEASE_CALL && patch_owner)
+		return kq[Q_TASK_RELEASE].id;
+	return 0;
+}
 
 /*
- * Make each call of helper LOCK_KMEM_CACHE_CALL a call of the kernel
- * function ID (a kfunc of vmlinux: off 0).  The instructions are final
- * here, just before the kernel sees them.  0 or -errno.
+ * Make each placeholder helper call a call of its kernel function (a kfunc
+ * of vmlinux: off 0).  The instructions are final here, just before the
+ * kernel sees them.  0 or -errno.
  */
-static int patch_kmem_cache(struct bpf_program *prog, uint32_t id)
+static int patch_kfuncs(struct bpf_program *prog)
 {
 	const struct bpf_insn *in = bpf_program__insns(prog);
 	size_t i, n = bpf_program__insn_cnt(prog);
@@ -123,13 +138,16 @@ static int patch_kmem_cache(struct bpf_program *prog, uint32_t id)
 	if (!out)
 		return -ENOMEM;
 	memcpy(out, in, n * sizeof(*out));
-	for (i = 0; i < n; i++)
-		if (out[i].code == (BPF_JMP | BPF_CALL) && out[i].src_reg == 0 &&
-		    out[i].imm == LOCK_KMEM_CACHE_CALL) {
-			out[i].src_reg = BPF_PSEUDO_KFUNC_CALL;
-			out[i].off = 0;
-			out[i].imm = id;
-		}
+	for (i = 0; i < n; i++) {
+		uint32_t id;
+
+		if (out[i].code != (BPF_JMP | BPF_CALL) || out[i].src_reg != 0 ||
+		    !(id = kfunc_of(out[i].imm)))
+			continue;
+		out[i].src_reg = BPF_PSEUDO_KFUNC_CALL;
+		out[i].off = 0;
+		out[i].imm = id;
+	}
 	err = bpf_program__set_insns(prog, out, n);
 	free(out);
 	return err;
@@ -152,8 +170,8 @@ static int prep_tp_btf(struct bpf_program *prog, struct bpf_prog_load_opts *opts
 		return -ESRCH;
 	opts->expected_attach_type = BPF_TRACE_RAW_TP;
 	opts->attach_btf_id = id;
-	if (patch_slab) {
-		int err = patch_kmem_cache(prog, kq[Q_KMEM_CACHE].id);
+	if (patch_slab || patch_owner) {
+		int err = patch_kfuncs(prog);
 
 		if (err)
 			return err;
@@ -186,10 +204,19 @@ static void set_autoload(struct lock_bpf *s, bool btf, bool fork)
 	bpf_program__set_autoload(s->progs.lock_fork_raw, !btf && fork);
 }
 
-static size_t tail_size_of(const struct lock_opts *o, bool slab_names)
+/* -o -v on the tp_btf path, where the kernel has the two kfuncs. */
+static bool owner_stacks(const struct lock_opts *o, bool btf)
+{
+	return o->owner && o->verbose_stacks && btf && kbtf_facts(o) == 0 &&
+	       kq[Q_TASK_FROM_PID].id && kq[Q_TASK_RELEASE].id;
+}
+
+static size_t tail_size_of(const struct lock_opts *o, bool slab_names, bool btf)
 {
 	if (o->mode == LOCK_AGGR_CALLER)
 		return o->max_stack * sizeof(uint64_t);
+	if (o->mode == LOCK_AGGR_TASK && owner_stacks(o, btf))
+		return sizeof(((union lock_tail *)0)->owner);
 	if (o->mode == LOCK_AGGR_TASK)
 		return LOCK_COMM_LEN;
 	return slab_names ? LOCK_SLAB_LEN : 0;
@@ -209,7 +236,7 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	/* Slab names: -l on the tp_btf path, where the kernel has the kfunc (6.13+). */
 	slab_names = btf && o->mode == LOCK_AGGR_ADDR && kbtf_facts(o) == 0 &&
 		     kq[Q_KMEM_CACHE].id && kq[Q_CACHE_NAME].offset >= 0;
-	c->tail_size = tail_size_of(o, slab_names);
+	c->tail_size = tail_size_of(o, slab_names, btf);
 	ro->slab_names = slab_names;
 	ro->off_cache_name = slab_names ? kq[Q_CACHE_NAME].offset : 0;
 	c->slab_names = patch_slab = slab_names;
@@ -267,6 +294,13 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 					kq[Q_RTMUTEX_OWNER].offset : 0;
 		ro->off_task_pid = kq[Q_PID].offset;
 		ro->off_task_comm = kq[Q_COMM].offset;
+		ro->owner_stacks = patch_owner = owner_stacks(o, btf);
+		if (o->verbose_stacks)
+			cli_log("lock: owners' stacks %s\n", patch_owner ?
+				"from bpf_task_from_pid and bpf_get_task_stack" :
+				"unavailable (no bpf_task_from_pid, or raw tracepoints)");
+	} else {
+		patch_owner = false;
 	}
 	set_autoload(s, btf, o->follow_forks);
 

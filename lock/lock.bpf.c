@@ -73,6 +73,10 @@ const volatile __u32 off_task_comm;
 const volatile bool slab_names;
 const volatile __u32 off_cache_name;
 static void *(*kmem_cache_of)(__u64 addr) = (void *)LOCK_KMEM_CACHE_CALL;
+/* -o -v: the owner's stack (the loader made these two calls kfunc calls). */
+const volatile bool owner_stacks;
+static struct task_struct *(*task_from_pid)(__s32 pid) = (void *)LOCK_TASK_FROM_PID_CALL;
+static void (*task_release)(struct task_struct *t) = (void *)LOCK_TASK_RELEASE_CALL;
 /* --floor: every program returns at once (what attaching alone costs). */
 const volatile bool do_nothing;
 
@@ -991,6 +995,22 @@ static __always_inline void slab_name(__u64 lock, char *name)
 }
 
 /*
+ * -o -v: the owner's kernel stack, now (the kernel unwinds a task that is
+ * not running; one running on another CPU may give none).  Only for a new
+ * row: the first wait on an owner shows where the owner was then.
+ */
+static __always_inline void owner_stack(__u32 pid, struct lock_rec_def *d)
+{
+	struct task_struct *t = task_from_pid(pid);
+
+	__builtin_memset(d->tail.owner.stack, 0, sizeof(d->tail.owner.stack));
+	if (!t)
+		return;
+	bpf_get_task_stack(t, d->tail.owner.stack, sizeof(d->tail.owner.stack), 0);
+	task_release(t);
+}
+
+/*
  * A row for the key in S: a new index, the row zeroed and its definition
  * stored, then the key published.  Two CPUs racing on one key both take an
  * index; one publishes, the other's row stays at count 0 and is ignored.
@@ -1005,6 +1025,8 @@ static __always_inline void new_row(void *ctx, struct lock_rec_def *d, struct lo
 		bpf_get_current_comm(d->tail.comm, sizeof(d->tail.comm));
 	if (aggr_mode == LOCK_AGGR_ADDR && slab_names)
 		slab_name(s->lock, d->tail.slab);
+	if (owner_stacks && s->key)
+		owner_stack(s->key, d);
 	if (rows_full)
 		goto send;
 	i = __sync_fetch_and_add(&next_row, 1);
@@ -1060,13 +1082,15 @@ static __always_inline __u64 owner_of(__u64 lock, __u32 flags)
 /* -o -t: the owner's thread id and name; key 0 and "[no owner]" when unknown. */
 static __always_inline __u64 owner_key(struct lock_slot *s, struct lock_rec_def *d)
 {
+	char *comm = owner_stacks ? d->tail.owner.comm : d->tail.comm;
 	__u64 t = owner_of(s->lock, s->flags);
 	__u32 pid = 0;
 
+	if (owner_stacks)
+		__builtin_memset(d->tail.owner.stack, 0, sizeof(d->tail.owner.stack));
 	if (!t || bpf_probe_read_kernel(&pid, sizeof(pid), (void *)(t + off_task_pid)) ||
-	    bpf_probe_read_kernel_str(d->tail.comm, sizeof(d->tail.comm),
-				      (void *)(t + off_task_comm)) < 0) {
-		__builtin_memcpy(d->tail.comm, "[no owner]", 11);
+	    bpf_probe_read_kernel_str(comm, LOCK_COMM_LEN, (void *)(t + off_task_comm)) < 0) {
+		__builtin_memcpy(comm, "[no owner]", 11);
 		return 0;
 	}
 	return pid;

@@ -32,6 +32,7 @@
 #define LOCK_TASK_DEPTH		4	/* nested sleeping waits per task */
 #define LOCK_COMM_LEN		16
 #define LOCK_SLAB_LEN		32	/* -l: a slab cache's name */
+#define LOCK_OWNER_FRAMES	16	/* -o -v: frames of the owner's stack */
 /*
  * The stack walker (lock.bpf.c): frame sizes learned from the kernel's own
  * unwinds, in a direct-mapped table of this many entries, over a window of
@@ -72,6 +73,10 @@ union lock_tail {
 	__u64 stack[LOCK_MAX_STACK];	/* caller mode: max_stack frames */
 	char comm[LOCK_COMM_LEN];	/* task mode */
 	char slab[LOCK_SLAB_LEN];	/* -l: the lock's slab cache, "" if none */
+	struct {			/* -o -v: the owner's stack, then its comm */
+		__u64 stack[LOCK_OWNER_FRAMES];
+		char comm[LOCK_COMM_LEN];
+	} owner;
 };
 
 /*
@@ -81,6 +86,9 @@ union lock_tail {
  * to resolve a kfunc itself).  Never a real helper's id.
  */
 #define LOCK_KMEM_CACHE_CALL	0x7ffff00
+/* -o -v, the same way: bpf_task_from_pid and bpf_task_release (kfuncs). */
+#define LOCK_TASK_FROM_PID_CALL	0x7ffff01
+#define LOCK_TASK_RELEASE_CALL	0x7ffff02
 
 /*
  * Overflow records, through one perf buffer per CPU.  When the kernel table is

@@ -126,6 +126,8 @@ struct lock_opts {
  * strings stay as they are, and getopt starts afresh each call.
  */
 int lock_opts__parse(struct lock_opts *o, int argc, char **argv, int *cmd_idx);
+/* Frames a user-space row keeps: the key's stack, or -o -v's owner stack. */
+unsigned int lock_opts__row_frames(const struct lock_opts *o);
 /* `frugal lock --help`. */
 void lock_opts__help(FILE *f);
 /* -C: mark SET[cpu] for each CPU of LIST below NR_CPUS.  0, -EINVAL, -ERANGE. */

@@ -59,6 +59,13 @@ static const struct cli_opt opts[] = {
 	{ NULL, 0, 0, NULL, NULL },
 };
 
+unsigned int lock_opts__row_frames(const struct lock_opts *o)
+{
+	if (o->mode == LOCK_AGGR_CALLER)
+		return o->max_stack;
+	return o->owner && o->verbose_stacks ? LOCK_OWNER_FRAMES : 0;
+}
+
 void lock_opts__help(FILE *f)
 {
 	fputs("usage: frugal lock [options] [-- command [args...]]\n"

@@ -102,6 +102,15 @@ static void row(struct lock_out *out, const struct lock_row *r,
 	case LOCK_AGGR_TASK:
 		fprintf(f, ",\"pid\":%s", rn->a);
 		put_member(f, "comm", rn->b);
+		if (!r->stack)
+			break;
+		/* -o -v: where the owner was at the row's first wait */
+		fprintf(f, ",\"owner_stack\":[");
+		for (n = 0; lock_out__frame(out, r, rn, n, &ip, buf, sizeof(buf)); n++) {
+			fprintf(f, "%s", n ? "," : "");
+			put_str(f, buf);
+		}
+		fprintf(f, "]");
 		break;
 	case LOCK_AGGR_ADDR:
 		fprintf(f, ",\"address\":\"0x%" PRIx64 "\"", r->key);

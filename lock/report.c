@@ -110,7 +110,7 @@ static unsigned int first_frame(const struct lock_out *out, const struct lock_ro
 	unsigned int i = 0;
 
 	while (o->strip_machinery && r->stack && i < LOCK_MACHINERY_FRAMES &&
-	       i < o->max_stack && r->stack[i] && is_machinery(out, r->stack[i]))
+	       i < lock_opts__row_frames(o) && r->stack[i] && is_machinery(out, r->stack[i]))
 		i++;
 	return i;
 }
@@ -132,7 +132,8 @@ bool lock_out__frame(const struct lock_out *out, const struct lock_row *r,
 {
 	unsigned int i = rn->first + n;
 
-	if (!r->stack || i >= out->o->max_stack || !r->stack[i] || n >= out->o->user_max_stack)
+	if (!r->stack || i >= lock_opts__row_frames(out->o) || !r->stack[i] ||
+	    n >= out->o->user_max_stack)
 		return false;
 	*ip = r->stack[i];
 	fmt_sym(out, *ip, buf, size);

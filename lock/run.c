@@ -238,8 +238,7 @@ static void run_info(struct run *r, struct lock_collect *c, struct lock_run_info
 /* -I: the interval's report, then a fresh table for the next.  An exit code. */
 static int report_interval(struct run *r, struct lock_collect *c, struct lock_table **tp)
 {
-	struct lock_table *next = lock_table__new(r->o->mode == LOCK_AGGR_CALLER ?
-						  r->o->max_stack : 0);
+	struct lock_table *next = lock_table__new(lock_opts__row_frames(r->o));
 	struct lock_accounting a;
 	int err;
 
@@ -267,8 +266,7 @@ static int top_draw(struct run *r)
 /* frugal lock top: read the interval, keep it (a key redraws it), draw it. */
 static int top_interval(struct run *r, struct lock_collect *c, struct lock_table **tp)
 {
-	struct lock_table *next = lock_table__new(r->o->mode == LOCK_AGGR_CALLER ?
-						  r->o->max_stack : 0);
+	struct lock_table *next = lock_table__new(lock_opts__row_frames(r->o));
 	int err;
 
 	if (!next)
@@ -426,7 +424,7 @@ static int trace(struct run *r, struct lock_collect **cp, struct lock_table **tp
 	double t_stop;
 	int err;
 
-	*tp = lock_table__new(o->mode == LOCK_AGGR_CALLER ? o->max_stack : 0);
+	*tp = lock_table__new(lock_opts__row_frames(o));
 	if (!*tp)
 		return cli_err(NULL, "out of memory");
 	*cp = lock_collect__open(o);

@@ -103,18 +103,19 @@ struct ksyms *lock_report_syms(const struct lock_opts *o, struct lock_table *t)
 		"__sched_text_start", "__sched_text_end",
 	};
 	struct lock_row **rows = lock_table__sorted(t, o->sort);
-	size_t i, j, n = lock_table__len(t), nr = 0;
+	size_t i, j, n = lock_table__len(t), nr = 0, frames;
 	struct ksyms *ks = NULL;
 	uint64_t *addrs;
 
 	if (o->entries && n > o->entries)
 		n = o->entries;
-	addrs = malloc((n ? n : 1) * (o->max_stack + 1) * sizeof(*addrs));
+	frames = lock_opts__row_frames(o);
+	addrs = malloc((n ? n : 1) * (frames + 1) * sizeof(*addrs));
 	if (rows && addrs) {
 		for (i = 0; i < n; i++) {
 			if (o->mode == LOCK_AGGR_ADDR)
 				addrs[nr++] = rows[i]->key;
-			for (j = 0; rows[i]->stack && j < o->max_stack && rows[i]->stack[j]; j++)
+			for (j = 0; rows[i]->stack && j < frames && rows[i]->stack[j]; j++)
 				addrs[nr++] = rows[i]->stack[j];
 		}
 		/* The kernel names them fastest; /proc/kallsyms is the fallback. */

@@ -119,6 +119,13 @@ static int set_tail(struct lock_table *t, struct lock_row *r, const void *tail,
 	if (!tail || r->stack || r->comm[0])
 		return 0;
 	if (tail_size >= t->max_stack * sizeof(uint64_t) && t->max_stack) {
+		size_t at = t->max_stack * sizeof(uint64_t);
+
+		/* -o -v: the owner's comm follows its stack. */
+		if (tail_size >= at + LOCK_COMM_LEN) {
+			memcpy(r->comm, (const char *)tail + at, LOCK_COMM_LEN);
+			r->comm[LOCK_COMM_LEN - 1] = '\0';
+		}
 		r->stack = malloc(t->max_stack * sizeof(uint64_t));
 		if (!r->stack)
 			return -ENOMEM;

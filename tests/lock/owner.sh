@@ -39,6 +39,16 @@ check "owner: waits without a recorded owner are one row, pid 0, [no owner]" tes
 check "owner: the rows add up to the accounting" test "$(json "$_tmp/o2.json" \
 	'sum(r["contended"] for r in d["rows"]) == d["accounting"]["in_rows"]')" = True
 
+# -o -v: each owner row with the owner's stack at its first wait: the
+# holder was writing its file, holding the file's inode lock.
+"$FRUGAL" lock -o -v --json -- $BENCH >"$_tmp/ov.json" 2>"$_tmp/ov.err"
+if grep -q "owners' stacks from bpf_task_from_pid" "$_tmp/ov.err"; then
+	check "owner -v: the holder's stack is in shmem_file_write_iter" test "$(json "$_tmp/ov.json" \
+		'any(r["comm"] == "holder" and any(f.startswith("shmem_file_write_iter+") for f in r.get("owner_stack", [])) for r in d["rows"])')" = True
+else
+	skip "owner -v: stacks" "$(grep "owners' stacks" "$_tmp/ov.err")"
+fi
+
 "$FRUGAL" lock -t --json -- $BENCH >"$_tmp/t.json" 2>/dev/null
 check "without -o, the waiters are the rows that wait most" test "$(json "$_tmp/t.json" \
 	'max(d["rows"], key=lambda r: r["wait_total_ns"])["comm"]')" = waiter

@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
-# bench-btf: frugal btf encode beside pahole -J on Debian's cloud vmlinux
-# (scripts/fetch-kernel-dbg.sh), same features, at -j1 and -j2, runs
-# interleaved (pahole -j1, frugal -j1, pahole -j2, frugal -j2; BENCH_ROUNDS
-# times, default 1).  Prints CPU (user+sys), wall and peak RSS of each run,
-# then frugal/pahole ratios of the medians against the targets, and whether
-# each tool's output is byte-identical across runs and -j values.
+# bench-btf, in two parts.
+#
+# 1. frugal btf encode beside pahole 1.24 on Debian 12's 6.1 cloud vmlinux
+#    (scripts/fetch-kernel-dbg.sh), same features, at -j1 and -j2, runs
+#    interleaved (pahole -j1, frugal -j1, pahole -j2, frugal -j2;
+#    BENCH_ROUNDS times, default 1).  Prints CPU (user+sys), wall and peak
+#    RSS of each run, then frugal/pahole ratios of the medians against the
+#    targets, and whether each tool's output is byte-identical across runs
+#    and -j values.
+# 2. Beside pahole 1.30 on Debian 13's 6.12 cloud kernel
+#    (scripts/fetch-trixie.sh), with the flags a 6.12 build passes: the
+#    vmlinux once at -j1 and -j2 each, then every module of the package as
+#    split BTF on each tool's own vmlinux BTF, two at a time as a build's
+#    make -j2 runs them: total CPU, wall of the pass, largest and median
+#    peak RSS.  BENCH_MODULES=N takes N modules spread by size instead of
+#    all; BENCH_612=0 skips the part.
 set -eu
 O=${O:-build}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -89,3 +99,91 @@ n=$(( ROUNDS * 2 ))
 echo
 echo "frugal output byte-identical across its $n runs (-j1 and -j2): $(same frugal)"
 echo "pahole output byte-identical across its $n runs (-j1 and -j2): $(same pahole)"
+
+# ---- 2. the 6.12 kernel beside pahole 1.30 -------------------------------------------
+[ "${BENCH_612:-1}" = 0 ] && exit 0
+echo
+TDIR=$(bash "$TOP/scripts/fetch-trixie.sh" --all-modules) ||
+	{ echo "bench-btf: cannot fetch Debian trixie's pahole and kernel" >&2; exit 1; }
+P130=$TDIR/pahole/bin/pahole
+K612=$TDIR/kernel-dbg
+V612=$(readlink -f "$K612/vmlinux")
+F612="--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs --lang_exclude=rust"
+PAHOLE=$P130 FEATS=$F612 VMLINUX=$V612
+: > "$tmp/runs"
+echo "bench-btf: $(cat "$K612/PACKAGE"), $(basename "$V612"), $(( $(stat -c %s "$V612") >> 20 )) MiB"
+echo "features: $F612; pahole $("$P130" --version) (trixie's, through its own ld.so); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+cat "$V612" > /dev/null
+printf '%-5s %-7s %-4s %8s %8s %9s\n' round tool jobs cpu_s wall_s rss_MiB
+for j in 1 2; do
+	run pahole "$j" 1
+	run frugal "$j" 1
+done
+echo
+printf '%-14s %14s %14s %8s\n' "" "pahole 1.30" frugal ratio
+# No targets here: they were set against pahole 1.24 (part 1); the 6.12
+# targets are the modules'.
+line "-j1 CPU" 3 1 1 s ""
+line "-j1 peak RSS" 5 1 1024 MiB ""
+line "-j2 CPU" 3 2 1 s ""
+line "-j2 wall" 4 2 1 s ""
+line "-j2 peak RSS" 5 2 1024 MiB ""
+if cmp -s "$tmp/frugal-j1-1.btf" "$tmp/frugal-j2-1.btf"; then
+	echo "frugal -j1 and -j2: byte-identical"
+else
+	echo "frugal -j1 and -j2: DIFFER"
+fi
+if "$FRUGAL" btf diff -q "$tmp/pahole-j2-1.btf" "$tmp/frugal-j2-1.btf"; then
+	echo "frugal vs pahole 1.30: no canonical difference; bytes $(stat -c %s "$tmp/frugal-j2-1.btf") vs $(stat -c %s "$tmp/pahole-j2-1.btf")"
+else
+	echo "frugal vs pahole 1.30: canonical DIFFERENCES (frugal btf diff)"
+fi
+
+# The modules: each tool on its own vmlinux BTF, as a build's make -j2 runs
+# them (two encoders at a time, each single-threaded as a module is).
+awk '{ print $2 }' "$K612/modules.list" > "$tmp/mods"
+total=$(wc -l < "$tmp/mods")
+if [ -n "${BENCH_MODULES:-}" ] && [ "$BENCH_MODULES" -lt "$total" ]; then
+	awk -v n="$BENCH_MODULES" -v t="$total" 'BEGIN { for (i = 0; i < n; i++) pick[int(i * (t - 1) / (n > 1 ? n - 1 : 1)) + 1] = 1 }
+		pick[NR]' "$tmp/mods" > "$tmp/mods.n"
+	mv "$tmp/mods.n" "$tmp/mods"
+fi
+nmods=$(wc -l < "$tmp/mods")
+# modpass TOOL BASE: every module once; "cpu rss name" per module in $tmp/TOOL.mods.
+modpass() {
+	local tool=$1 base=$2 t0 t1
+	mkdir -p "$tmp/$tool.out"
+	export GTIME FRUGAL P130 F612 K612 tmp tool base
+	t0=$(date +%s.%N)
+	# shellcheck disable=SC2016
+	xargs -P2 -I{} bash -c '
+		m=$1 n=${1//\//_}
+		if [ "$tool" = pahole ]; then cmd=("$P130" -J); else cmd=("$FRUGAL" btf encode); fi
+		"$GTIME" -f "%U %S %M" -o "$tmp/$tool.out/$n.time" "${cmd[@]}" -j1 $F612 \
+			--btf_base="$base" --btf_encode_detached="$tmp/$tool.out/$n.btf" \
+			"$K612/modules/$m" >/dev/null 2>&1 || echo "bench-btf: $tool failed on $m" >&2
+		rm -f "$tmp/$tool.out/$n.btf"
+		read -r u s r < <(tail -1 "$tmp/$tool.out/$n.time")
+		echo "$(awk -v u="$u" -v s="$s" "BEGIN { print u + s }") $r $m"' _ {} \
+		< "$tmp/mods" > "$tmp/$tool.mods"
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", b - a }' > "$tmp/$tool.wall"
+}
+modpass pahole "$tmp/pahole-j2-1.btf"
+modpass frugal "$tmp/frugal-j2-1.btf"
+# modstat TOOL: total cpu, wall, largest rss (KiB), its module, median rss (KiB).
+modstat() {
+	sort -n -k2,2 "$tmp/$1.mods" | awk -v w="$(cat "$tmp/$1.wall")" '
+		{ cpu += $1; rss[NR] = $2; name[NR] = $3 }
+		END { printf "%.2f %s %d %s %d\n", cpu, w, rss[NR], name[NR], rss[int((NR + 1) / 2)] }'
+}
+read -r pc pw pr pn pm < <(modstat pahole)
+read -r fc fw fr fn fm < <(modstat frugal)
+echo
+echo "modules: $nmods of $total, split BTF on each tool's vmlinux BTF, 2 at a time (make -j2)"
+printf '%-20s %12s %12s %8s\n' "" "pahole 1.30" frugal ratio
+awk -v p="$pc" -v f="$fc" 'BEGIN { printf "%-20s %10.2f s %10.2f s %7.2fx  target <= 0.50x %s\n", "total CPU", p, f, f / p, f / p <= 0.5 ? "met" : "MISSED" }'
+awk -v p="$pw" -v f="$fw" 'BEGIN { printf "%-20s %10.1f s %10.1f s %7.2fx\n", "wall (-j2)", p, f, f / p }'
+awk -v p="$pr" -v f="$fr" 'BEGIN { printf "%-20s %8.1f MiB %8.1f MiB %7.2fx  target <= 0.50x %s\n", "largest peak RSS", p / 1024, f / 1024, f / p, f / p <= 0.5 ? "met" : "MISSED" }'
+awk -v p="$pm" -v f="$fm" 'BEGIN { printf "%-20s %8.1f MiB %8.1f MiB %7.2fx\n", "median peak RSS", p / 1024, f / 1024, f / p }'
+echo "largest: pahole's $pn, frugal's $fn"

@@ -69,6 +69,7 @@ struct sbuf {
 	bool oom;
 	bool big;		/* past MAX_TEXT; oom is set too, to stop */
 	bool measure;		/* only count: len grows, nothing is stored */
+	size_t max;		/* bound on len + 1 for this entry; 0: MAX_TEXT */
 	struct canon_ctx *cx;	/* NULL: no memo, no labels */
 };
 
@@ -82,7 +83,7 @@ static void sb_vputf(struct sbuf *s, const char *fmt, va_list ap)
 		return;
 	if (s->measure) {
 		n = vsnprintf(NULL, 0, fmt, ap);
-		if (n < 0 || s->len + (size_t)n + 1 > MAX_TEXT)
+		if (n < 0 || s->len + (size_t)n + 1 > (s->max ? s->max : MAX_TEXT))
 			s->oom = s->big = true;
 		else
 			s->len += (size_t)n;
@@ -96,7 +97,7 @@ static void sb_vputf(struct sbuf *s, const char *fmt, va_list ap)
 		return;
 	}
 	need = s->len + (size_t)n + 1;
-	if (need > MAX_TEXT) {
+	if (need > (s->max ? s->max : MAX_TEXT)) {
 		s->oom = s->big = true;
 		return;
 	}
@@ -113,6 +114,7 @@ static void sb_vputf(struct sbuf *s, const char *fmt, va_list ap)
 static void sb_reset(struct sbuf *s)
 {
 	s->len = 0;
+	s->max = 0;
 	s->oom = s->big = false;
 	if (s->p)
 		s->p[0] = '\0';
@@ -563,6 +565,15 @@ static void render_datasec(const struct btf *btf, struct sbuf *s, const struct b
 	const struct btf_var_secinfo *v = btf_var_secinfos(t);
 	int i, n = btf_vlen(t);
 
+	/*
+	 * A section's line per variable is short and names it only, so the
+	 * entry is linear in the blob, but global_var puts tens of thousands
+	 * in one (.bss of a vmlinux): each line gets its own room.
+	 */
+	s->max = MAX_TEXT;
+	for (i = 0; i < n; i++)
+		s->max += 32 + (btf_is_var(btf__type_by_id(btf, v[i].type)) ?
+				strlen(name_of(btf, btf__type_by_id(btf, v[i].type))) : 0);
 	sb_putf(s, "datasec %s size=%u", name_of(btf, t), t->size);
 	for (i = 0; i < n; i++) {
 		sb_putf(s, "\n  %u %u ", v[i].offset, v[i].size);

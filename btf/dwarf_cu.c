@@ -1172,6 +1172,51 @@ static const struct enc_pcpu *find_pcpu(const struct enc_ctx *ctx, uint64_t off)
 	return NULL;
 }
 
+/*
+ * pahole 1.28+: is there a .data..percpu object symbol NAME?  In ET_REL it
+ * must sit at OFF (every section starts at 0 there, so the symbol is what
+ * says the variable is in .data..percpu); elsewhere anywhere will do.
+ */
+static bool pcpu_has_name(const struct enc_ctx *ctx, const char *name, uint64_t off)
+{
+	size_t lo = 0, hi = ctx->npcpu, i;
+
+	if (!ctx->is_rel) {
+		for (i = 0; i < ctx->npcpu; i++)
+			if (!strcmp(ctx->pcpu[i].name, name))
+				return true;
+		return false;
+	}
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (ctx->pcpu[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < ctx->npcpu && ctx->pcpu[i].off == off; i++)
+		if (!strcmp(ctx->pcpu[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * The type of a variable definition: its declaration's when it has one
+ * (DW_AT_specification), as pahole takes it.  They differ for an array
+ * declared without a size (extern struct node *node_devices[]): pahole then
+ * sizes the variable 0 and leaves it out.
+ */
+static int var_type_id(struct enc_batch *b, Dwarf_Die *die, uint32_t *t)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die spec;
+
+	if (dwarf_attr(die, DW_AT_specification, &a) && dwarf_formref_die(&a, &spec))
+		return type_id(b, &spec, true, t);
+	return type_id(b, die, true, t);
+}
+
 /* BTF's linkage of a variable DIE (or of its declaration). */
 static int var_linkage(Dwarf_Die *die)
 {
@@ -1200,11 +1245,11 @@ static int add_var(struct enc_batch *b, Dwarf_Die *die, const char *name, uint32
 }
 
 /*
- * A VAR for a per-CPU variable: a global whose address is a .data..percpu
- * symbol of the same name (pahole compares names, since many special
- * variables share address 0 with the first per-CPU one).
+ * pahole 1.24's per-CPU VAR: a global whose address is a sized
+ * .data..percpu symbol of the same name (pahole compares names, since many
+ * special variables share address 0 with the first per-CPU one).
  */
-static int emit_pcpu_var(struct enc_batch *b, Dwarf_Die *die, uint64_t addr)
+static int emit_pcpu_var_124(struct enc_batch *b, Dwarf_Die *die, uint64_t addr)
 {
 	const struct enc_ctx *ctx = b->ctx;
 	const struct enc_pcpu *p;
@@ -1223,7 +1268,7 @@ static int emit_pcpu_var(struct enc_batch *b, Dwarf_Die *die, uint64_t addr)
 	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
 	if (!p || !name || strcmp(name, p->name) || (!addr && !ctx->is_rel))
 		return 0;
-	err = type_id(b, die, true, &t);
+	err = var_type_id(b, die, &t);
 	if (err)
 		return err;
 	if (!t && !(ctx->feats & BTF_FEAT_ENCODE_FORCE))
@@ -1248,6 +1293,7 @@ static const struct enc_sec *find_sec(const struct enc_ctx *ctx, uint64_t addr)
 static bool var_name_filtered(const char *name)
 {
 	static const char *const skip[] = { "__UNIQUE_ID", "__tpstrtab_", "__exitcall_",
+					    "__gendwarfksyms_ptr_",	/* since 1.30 */
 					    "__func_stack_frame_non_standard_" };
 	size_t i;
 
@@ -1258,12 +1304,11 @@ static bool var_name_filtered(const char *name)
 }
 
 /*
- * global_var (pahole 1.28's rule): a VAR for every top-level variable with
+ * global_var (pahole 1.28 to 1.30): a VAR for every top-level variable with
  * a static address in a PROGBITS/NOBITS section, in that section's
  * DATASEC at its offset OFF there, sized by its type.
  */
-static int emit_global_var(struct enc_batch *b, Dwarf_Die *die, const struct enc_sec *sec,
-			   uint64_t off)
+static int emit_global_var(struct enc_batch *b, Dwarf_Die *die, uint32_t shndx, uint64_t off)
 {
 	const struct enc_ctx *ctx = b->ctx;
 	bool force = ctx->feats & BTF_FEAT_ENCODE_FORCE;
@@ -1273,19 +1318,24 @@ static int emit_global_var(struct enc_batch *b, Dwarf_Die *die, const struct enc
 	__s64 size;
 	int err;
 
-	if (!sec || flag(die, DW_AT_artificial))
+	if (flag(die, DW_AT_artificial))
 		return 0;
 	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
-	if (!name)
+	if (!name || var_name_filtered(name))
+		return 0;
+	/*
+	 * Offset 0 is also where DWARF puts variables of discarded sections:
+	 * pahole then wants a symbol of the name in the section.
+	 */
+	if (!off && !(ctx->has_pcpu && shndx == ctx->pcpu_shndx ? pcpu_has_name(ctx, name, 0)
+							      : enc_ctx__obj_in(ctx, name, shndx)))
 		return 0;
 	if (!enc_name_valid(name)) {
 		if (force)
 			return 0;
 		return enc_batch__err(b, -EINVAL, "variable '%s': not a valid BTF name", name);
 	}
-	if (var_name_filtered(name))
-		return 0;
-	err = type_id(b, die, true, &t);
+	err = var_type_id(b, die, &t);
 	if (err)
 		return err;
 	if (!t && !force)
@@ -1293,7 +1343,31 @@ static int emit_global_var(struct enc_batch *b, Dwarf_Die *die, const struct enc
 	size = t ? btf__resolve_size(b->btf, t) : 0;
 	if (size <= 0 || size > UINT32_MAX || off > UINT32_MAX)
 		return 0;
-	return add_var(b, die, name, t, off, (uint32_t)size, sec->shndx);
+	return add_var(b, die, name, t, off, (uint32_t)size, shndx);
+}
+
+/*
+ * A VAR for a per-CPU variable.  pahole 1.28 and later treat it as any
+ * other global whose address is inside .data..percpu (global_var's rule);
+ * 1.24 wanted a sized symbol of the name at that offset.  In ET_REL the
+ * symbol is what places it in .data..percpu at all (addresses start at 0
+ * in every section), so it is needed there under both rules.
+ */
+static int emit_pcpu_var(struct enc_batch *b, Dwarf_Die *die, uint64_t addr)
+{
+	const struct enc_ctx *ctx = b->ctx;
+	uint64_t off = addr - b->pcpu_addr;
+	Dwarf_Attribute a;
+	const char *name;
+
+	if (ctx->opts->rules != BTF_RULES_PAHOLE_1_30)
+		return emit_pcpu_var_124(b, die, addr);
+	if (ctx->is_rel) {
+		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+		if (!name || !pcpu_has_name(ctx, name, off))
+			return 0;
+	}
+	return emit_global_var(b, die, ctx->pcpu_shndx, off);
 }
 
 static const struct enc_sec *sec_of_shndx(const struct enc_ctx *ctx, uint32_t shndx)
@@ -1326,10 +1400,14 @@ static int emit_rel_var(struct enc_batch *b, Dwarf_Die *die, uint64_t addr)
 		return emit_pcpu_var(b, die, addr);
 	if (!obj)
 		return 0;
+	/*
+	 * st_value is already the offset in the section; sh_addr is not
+	 * always 0 in a module (6.12's .data: 0x40), and is no part of it.
+	 */
 	sec = sec_of_shndx(ctx, obj->shndx);
-	if (!sec || obj->off < sec->addr)
+	if (!sec)
 		return 0;
-	return emit_global_var(b, die, sec, obj->off - sec->addr);
+	return emit_global_var(b, die, sec->shndx, obj->off);
 }
 
 static int emit_var(struct enc_batch *b, Dwarf_Die *die)
@@ -1350,7 +1428,7 @@ static int emit_var(struct enc_batch *b, Dwarf_Die *die)
 	if (!ctx->nsecs)
 		return 0;
 	sec = find_sec(ctx, addr);
-	return sec ? emit_global_var(b, die, sec, addr - sec->addr) : 0;
+	return sec ? emit_global_var(b, die, sec->shndx, addr - sec->addr) : 0;
 }
 
 static int emit_all(struct enc_batch *b)

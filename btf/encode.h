@@ -29,12 +29,25 @@ enum btf_feat {
 #define BTF_FEAT_LEGACY (BTF_FEAT_VAR | BTF_FEAT_DECL_TAG | \
 			 BTF_FEAT_TYPE_TAG | BTF_FEAT_ENUM64)
 
+/*
+ * Whose rules the encoder follows where pahole changed them between
+ * releases without a switch to choose: which per-CPU variables get a VAR
+ * (1.28 rewrote that rule).  A command line made only of pahole 1.24's
+ * switches gets 1.24's rules, one with a later switch 1.30's
+ * (btf_encode_args__parse decides; see docs/btf.md).
+ */
+enum btf_rules {
+	BTF_RULES_PAHOLE_1_24,
+	BTF_RULES_PAHOLE_1_30,
+};
+
 struct btf_enc_opts {
 	const char *path;		/* ELF with DWARF to encode */
 	const char *detached;		/* write raw BTF here, ELF untouched */
 	const char *base;		/* base BTF (ELF or raw): split BTF */
 	const char *lang_exclude;	/* comma list of DW_LANG names */
 	unsigned int features;		/* enum btf_feat bits */
+	enum btf_rules rules;		/* 0 (1.24's) unless set */
 	unsigned int jobs;		/* worker threads, >= 1 */
 	char *errbuf;			/* reason on failure */
 	size_t errlen;
@@ -45,6 +58,8 @@ unsigned int btf_feat__from_name(const char *name);
 /* Every feature pahole's --btf_features=all / =default turns on. */
 unsigned int btf_feat__all(void);
 unsigned int btf_feat__default(void);
+/* Why a feature pahole 1.30 knows cannot be encoded here, or NULL. */
+const char *btf_feat__unsupported(const char *name);
 
 /* 0 if every name in the comma LIST is a language --lang_exclude knows;
  * else -EINVAL with the first unknown one in BAD. */

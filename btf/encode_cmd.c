@@ -15,12 +15,16 @@
 
 /*
  * The pahole release whose output we reproduce, answered to --version.  A
- * kernel build picks its flags by this number; the default encoding is
- * checked against pahole 1.24 on real kernels, so that is what we claim.
- * A newer kernel's --btf_features list (optimized_func, consistent_func,
- * global_var ...) is accepted and implemented all the same.
+ * kernel build picks its flags by this number: 6.1's pahole-flags.sh adds
+ * --skip_encoding_btf_inconsistent_proto --btf_gen_optimized from 1.25 on,
+ * 6.12's Makefile.btf uses --btf_features from 1.26 on (attributes from
+ * 1.30 in 6.16+, distilled_base for external modules).  Each of those
+ * command lines is checked against pahole 1.30 on Debian's kernels
+ * (tests/btf/kernel612.sh, docs/btf.md); a command line of pahole 1.24's
+ * switches only gets pahole 1.24's output (BTF_RULES_PAHOLE_1_24,
+ * tests/btf/kernel.sh).
  */
-#define PAHOLE_COMPAT_VERSION "v1.24"
+#define PAHOLE_COMPAT_VERSION "v1.30"
 
 enum {
 	OPT_JOBS = 'j',
@@ -43,6 +47,7 @@ enum {
 	OPT_SKIP_INCONSISTENT,
 	OPT_ENCODE_FORCE,
 	OPT_GLOBAL_VARS,
+	OPT_REPRODUCIBLE,
 	OPT_IGNORED,
 };
 
@@ -83,9 +88,9 @@ static const struct cli_opt opts[] = {
 	  "ignore ELF symbols that cannot be matched" },
 	{ "encode_btf_global_vars", OPT_GLOBAL_VARS, no_argument, NULL,
 	  "encode all global variables" },
-	/* Harmless in a BTF encode run; accepted so a kernel build may pass them. */
-	{ "reproducible_build", OPT_IGNORED, no_argument, NULL,
+	{ "reproducible_build", OPT_REPRODUCIBLE, no_argument, NULL,
 	  "accepted; output is always reproducible" },
+	/* Harmless in a BTF encode run; accepted so a kernel build may pass them. */
 	{ "suppress_aligned_attribute", OPT_IGNORED, no_argument, NULL, "accepted, no effect" },
 	{ "suppress_force_paddings", OPT_IGNORED, no_argument, NULL, "accepted, no effect" },
 	{ "suppress_packed", OPT_IGNORED, no_argument, NULL, "accepted, no effect" },
@@ -102,14 +107,25 @@ static void print_help(bool as_pahole)
 	cli_opts__help(stdout, opts);
 }
 
+/*
+ * Join each --btf_features list to the others.  pahole reads a list that
+ * starts with '+' as 'default' plus the rest (6.12's Makefile.btf passes
+ * --btf_features=+reproducible_build).
+ */
 static int append_features(struct btf_encode_args *a, const char *list)
 {
 	size_t len = strlen(a->features);
+	bool plus = list[0] == '+';
 
-	if (len + strlen(list) + 2 > sizeof(a->features))
+	if (len + strlen(list) + sizeof("default,") + 1 > sizeof(a->features))
 		return cli_usage_err("--btf_features: list too long");
 	if (len)
 		a->features[len++] = ',';
+	if (plus) {
+		strcpy(a->features + len, "default,");
+		len += strlen("default,");
+		list++;
+	}
 	strcpy(a->features + len, list);
 	a->have_features = true;
 	return 0;
@@ -139,6 +155,9 @@ static int apply_features(struct btf_encode_args *a)
 	strcpy(list, a->features);
 	for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		bit = feature_bits(name);
+		if (!bit && a->strict && btf_feat__unsupported(name))
+			return cli_usage_err("--btf_features: '%s' cannot be encoded: %s",
+					     name, btf_feat__unsupported(name));
 		if (!bit && a->strict)
 			return cli_usage_err("--btf_features: unknown feature '%s'", name);
 		feats |= bit;
@@ -154,14 +173,19 @@ static void log_features(const struct btf_encode_args *a)
 	unsigned int feats = a->opts.features;
 
 	strcpy(list, a->features);
-	for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save))
-		if (!feature_bits(name))
+	for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		if (feature_bits(name))
+			continue;
+		if (btf_feat__unsupported(name))
+			cli_log("btf: ignoring BTF feature '%s': %s\n", name,
+				btf_feat__unsupported(name));
+		else
 			cli_log("btf: ignoring unknown BTF feature '%s'\n", name);
+	}
 	if (feats & (BTF_FEAT_OPTIMIZED_FUNC | BTF_FEAT_CONSISTENT_FUNC))
-		cli_log("btf: optimized_func/consistent_func: FUNCs follow pahole 1.27's rules\n");
+		cli_log("btf: optimized_func/consistent_func: FUNCs follow pahole 1.30's rules\n");
 	if (feats & BTF_FEAT_GLOBAL_VAR)
-		cli_log("btf: global_var: VARs of all globals follow pahole 1.28's rule "
-			"(not for ET_REL files)\n");
+		cli_log("btf: global_var: VARs of all globals follow pahole 1.30's rule\n");
 }
 
 static int parse_jobs(struct btf_encode_args *a, const char *arg)
@@ -196,8 +220,15 @@ static int parse_one(void *ctx, int c, const char *arg)
 	struct btf_encode_args *a = ctx;
 	unsigned int *f = &a->opts.features;
 
+	/* A switch pahole 1.24 did not have: the caller speaks to a newer pahole. */
 	switch (c) {
-	case OPT_ENCODE: case OPT_IGNORED: break;
+	case OPT_FEATURES: case OPT_FEATURES_STRICT: case OPT_GEN_OPTIMIZED:
+	case OPT_SKIP_INCONSISTENT: case OPT_GLOBAL_VARS: case OPT_REPRODUCIBLE:
+		a->opts.rules = BTF_RULES_PAHOLE_1_30;
+		break;
+	}
+	switch (c) {
+	case OPT_ENCODE: case OPT_IGNORED: case OPT_REPRODUCIBLE: break;
 	case OPT_JOBS: return parse_jobs(a, arg);
 	case OPT_FEATURES_STRICT: a->strict = true; /* fall through */
 	case OPT_FEATURES: return append_features(a, arg);
@@ -266,6 +297,8 @@ static int encode_main(int argc, char **argv, bool as_pahole)
 	}
 	if (a.have_features)
 		log_features(&a);
+	cli_log("btf: rules of pahole %s\n",
+		a.opts.rules == BTF_RULES_PAHOLE_1_30 ? "1.30" : "1.24 (its switches only)");
 	cli_libbpf_logs();
 	a.opts.errbuf = errbuf;
 	a.opts.errlen = sizeof(errbuf);

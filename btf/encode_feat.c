@@ -54,3 +54,25 @@ unsigned int btf_feat__default(void)
 			bits |= feats[i].bit;
 	return bits;
 }
+
+/*
+ * pahole 1.30's features that need a newer libbpf than ours to encode.
+ * pahole itself skips them quietly when its libbpf lacks the call (as
+ * Debian trixie's pahole 1.30 on libbpf 1.5 does with 'attributes'); we do
+ * the same, and refuse them under --btf_features_strict.
+ */
+const char *btf_feat__unsupported(const char *name)
+{
+	static const struct {
+		const char *name, *why;
+	} later[] = {
+		{ "distilled_base", "needs libbpf 1.5's btf__distill_base() (ours is older)" },
+		{ "attributes", "needs libbpf 1.6's btf__add_type_attr() (ours is older)" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(later) / sizeof(later[0]); i++)
+		if (!strcmp(later[i].name, name))
+			return later[i].why;
+	return NULL;
+}

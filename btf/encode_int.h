@@ -26,7 +26,7 @@ struct enc_sec {
 	uint32_t shndx;
 };
 
-/* ET_REL global_var: a defined STT_OBJECT symbol, where its variable is. */
+/* global_var: a defined STT_OBJECT symbol, where its variable is. */
 struct enc_obj {
 	const char *name;
 	uint64_t off;			/* st_value: offset in its section */
@@ -68,7 +68,7 @@ struct enc_ctx {
 	bool has_suffix;		/* some function symbol has a '.' (foo.isra.0) */
 	struct enc_sec *secs;		/* global_var: data sections, by index */
 	size_t nsecs;
-	struct enc_obj *objs;		/* ET_REL global_var: by name, then offset */
+	struct enc_obj *objs;		/* global_var: by name, then offset */
 	size_t nobjs;
 	struct btf *base;		/* split BTF base, or NULL */
 	int lang_excl[16];
@@ -127,6 +127,8 @@ int enc_ctx__load_syms(struct enc_ctx *ctx);
  */
 const struct enc_obj *enc_ctx__obj(const struct enc_ctx *ctx, const char *name,
 				   uint64_t addr);
+/* global_var: is there an object symbol NAME in section SHNDX? */
+bool enc_ctx__obj_in(const struct enc_ctx *ctx, const char *name, uint32_t shndx);
 /* Drop FUNC_PROTOs left unused by folded FUNCs (encode_gc.c). */
 int enc_gc_protos(struct btf **pbtf);
 /*

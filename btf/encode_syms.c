@@ -206,8 +206,27 @@ const struct enc_obj *enc_ctx__obj(const struct enc_ctx *ctx, const char *name,
 	return hit;
 }
 
-/* An ET_REL variable's symbol: defined in a section, not common or absolute. */
-static bool is_rel_obj(const GElf_Sym *sym, Elf32_Word shndx)
+/* Is there an object symbol NAME in section SHNDX?  (ctx->objs loaded.) */
+bool enc_ctx__obj_in(const struct enc_ctx *ctx, const char *name, uint32_t shndx)
+{
+	size_t lo = 0, hi = ctx->nobjs, i;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(ctx->objs[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < ctx->nobjs && !strcmp(ctx->objs[i].name, name); i++)
+		if (ctx->objs[i].shndx == shndx)
+			return true;
+	return false;
+}
+
+/* A variable's symbol: defined in a section, not common or absolute. */
+static bool is_obj(const GElf_Sym *sym, Elf32_Word shndx)
 {
 	return GELF_ST_TYPE(sym->st_info) == STT_OBJECT && shndx != SHN_UNDEF &&
 	       (shndx < SHN_LORESERVE || shndx > SHN_HIRESERVE);
@@ -217,7 +236,14 @@ int enc_ctx__load_syms(struct enc_ctx *ctx)
 {
 	const struct elf_file *ef = &ctx->ef;
 	size_t pcpu_shndx = 0, i, nf = 0, np = 0, no = 0;
-	bool rel_vars = ctx->is_rel && (ctx->feats & BTF_FEAT_GLOBAL_VAR);
+	/* global_var: object symbols by name (see enc_ctx__obj, enc_ctx__obj_in). */
+	bool obj_syms = ctx->feats & BTF_FEAT_GLOBAL_VAR;
+	/*
+	 * pahole 1.24 takes per-CPU variables from their sized symbols; 1.28
+	 * and later from DWARF, asking the symbol table only whether a name
+	 * is there (zero-sized symbols count).
+	 */
+	bool rules_130 = ctx->opts->rules == BTF_RULES_PAHOLE_1_30;
 	struct elf_symtab st;
 	Elf_Scn *scn;
 	GElf_Shdr shdr;
@@ -250,23 +276,23 @@ int enc_ctx__load_syms(struct enc_ctx *ctx)
 		return err;
 	ctx->funcs = calloc(st.count + 1, sizeof(*ctx->funcs));
 	ctx->pcpu = calloc(st.count + 1, sizeof(*ctx->pcpu));
-	if (rel_vars)
+	if (obj_syms)
 		ctx->objs = calloc(st.count + 1, sizeof(*ctx->objs));
-	if (!ctx->funcs || !ctx->pcpu || (rel_vars && !ctx->objs))
+	if (!ctx->funcs || !ctx->pcpu || (obj_syms && !ctx->objs))
 		return -ENOMEM;
 	for (i = 1; i < st.count; i++) {
 		name = elf_file__sym(ef, &st, i, &sym, &shndx);
 		if (!name || !*name)
 			continue;
-		if (rel_vars && is_rel_obj(&sym, shndx))
+		if (obj_syms && is_obj(&sym, shndx))
 			ctx->objs[no++] = (struct enc_obj){ name, sym.st_value, shndx };
 		if (GELF_ST_TYPE(sym.st_info) == STT_FUNC) {
 			ctx->funcs[nf++] = name;
 			if (strchr(name, '.'))
 				ctx->has_suffix = true;
 		} else if (pcpu_shndx && shndx == pcpu_shndx &&
-			   GELF_ST_TYPE(sym.st_info) == STT_OBJECT && sym.st_size &&
-			   enc_name_valid(name)) {
+			   GELF_ST_TYPE(sym.st_info) == STT_OBJECT &&
+			   (sym.st_size || rules_130) && enc_name_valid(name)) {
 			ctx->pcpu[np].off = sym.st_value - ctx->pcpu_addr;
 			ctx->pcpu[np].size = sym.st_size;
 			ctx->pcpu[np++].name = name;

@@ -102,6 +102,19 @@ for o in "${objs[@]}"; do
 	encode_pair "encode $(basename "$o") like pahole $FEATS" "$o" $FEATS
 done
 
+# Again against pahole 1.30 (Debian trixie's, scripts/fetch-trixie.sh) with
+# the list a 6.12 build passes.
+FEATS130="--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs"
+T130=$(bash "$TOP/scripts/fetch-trixie.sh" --pahole 2>"$W/fetch.err")
+case $? in
+0)	for o in "${objs[@]}"; do
+		PAHOLE=$T130/pahole/bin/pahole encode_pair \
+			"encode $(basename "$o") like pahole 1.30 (6.12's flags)" "$o" $FEATS130
+	done ;;
+3)	skip "fixtures against pahole 1.30" "Debian trixie unreachable: $(tail -1 "$W/fetch.err")" ;;
+*)	fail "fetch pahole 1.30" "$(tail -1 "$W/fetch.err")" ;;
+esac
+
 # Each feature switch, on the objects that exercise it.
 if [ -f "$W/types-clang-dwarf5.o" ] && [ -f "$W/tags-dwarf5.o" ]; then
 	t=$W/types-clang-dwarf5.o

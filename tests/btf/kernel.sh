@@ -18,7 +18,9 @@ PAHOLE=${PAHOLE:-/usr/bin/pahole}
 NMOD=${FRUGAL_KERNEL_MODULES:-60}
 CACHE=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}
 KNOWN=$TOP/tests/btf/kernel-known-diffs.txt
-# What a 6.1 kernel build passes to pahole 1.24 (scripts/pahole-flags.sh).
+# What a 6.1 kernel build passes to pahole 1.24 (scripts/pahole-flags.sh):
+# pahole 1.24's switches only, so frugal follows pahole 1.24's rules here
+# (BTF_RULES_PAHOLE_1_24; kernel612.sh checks pahole 1.30's).
 FEATS="--btf_gen_floats --lang_exclude=rust"
 W=$_tmp
 
@@ -46,27 +48,11 @@ total=$(wc -l < "$W/all-mods")
 awk -v n="$NMOD" -v t="$total" 'BEGIN { for (i = 0; i < n && i < t; i++) pick[int(i * (t - 1) / (n > 1 ? n - 1 : 1)) + 1] = 1 }
 	pick[NR] { print $2 }' "$W/all-mods" > "$W/mods"
 nmods=$(wc -l < "$W/mods")
-modname() { echo "${1//\//_}"; }
-export -f modname
+. "$(dirname "$0")/refs.inc"
 
 # pahole -j1: pahole 1.24 with -j2 or more gives a different set of FUNCs
 # from run to run; single-threaded it is deterministic.
-if [ ! -s "$REF/vmlinux.btf" ]; then
-	"$PAHOLE" -J -j1 $FEATS --btf_encode_detached="$REF/vmlinux.btf.tmp" "$VMLINUX" \
-		>/dev/null 2>&1 && mv "$REF/vmlinux.btf.tmp" "$REF/vmlinux.btf"
-fi
-if [ ! -s "$REF/vmlinux.btf" ]; then
-	fail "pahole reference for vmlinux" "pahole -J failed on $VMLINUX"
-	finish
-fi
-export PAHOLE FEATS REF KDIR
-# shellcheck disable=SC2016
-xargs -P2 -I{} bash -c '
-	out=$REF/modules/$(modname "$1").btf
-	[ -s "$out" ] && exit 0
-	"$PAHOLE" -J -j1 $FEATS --btf_base="$REF/vmlinux.btf" \
-		--btf_encode_detached="$out.tmp" "$KDIR/modules/$1" >/dev/null 2>&1 &&
-		mv "$out.tmp" "$out"' _ {} < "$W/mods"
+make_refs 1 || finish
 
 flock -u 8
 

@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# Fetch Debian 13 (trixie)'s pahole 1.30 and its 6.12 cloud kernel debug
+# package into the cache, for the pahole 1.30 equivalence test and the BTF
+# benchmark, without touching the system: apt runs on a private sources
+# list, package lists and cache; nothing is installed.  pahole runs through
+# trixie's own loader and libraries (bin/pahole is a wrapper that does so).
+# Idempotent: what is complete is reused; two callers at once are serialised.
+#
+#   scripts/fetch-trixie.sh                     pahole + vmlinux; prints DIR
+#   scripts/fetch-trixie.sh --pahole            pahole only (about 5 MB)
+#   scripts/fetch-trixie.sh --modules < LIST    also the modules LIST names
+#                                               (paths under modules/, one a line)
+#   scripts/fetch-trixie.sh --all-modules       also every module
+#
+# Layout of DIR (= ${FRUGAL_CACHE}/trixie):
+#   apt/                 private apt state (sources.list, lists, cache)
+#   pahole/root/         pahole and the libraries it loads, unpacked
+#   pahole/bin/pahole    runs pahole 1.30 through trixie's ld.so
+#   pahole/VERSION       "pahole VERSION" (written last)
+#   kernel-dbg/PACKAGE   "NAME VERSION" of the kernel debug package (written last)
+#   kernel-dbg/vmlinux   link to the vmlinux with DWARF
+#   kernel-dbg/modules/  link to the directory of *.ko with DWARF (only those
+#                        asked for are unpacked)
+#   kernel-dbg/modules.list   "SIZE PATH" of every module in the package
+#   kernel-dbg/deb/      the package itself (~320 MB), for later modules
+#
+# Exit status: 0, 1 on an error, 3 when the archive cannot be reached.
+# FRUGAL_TRIXIE_MIRROR overrides the Debian mirror (default: the one this
+# machine's own apt sources name, else deb.debian.org).
+set -eu
+CACHE=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}
+DIR=$CACHE/trixie
+META=linux-image-cloud-amd64-dbg
+# pahole and what it loads (ldd of trixie's pahole, libdw's and libelf's deps).
+PAHOLE_PKGS="pahole libdw1t64 libelf1t64 libbpf1 libc6 zlib1g libzstd1 liblzma5 libbz2-1.0"
+KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+
+mode=
+case "${1-}" in
+"") ;;
+--pahole|--modules|--all-modules) mode=$1 ;;
+*) echo "usage: $0 [--pahole | --modules < LIST | --all-modules]" >&2; exit 2 ;;
+esac
+
+die() { echo "fetch-trixie: $*" >&2; exit 1; }
+# The archive cannot be reached (no network, mirror down): exit 3, which
+# the tests report as a skip rather than a failure.
+unreachable() { echo "fetch-trixie: $*" >&2; exit 3; }
+
+mkdir -p "$DIR"
+exec 9>"$DIR/.lock"
+flock 9	# two test scripts may ask at once: one fetches, the other waits
+
+# ---- private apt ------------------------------------------------------------------
+mirror() {
+	local m=${FRUGAL_TRIXIE_MIRROR:-}
+	if [ -z "$m" ]; then
+		m=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.sources \
+			/etc/apt/sources.list.d/*.list 2>/dev/null |
+			grep -oE 'https?://[^ ]+/debian/?( |$)' | grep -v security | head -1 | tr -d ' ')
+	fi
+	echo "${m:-http://deb.debian.org/debian}"
+}
+APT=$DIR/apt
+APT_OPTS=(-o "Dir::Etc::sourcelist=$APT/sources.list" -o Dir::Etc::sourceparts=/nonexistent
+	-o "Dir::State::Lists=$APT/lists" -o "Dir::Cache=$APT/cache"
+	-o Dir::State::status=/dev/null -o APT::Architecture=amd64
+	-o Debug::NoLocking=1 -o APT::Sandbox::User=root -q=2)
+apt_update() {
+	mkdir -p "$APT/lists/partial" "$APT/cache/archives/partial"
+	echo "deb [signed-by=$KEYRING] $(mirror) trixie main" > "$APT/sources.list"
+	# apt-get update may say only "W: Failed to fetch" and exit 0.
+	if ! apt-get "${APT_OPTS[@]}" update >/dev/null 2>"$APT/update.err" ||
+	   ! ls "$APT"/lists/*_trixie_main_binary-amd64_Packages* >/dev/null 2>&1; then
+		rm -f "$APT/sources.list"	# try again next time
+		unreachable "apt-get update (trixie, $(mirror)): $(grep -v 'unsandboxed' "$APT/update.err" | tail -1)"
+	fi
+}
+# apt-get download PKGS into the current directory; lists refreshed once if stale.
+apt_download() {
+	[ -s "$APT/sources.list" ] || apt_update
+	if ! apt-get "${APT_OPTS[@]}" download "$@" >/dev/null 2>&1; then
+		apt_update	# stale lists: the archive moved on
+		apt-get "${APT_OPTS[@]}" download "$@" >/dev/null 2>"$APT/download.err" ||
+			unreachable "apt-get download $*: $(grep -v '^W:' "$APT/download.err" | tail -1)"
+	fi
+}
+
+# ---- pahole 1.30 ------------------------------------------------------------------
+fetch_pahole() {
+	local P=$DIR/pahole d
+	[ -s "$P/VERSION" ] && return 0
+	rm -rf "$P"
+	mkdir -p "$P/dl" "$P/bin"
+	(cd "$P/dl" && apt_download $PAHOLE_PKGS)
+	for d in "$P"/dl/*.deb; do
+		dpkg-deb -x "$d" "$P/root"
+	done
+	rm -rf "$P/dl"
+	cat > "$P/bin/pahole" <<'EOF'
+#!/bin/sh
+# pahole from Debian trixie, through trixie's own loader and libraries.
+R=$(dirname "$(dirname "$(readlink -f "$0")")")/root
+L=$R/usr/lib/x86_64-linux-gnu
+exec "$L/ld-linux-x86-64.so.2" --library-path "$L" "$R/usr/bin/pahole" "$@"
+EOF
+	chmod +x "$P/bin/pahole"
+	"$P/bin/pahole" --version > "$P/VERSION.tmp" 2>&1 ||
+		die "trixie's pahole does not run: $(head -1 "$P/VERSION.tmp")"
+	sed -i 's/^/pahole /' "$P/VERSION.tmp"
+	mv "$P/VERSION.tmp" "$P/VERSION"
+}
+
+# ---- the 6.12 cloud kernel debug package --------------------------------------------
+fetch_kernel() {
+	local K=$DIR/kernel-dbg pkg deb ver kver
+	[ -s "$K/PACKAGE" ] && [ -e "$K/vmlinux" ] && return 0
+	[ -s "$APT/sources.list" ] || apt_update
+	pkg=$(apt-cache "${APT_OPTS[@]}" depends "$META" 2>/dev/null |
+		awk '/Depends: linux-image-.*-dbg/ { print $2; exit }')
+	[ -n "$pkg" ] || die "no package behind $META in trixie"
+	rm -rf "$K"
+	mkdir -p "$K/deb"
+	(cd "$K/deb" && apt_download "$pkg")
+	deb=$(ls "$K"/deb/*.deb)
+	ver=$(dpkg-deb -f "$deb" Version)
+	kver=${pkg#linux-image-}
+	kver=${kver%-dbg}
+	dpkg-deb -c "$deb" | awk -v p="./usr/lib/debug/lib/modules/$kver/" '
+		/\.ko$/ && index($6, p) == 1 { print $3, substr($6, length(p) + 1) }' \
+		| sort -n > "$K/modules.list"
+	[ -s "$K/modules.list" ] || die "$pkg lists no modules"
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$K" -f - "./usr/lib/debug/boot/vmlinux-$kver" ||
+		die "$pkg: cannot unpack vmlinux-$kver"
+	mkdir -p "$K/usr/lib/debug/lib/modules/$kver"
+	ln -sfn "usr/lib/debug/boot/vmlinux-$kver" "$K/vmlinux"
+	ln -sfn "usr/lib/debug/lib/modules/$kver" "$K/modules"
+	echo "$pkg $ver" > "$K/PACKAGE.tmp"
+	mv "$K/PACKAGE.tmp" "$K/PACKAGE"
+}
+
+# Unpack the modules named on stdin (or all) that are not there yet, in one
+# pass over the package.  A module is unpacked to a temporary name first, so
+# one that exists is complete.
+fetch_modules() {
+	local K=$DIR/kernel-dbg kver want=$DIR/.want bad m
+	kver=$(readlink "$K/modules")
+	kver=${kver##*/}
+	if [ "$mode" = --all-modules ]; then
+		[ -e "$K/ALL_MODULES" ] && return 0
+		awk '{ print $2 }' "$K/modules.list" > "$want.all"
+	else
+		cat > "$want.all"
+	fi
+	bad=$(awk 'NR == FNR { have[$2] = 1; next } NF && !have[$0]' "$K/modules.list" "$want.all" | head -1)
+	[ -z "$bad" ] || die "no module $bad in the package"
+	while read -r m; do
+		[ -n "$m" ] && [ ! -s "$K/modules/$m" ] && echo "./usr/lib/debug/lib/modules/$kver/$m"
+	done < "$want.all" > "$want" || :
+	if [ -s "$want" ]; then
+		rm -rf "$K/unpack"
+		mkdir -p "$K/unpack"
+		dpkg-deb --fsys-tarfile "$K"/deb/*.deb | tar -x -C "$K/unpack" -f - -T "$want" ||
+			die "cannot unpack the modules asked for"
+		(cd "$K/unpack" && find . -name '*.ko' -print0) | while IFS= read -r -d '' f; do
+			mkdir -p "$(dirname "$K/$f")"
+			mv "$K/unpack/$f" "$K/$f"
+		done
+		rm -rf "$K/unpack"
+	fi
+	[ "$mode" = --all-modules ] && : > "$K/ALL_MODULES"
+	rm -f "$want" "$want.all"
+}
+
+fetch_pahole
+if [ "$mode" != --pahole ]; then
+	fetch_kernel
+	[ -z "$mode" ] || fetch_modules
+fi
+echo "$DIR"

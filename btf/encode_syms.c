@@ -173,16 +173,10 @@ static int load_secs(struct enc_ctx *ctx)
 	return 0;
 }
 
-/*
- * A name is usually defined once.  Two static variables of one name in
- * different CUs are told apart by the offset the relocation produced;
- * two at the same offset of different sections cannot be.
- */
-const struct enc_obj *enc_ctx__obj(const struct enc_ctx *ctx, const char *name,
-				   uint64_t addr)
+/* The first of ctx->objs (sorted by name) named NAME, or where it would be. */
+static size_t first_obj(const struct enc_ctx *ctx, const char *name)
 {
-	const struct enc_obj *hit = NULL;
-	size_t lo = 0, hi = ctx->nobjs, end, i;
+	size_t lo = 0, hi = ctx->nobjs;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -192,6 +186,20 @@ const struct enc_obj *enc_ctx__obj(const struct enc_ctx *ctx, const char *name,
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+/*
+ * A name is usually defined once.  Two static variables of one name in
+ * different CUs are told apart by the offset the relocation produced;
+ * two at the same offset of different sections cannot be.
+ */
+const struct enc_obj *enc_ctx__obj(const struct enc_ctx *ctx, const char *name,
+				   uint64_t addr)
+{
+	const struct enc_obj *hit = NULL;
+	size_t lo = first_obj(ctx, name), end, i;
+
 	for (end = lo; end < ctx->nobjs && !strcmp(ctx->objs[end].name, name); end++)
 		;
 	if (end - lo == 1)
@@ -209,17 +217,9 @@ const struct enc_obj *enc_ctx__obj(const struct enc_ctx *ctx, const char *name,
 /* Is there an object symbol NAME in section SHNDX?  (ctx->objs loaded.) */
 bool enc_ctx__obj_in(const struct enc_ctx *ctx, const char *name, uint32_t shndx)
 {
-	size_t lo = 0, hi = ctx->nobjs, i;
+	size_t i;
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (strcmp(ctx->objs[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = lo; i < ctx->nobjs && !strcmp(ctx->objs[i].name, name); i++)
+	for (i = first_obj(ctx, name); i < ctx->nobjs && !strcmp(ctx->objs[i].name, name); i++)
 		if (ctx->objs[i].shndx == shndx)
 			return true;
 	return false;

@@ -571,9 +571,12 @@ static void render_datasec(const struct btf *btf, struct sbuf *s, const struct b
 	 * in one (.bss of a vmlinux): each line gets its own room.
 	 */
 	s->max = MAX_TEXT;
-	for (i = 0; i < n; i++)
-		s->max += 32 + (btf_is_var(btf__type_by_id(btf, v[i].type)) ?
-				strlen(name_of(btf, btf__type_by_id(btf, v[i].type))) : 0);
+	for (i = 0; i < n; i++) {
+		/* A bad type id in a section is rendered, not followed. */
+		const struct btf_type *var = btf__type_by_id(btf, v[i].type);
+
+		s->max += 32 + (var && btf_is_var(var) ? strlen(name_of(btf, var)) : 0);
+	}
 	sb_putf(s, "datasec %s size=%u", name_of(btf, t), t->size);
 	for (i = 0; i < n; i++) {
 		sb_putf(s, "\n  %u %u ", v[i].offset, v[i].size);

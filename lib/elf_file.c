@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -314,6 +315,28 @@ static int apply_rela(struct elf_file *ef, Elf_Scn *rscn, const GElf_Shdr *rsh,
 	return 0;
 }
 
+/*
+ * Give back the mapped pages of a section read for the last time (the
+ * relocations once applied: 29 MB in a large module).  Only pages wholly
+ * inside the section: a page it shares with a section edited in memory
+ * would lose the edits.  Pages only read come back from the file if a
+ * later reader wants them.
+ */
+static void drop_pages(struct elf_file *ef, const GElf_Shdr *sh)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start, end;
+	size_t size;
+	char *map = elf_rawfile(ef->elf, &size);
+
+	if (!map || sh->sh_type == SHT_NOBITS || sh->sh_offset > size ||
+	    sh->sh_size > size - sh->sh_offset)
+		return;
+	start = ((uintptr_t)map + sh->sh_offset + page - 1) & ~(page - 1);
+	end = ((uintptr_t)map + sh->sh_offset + sh->sh_size) & ~(page - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_DONTNEED);
+}
+
 int elf_file__relocate_debug(struct elf_file *ef)
 {
 	struct elf_symtab st;
@@ -348,6 +371,7 @@ int elf_file__relocate_debug(struct elf_file *ef)
 		err = apply_rela(ef, scn, &sh, target, st.syms);
 		if (err)
 			return err;
+		drop_pages(ef, &sh);
 	}
 	return 0;
 }

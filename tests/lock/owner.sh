@@ -29,9 +29,14 @@ check "owner: -o implies -t (task rows), and JSON says they are owners" \
 	test "$(json "$_tmp/o.json" 'd["mode"], d.get("owner")')" = "('task', True)"
 check "owner: the holder is a row" test "$(json "$_tmp/o.json" \
 	'any(r["comm"] == "holder" for r in d["rows"])')" = True
-share=$(json "$_tmp/o.json" \
-	'round(100 * sum(r["wait_total_ns"] for r in d["rows"] if r["comm"] == "holder") / max(1, sum(r["wait_total_ns"] for r in d["rows"])), 1)')
-check "owner: >= 90% of the waiters' wait on locks that record owners is the holder's ($share%)" \
+# Of the waits that began with an owner recorded: a wait that began while
+# the lock was being released or handed over has none (the [no owner] row,
+# longer when the machine is loaded and the releasing task is preempted),
+# and is reported as such, not charged to a guess.
+read -r share noown < <(json "$_tmp/o.json" '"%.1f %.1f" % (
+	100 * sum(r["wait_total_ns"] for r in d["rows"] if r["comm"] == "holder") / max(1, sum(r["wait_total_ns"] for r in d["rows"] if r["pid"] != 0)),
+	100 * sum(r["wait_total_ns"] for r in d["rows"] if r["pid"] == 0) / max(1, sum(r["wait_total_ns"] for r in d["rows"])))')
+check "owner: >= 90% of the waiters' wait with a recorded owner is the holder's ($share%; $noown% had none)" \
 	python3 -c "import sys; sys.exit(not $share >= 90)"
 "$FRUGAL" lock -o --json -- $BENCH >"$_tmp/o2.json" 2>/dev/null
 check "owner: waits without a recorded owner are one row, pid 0, [no owner]" test "$(json "$_tmp/o2.json" \

@@ -337,6 +337,30 @@ static void drop_pages(struct elf_file *ef, const GElf_Shdr *sh)
 		madvise((void *)start, end - start, MADV_DONTNEED);
 }
 
+/* Is section NDX the target of a relocation section (edited when applied)? */
+static bool reloc_target(struct elf_file *ef, size_t ndx)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(ef->elf, scn)))
+		if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL) &&
+		    sh.sh_info == ndx)
+			return true;
+	return false;
+}
+
+void elf_file__drop_clean(struct elf_file *ef)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(ef->elf, scn)))
+		if (gelf_getshdr(scn, &sh) &&
+		    !(ef->priv && reloc_target(ef, elf_ndxscn(scn))))
+			drop_pages(ef, &sh);
+}
+
 int elf_file__relocate_debug(struct elf_file *ef)
 {
 	struct elf_symtab st;

@@ -48,6 +48,15 @@ int elf_file__make_private(struct elf_file *ef);
 bool elf_file__can_relocate(const struct elf_file *ef);
 int elf_file__relocate_debug(struct elf_file *ef);
 
+/*
+ * Give back the mapped pages of every section that holds only the file's
+ * bytes (all of them, unless relocations were applied in memory): a
+ * reader faults them in again from the page cache when it needs them.
+ * Between batches, so that strings and line tables read by one batch are
+ * not all resident at once.
+ */
+void elf_file__drop_clean(struct elf_file *ef);
+
 /* Section named NAME (first one), its header in *shdr; NULL if none. */
 Elf_Scn *elf_file__section(const struct elf_file *ef, const char *name, GElf_Shdr *shdr);
 const char *elf_file__section_name(const struct elf_file *ef, const GElf_Shdr *shdr);

@@ -996,8 +996,9 @@ static __always_inline void slab_name(__u64 lock, char *name)
 
 /*
  * -o -v: the owner's kernel stack, now (the kernel unwinds a task that is
- * not running; one running on another CPU may give none).  Only for a new
- * row: the first wait on an owner shows where the owner was then.
+ * not running; one running on another CPU may give none).  For a new row:
+ * the first wait on an owner shows where the owner was then (or, if it
+ * gave none, the first later wait that does: owner_stack_again()).
  */
 static __always_inline void owner_stack(__u32 pid, struct lock_rec_def *d)
 {
@@ -1008,6 +1009,29 @@ static __always_inline void owner_stack(__u32 pid, struct lock_rec_def *d)
 		return;
 	bpf_get_task_stack(t, d->tail.owner.stack, sizeof(d->tail.owner.stack), 0);
 	task_release(t);
+}
+
+/*
+ * -o -v: a row whose owner gave no stack at its first wait (it was running
+ * on another CPU) tries again at its later waits until one is taken.  The
+ * first frame is the claim: one CPU takes the stack, the others leave it.
+ */
+static __always_inline void owner_stack_again(__u32 pid, __u32 row)
+{
+	struct lock_rec_def *d = bpf_map_lookup_elem(&row_defs, &row);
+	struct task_struct *t;
+	long n = 0;
+
+	if (!d || d->tail.owner.stack[0] ||
+	    __sync_val_compare_and_swap(&d->tail.owner.stack[0], 0, 1))
+		return;
+	t = task_from_pid(pid);
+	if (t) {
+		n = bpf_get_task_stack(t, d->tail.owner.stack, sizeof(d->tail.owner.stack), 0);
+		task_release(t);
+	}
+	if (n <= 0)
+		d->tail.owner.stack[0] = 0;
 }
 
 /*
@@ -1138,6 +1162,8 @@ static __always_inline void key_of(void *ctx, struct lock_slot *s, __u32 nest)
 	p = bpf_map_lookup_elem(&row_of, &s->key);
 	if (p) {
 		s->row = *p + 1;
+		if (owner_stacks && s->key)
+			owner_stack_again(s->key, *p);
 		return;
 	}
 	d->key = s->key;

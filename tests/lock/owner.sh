@@ -46,8 +46,9 @@ check "owner: the rows add up to the accounting" test "$(json "$_tmp/o2.json" \
 
 # -o -v: each owner row with the owner's stack at its first wait: the
 # holder was writing its file, holding the file's inode lock.  The kernel
-# gives no stack of a task running on another CPU at that moment, so up to
-# five runs: one must show the holder in the write path.
+# gives no stack of a task running on another CPU at that moment; frugal
+# tries again at the row's later waits, and the test up to five runs: one
+# must show the holder in the write path.
 stack_seen=
 for i in 1 2 3 4 5; do
 	"$FRUGAL" lock -o -v -Y rwsem --json -- $BENCH >"$_tmp/ov.json" 2>"$_tmp/ov.err"

@@ -129,11 +129,16 @@ $(O)/bench/%: bench/%.c $(O)/libfrugal.a
 deps:
 	$(Q)bash scripts/install-deps.sh
 
-check-build: $(O)/frugal $(O)/asan/frugal $(UNIT_BINS) $(ASAN_BINS) $(FUZZ_BINS)
+check-build: $(O)/frugal $(O)/asan/frugal $(UNIT_BINS) $(ASAN_BINS) $(FUZZ_BINS) $(BENCH_BINS)
 
 check: deps
 	$(Q)$(MAKE) --no-print-directory check-build
 	$(Q)O=$(O) bash tests/run
+
+# A real kernel build with frugal as PAHOLE (about 10 minutes; not in check).
+check-kernel-build: deps
+	$(Q)$(MAKE) --no-print-directory $(O)/frugal
+	$(Q)O=$(O) bash tests/run long/kernel-build
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all $(BENCH_BINS)
@@ -169,7 +174,7 @@ clean:
 	$(call msg,CLEAN,$(O))
 	$(Q)rm -rf $(O)
 
-.PHONY: all check check-build demo deps install fuzz bench bench-iodir bench-lock bench-btf clean
+.PHONY: all check check-build check-kernel-build demo deps install fuzz bench bench-iodir bench-lock bench-btf clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 

@@ -17,11 +17,14 @@
  * one's prototype, so dedup folds the two into the first.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/btf.h>
@@ -31,6 +34,7 @@
 #include "btf/encode_int.h"
 #include "btf/encode_write.h"
 #include "lib/array.h"
+#include "lib/dwarf_scan.h"
 
 #define BATCH_BYTES (6u << 20)
 /* Split BTF: drop the file's clean pages after this much .debug_info. */
@@ -59,6 +63,7 @@ struct job {
 	struct enc_batch b;
 	int err;
 	bool done;
+	double t_encode, t_dedup;	/* its worker's CPU seconds */
 };
 
 struct encoder {
@@ -81,10 +86,24 @@ struct encoder {
 	size_t since_dedup, dedup_size;
 	size_t folded;		/* FUNCs folded into an earlier batch's */
 	size_t dropped;		/* FUNCs of inconsistent saved functions */
+	/* A module on its pruned base (ctx.base is then the pruned one). */
+	struct enc_base *pruned;
 };
+
+/* btf_enc__run's "again, on the whole base" (never an errno). */
+#define ENC_AGAIN 1
 
 static int set_err(const struct btf_enc_opts *o, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* The calling thread's CPU seconds (opts->times). */
+static double thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 static int set_err(const struct btf_enc_opts *o, int err, const char *fmt, ...)
 {
@@ -473,6 +492,7 @@ static int run_job(struct encoder *e, struct job *j, struct dwarf_src *s)
 {
 	struct enc_batch *b = &j->b;
 	Dwarf_Off dropped = 0;
+	double t0 = thread_cpu(), t1;
 	Dwarf_Die cu;
 	size_t i;
 	int err;
@@ -507,7 +527,10 @@ static int run_job(struct encoder *e, struct job *j, struct dwarf_src *s)
 	}
 	src_release(s, e->cus[j->first].start, e->cus[j->last - 1].end);
 	batch_scratch_free(b);
+	t1 = thread_cpu();
+	j->t_encode = t1 - t0;
 	err = btf__dedup(b->btf, NULL);
+	j->t_dedup = thread_cpu() - t1;
 	if (err)
 		return enc_batch__err(b, err, "BTF dedup failed: %s", strerror(-err));
 	return 0;
@@ -775,6 +798,23 @@ static int job_error(struct encoder *e, struct job *j)
 	return set_err(e->ctx.opts, j->err, "encoding failed: %s", strerror(-j->err));
 }
 
+/* Job J, done, into the result (or its error reported), with its times. */
+static int take_job(struct encoder *e, struct job *j)
+{
+	struct btf_enc_times *t = e->ctx.opts->times;
+	double t0 = thread_cpu();
+	int err = j->err ? job_error(e, j) : merge_job(e, j);
+
+	elf_file__drop_clean(&e->ctx.ef);
+	batch_free(&j->b);
+	if (t) {
+		t->encode += j->t_encode;
+		t->dedup += j->t_dedup;
+		t->merge += thread_cpu() - t0;
+	}
+	return err;
+}
+
 static int run_threads(struct encoder *e)
 {
 	unsigned int n = e->ctx.opts->jobs, started = 0, i;
@@ -804,9 +844,7 @@ static int run_threads(struct encoder *e)
 		while (!e->jobs[k].done)
 			pthread_cond_wait(&e->cond, &e->lock);
 		pthread_mutex_unlock(&e->lock);
-		err = e->jobs[k].err ? job_error(e, &e->jobs[k]) : merge_job(e, &e->jobs[k]);
-		elf_file__drop_clean(&e->ctx.ef);
-		batch_free(&e->jobs[k].b);
+		err = take_job(e, &e->jobs[k]);
 		pthread_mutex_lock(&e->lock);
 		e->merged = k + 1;
 		if (err)
@@ -837,9 +875,7 @@ static int run_serial(struct encoder *e)
 	err = src_open_enc(&s, e);
 	for (k = 0; !err && k < e->njobs; k++) {
 		e->jobs[k].err = run_job(e, &e->jobs[k], &s);
-		err = e->jobs[k].err ? job_error(e, &e->jobs[k]) : merge_job(e, &e->jobs[k]);
-		elf_file__drop_clean(&e->ctx.ef);
-		batch_free(&e->jobs[k].b);
+		err = take_job(e, &e->jobs[k]);
 	}
 	if (err == -ENODATA && !e->ctx.opts->errbuf[0])
 		set_err(e->ctx.opts, err, "no DWARF: %s", dwarf_errmsg(-1));
@@ -865,6 +901,109 @@ static int load_base(struct encoder *e)
 			 : err == -ENOENT ? "no .BTF section" : "not valid BTF");
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* Section NAME's bytes in the (relocated) mapping; NULL, 0 when absent. */
+static const uint8_t *sec_bytes(const struct encoder *e, const char *name, size_t *len)
+{
+	GElf_Shdr shdr;
+	Elf_Scn *scn = elf_file__section(&e->ctx.ef, name, &shdr);
+	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+
+	*len = d && d->d_buf ? d->d_size : 0;
+	return *len ? d->d_buf : NULL;
+}
+
+/* The base's raw BTF, mapped: an ELF's .BTF section, or a raw file. */
+struct base_map {
+	struct elf_file ef;
+	void *map;
+	size_t len;
+};
+
+/* 0, or -ENOTSUP (load_base() then reads it, and names what is wrong). */
+static int map_base(const char *path, struct base_map *m, const void **raw, size_t *size)
+{
+	char why[128];
+	struct stat st;
+	int fd;
+
+	if (elf_file__open(&m->ef, path, why, sizeof(why)) == 0) {
+		GElf_Shdr shdr;
+		Elf_Scn *scn = elf_file__section(&m->ef, ".BTF", &shdr);
+		Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+
+		*raw = d ? d->d_buf : NULL;
+		*size = d ? d->d_size : 0;
+		return *raw ? 0 : -ENOTSUP;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -ENOTSUP;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
+		m->map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m->map == MAP_FAILED)
+			m->map = NULL;
+		else
+			m->len = st.st_size;
+	}
+	close(fd);
+	*raw = m->map;
+	*size = m->len;
+	return m->map ? 0 : -ENOTSUP;
+}
+
+static void unmap_base(struct base_map *m)
+{
+	elf_file__close(&m->ef);
+	if (m->map)
+		munmap(m->map, m->len);
+}
+
+/*
+ * A module's base, pruned to the names it can use (encode_base.c): every
+ * string its DWARF holds (a superset of the names its BTF will have, read
+ * with lib/dwarf_scan), the section names DATASECs take and the kfunc
+ * tags.  The whole base is never loaded.  Not where libdwfl relocates the
+ * DWARF (the mapping is not relocated); without pruning, or where it
+ * cannot be done, load_base() loads the whole base as before.
+ */
+static int prune_base(struct encoder *e)
+{
+	struct base_map bm = { .ef = { .fd = -1 } };
+	struct dwarf_scan_secs dw;
+	const char **extra;
+	const void *raw;
+	size_t n = 0, i, size;
+	int err;
+
+	if (e->ctx.is_rel && !e->ctx.ef.priv)
+		return 0;
+	dw.info = sec_bytes(e, ".debug_info", &dw.info_len);
+	dw.abbrev = sec_bytes(e, ".debug_abbrev", &dw.abbrev_len);
+	dw.str = sec_bytes(e, ".debug_str", &dw.str_len);
+	dw.line_str = sec_bytes(e, ".debug_line_str", &dw.line_str_len);
+	dw.str_offsets = sec_bytes(e, ".debug_str_offsets", &dw.str_offsets_len);
+	extra = calloc(e->ctx.nsecs + 3, sizeof(*extra));
+	if (!extra)
+		return -ENOMEM;
+	extra[n++] = ".data..percpu";
+	extra[n++] = "bpf_kfunc";
+	extra[n++] = "bpf_fastcall";
+	for (i = 0; i < e->ctx.nsecs; i++)
+		extra[n++] = e->ctx.secs[i].name;
+	err = map_base(e->ctx.opts->base, &bm, &raw, &size);
+	if (!err)
+		err = enc_base__prune(raw, size, &dw, extra, n, &e->pruned);
+	free(extra);
+	unmap_base(&bm);
+	/* The strings are read again by the encoder when it needs them. */
+	elf_file__drop_clean(&e->ctx.ef);
+	if (err == -ENOMEM)
+		return set_err(e->ctx.opts, err, "cannot prune the base BTF: %s", strerror(-err));
+	if (!err)
+		e->ctx.base = enc_base__btf(e->pruned);
 	return 0;
 }
 
@@ -955,29 +1094,41 @@ static void encoder_free(struct encoder *e)
 	free(e->ctx.secs);
 	free(e->ctx.objs);
 	btf__free(e->acc);
-	btf__free(e->ctx.base);
+	if (e->pruned)
+		enc_base__free(e->pruned);	/* ctx.base is its */
+	else
+		btf__free(e->ctx.base);
 	free(e->ctx.funcs);
 	free(e->ctx.func_hash);
 	free(e->ctx.pcpu);
 	elf_file__close(&e->ctx.ef);
 }
 
-int btf_enc__run(const struct btf_enc_opts *opts)
+static int encode(const struct btf_enc_opts *opts, bool prune)
 {
 	struct encoder e = { .ctx = { .opts = opts, .feats = opts->features } };
+	struct btf_enc_times *t = opts->times;
+	double t0 = thread_cpu(), t1;
 	int err;
 
 	opts->errbuf[0] = '\0';
+	if (t)
+		memset(t, 0, sizeof(*t));
 	e.ctx.ef.fd = -1;
 	if (opts->lang_exclude) {
 		err = parse_langs(&e.ctx, opts->lang_exclude);
 		if (err)
 			goto out;
 	}
-	err = load_base(&e);
-	if (err)
-		goto out;
-	err = open_input(&e);
+	/* A module's base is pruned once its DWARF is open, or else loaded first. */
+	prune = prune && opts->base;
+	err = prune ? 0 : load_base(&e);
+	if (!err)
+		err = open_input(&e);
+	if (!err && prune)
+		err = prune_base(&e);
+	if (!err && prune && !e.pruned)
+		err = load_base(&e);
 	if (err)
 		goto out;
 	err = -ENOMEM;
@@ -991,11 +1142,14 @@ int btf_enc__run(const struct btf_enc_opts *opts)
 		if (!e.fsig)
 			goto out;
 	}
+	if (t)
+		t->setup = thread_cpu() - t0;
 	/* libdwfl relocates in a private copy per handle: one worker then. */
 	if (opts->jobs > 1 && e.njobs > 1 && (!e.ctx.is_rel || e.ctx.ef.priv))
 		err = run_threads(&e);
 	else
 		err = run_serial(&e);
+	t1 = thread_cpu();
 	if (!err && e.since_dedup)
 		err = acc_dedup(&e);
 	if (!err && e.folded && !e.ctx.base)
@@ -1010,8 +1164,33 @@ int btf_enc__run(const struct btf_enc_opts *opts)
 		set_err(opts, err, "encoding failed: %s", strerror(-err));
 		goto out;
 	}
+	/* A string the pruned base had dropped came in after dedup. */
+	if (e.pruned && enc_base__check(e.pruned, e.acc)) {
+		err = ENC_AGAIN;
+		goto out;
+	}
+	if (t)
+		t->finish = thread_cpu() - t1;
+	t1 = thread_cpu();
 	err = write_output(&e);
+	if (t) {
+		t->write = thread_cpu() - t1;
+		t->base = !opts->base ? NULL : e.pruned ? "pruned" : "whole";
+	}
 out:
 	encoder_free(&e);
+	return err;
+}
+
+int btf_enc__run(const struct btf_enc_opts *opts)
+{
+	int err = encode(opts, !opts->full_base);
+
+	/* Rare: the module added a string the pruned base had dropped. */
+	if (err == ENC_AGAIN) {
+		err = encode(opts, false);
+		if (opts->times && opts->times->base)
+			opts->times->base = "whole, after a retry";
+	}
 	return err;
 }

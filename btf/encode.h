@@ -41,6 +41,20 @@ enum btf_rules {
 	BTF_RULES_PAHOLE_1_30,
 };
 
+/*
+ * Where the CPU time went, in seconds of thread CPU time (workers' summed):
+ * `-v` prints it, and bench-btf sets it beside the DWARF walk's floor.
+ */
+struct btf_enc_times {
+	double setup;		/* base BTF, ELF, symbols, units listed */
+	double encode;		/* DWARF -> BTF, the batches' btf__add_* */
+	double dedup;		/* each batch's btf__dedup */
+	double merge;		/* batches appended, re-deduplicated when doubled */
+	double finish;		/* last dedup, FUNC rules, DATASEC, kfunc tags */
+	double write;		/* serialized and written */
+	const char *base;	/* split BTF: "pruned", "whole", "whole, after a retry" */
+};
+
 struct btf_enc_opts {
 	const char *path;		/* ELF with DWARF to encode */
 	const char *detached;		/* write raw BTF here, ELF untouched */
@@ -51,6 +65,9 @@ struct btf_enc_opts {
 	unsigned int jobs;		/* worker threads, >= 1 */
 	char *errbuf;			/* reason on failure */
 	size_t errlen;
+	struct btf_enc_times *times;	/* filled when not NULL */
+	bool full_base;			/* modules: index the whole base, as pahole
+					 * does, not the pruned one (cross-checks) */
 };
 
 /* Feature bit for a --btf_features name, 0 if unknown. */

@@ -37,6 +37,7 @@ enum {
 	OPT_BASE,
 	OPT_LANG_EXCLUDE,
 	OPT_VERSION,
+	OPT_FULL_BASE,
 	OPT_SKIP_VARS,
 	OPT_GEN_FLOATS,
 	OPT_GEN_ALL,
@@ -69,6 +70,10 @@ static const struct cli_opt opts[] = {
 	  "skip compile units in these languages (e.g. rust)" },
 	{ "version", OPT_VERSION, no_argument, NULL, "print the version" },
 	{ "verbose", OPT_VERBOSE, no_argument, NULL, "log progress to stderr" },
+	/* frugal's own: the cross-check of the pruned base (tests/btf/kernel612.sh). */
+	{ "full_base", OPT_FULL_BASE, no_argument, NULL,
+	  "split BTF: dedup against the whole base, not the part the module can meet "
+	  "(slower, same output)" },
 	{ "help", OPT_HELP, no_argument, NULL, "this help" },
 	/* pahole's older per-feature switches, mapped onto the feature bits. */
 	{ "skip_encoding_btf_vars", OPT_SKIP_VARS, no_argument, NULL, "do not encode VARs" },
@@ -237,6 +242,7 @@ static int parse_one(void *ctx, int c, const char *arg)
 	case OPT_LANG_EXCLUDE: return parse_langs(a, arg);
 	case OPT_VERSION: a->version = true; break;
 	case OPT_VERBOSE: a->verbose = true; break;
+	case OPT_FULL_BASE: a->opts.full_base = true; break;
 	case OPT_HELP: a->help = true; break;
 	case OPT_SKIP_VARS: *f &= ~BTF_FEAT_VAR; break;
 	case OPT_GEN_FLOATS: case OPT_GEN_ALL: *f |= BTF_FEAT_FLOAT; break;
@@ -276,6 +282,7 @@ static int encode_main(int argc, char **argv, bool as_pahole)
 {
 	struct btf_encode_args a;
 	char errbuf[512] = "";
+	struct btf_enc_times times;
 	int err;
 
 	err = btf_encode_args__parse(&a, argc, argv);
@@ -302,9 +309,15 @@ static int encode_main(int argc, char **argv, bool as_pahole)
 	cli_libbpf_logs();
 	a.opts.errbuf = errbuf;
 	a.opts.errlen = sizeof(errbuf);
+	a.opts.times = &times;
 	err = btf_enc__run(&a.opts);
 	if (err)
 		return cli_err(NULL, "%s", errbuf[0] ? errbuf : strerror(-err));
+	cli_log("btf: CPU s: setup %.3f, DWARF to BTF %.3f, batch dedup %.3f, merge %.3f, "
+		"finish %.3f, write %.3f\n", times.setup, times.encode, times.dedup,
+		times.merge, times.finish, times.write);
+	if (times.base)
+		cli_log("btf: base BTF: %s\n", times.base);
 	return EXIT_OK;
 }
 

@@ -137,6 +137,22 @@ int enc_gc_protos(struct btf **pbtf);
  */
 int enc_gc_funcs(struct btf **pbtf, const struct btf *base, const uint8_t *drop);
 
+/*
+ * A module's base (RAW, SIZE bytes of BTF) pruned to the strings of its
+ * DWARF (DW) and EXTRA (strings the encoder makes): the same type ids and
+ * string offsets, far less for libbpf to index (encode_base.c).  0,
+ * -ENOTSUP when RAW or the DWARF cannot be read for it, or -errno.
+ */
+struct enc_base;
+struct dwarf_scan_secs;
+int enc_base__prune(const void *raw, size_t size, const struct dwarf_scan_secs *dw,
+		    const char *const *extra, size_t nextra, struct enc_base **out);
+struct btf *enc_base__btf(const struct enc_base *eb);
+/* 0, or -EAGAIN when SPLIT uses a string the pruning did not know (and the
+ * base may have had). */
+int enc_base__check(const struct enc_base *eb, const struct btf *split);
+void enc_base__free(struct enc_base *eb);
+
 /* decl_tag_kfuncs: tag the FUNCs of kfuncs in BTF (encode_kfunc.c). */
 int enc_tag_kfuncs(const struct enc_ctx *ctx, struct btf *btf);
 

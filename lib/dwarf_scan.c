@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dwarf_scan: a minimal walk of .debug_info (see dwarf_scan.h).
+ */
+#include <dwarf.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/array.h"
+#include "lib/dwarf_scan.h"
+
+struct spec {
+	uint32_t name, form;
+};
+
+/* One abbreviation: its specs are specs[first, first + n). */
+struct abbrev {
+	uint32_t first, n;
+	uint8_t children, known;
+};
+
+/* A unit's abbreviations, by code; the arrays are reused unit to unit. */
+struct abbrevs {
+	struct abbrev *byc;
+	size_t ncodes, cap;
+	struct spec *specs;
+	size_t nspecs, specs_cap;
+};
+
+/* Codes above this are refused (GCC numbers them from 1, densely). */
+#define MAX_CODE	(1u << 20)
+
+struct rd {
+	const uint8_t *p, *end;
+	int bad;
+};
+
+static uint64_t uleb(struct rd *r)
+{
+	uint64_t v = 0;
+	unsigned int shift = 0;
+
+	while (r->p < r->end) {
+		uint8_t b = *r->p++;
+
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			return v;
+	}
+	r->bad = 1;
+	return 0;
+}
+
+/* N little-endian bytes (values past 8 bytes are skipped, not kept). */
+static uint64_t fixed(struct rd *r, size_t n)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if ((size_t)(r->end - r->p) < n) {
+		r->bad = 1;
+		r->p = r->end;
+		return 0;
+	}
+	for (i = 0; i < n && i < 8; i++)
+		v |= (uint64_t)r->p[i] << (8 * i);
+	r->p += n;
+	return v;
+}
+
+static void skip(struct rd *r, uint64_t n)
+{
+	if ((uint64_t)(r->end - r->p) < n) {
+		r->bad = 1;
+		r->p = r->end;
+		return;
+	}
+	r->p += n;
+}
+
+/* The table at OFF of .debug_abbrev, decoded for one unit. */
+static int abbrevs_read(struct abbrevs *t, const struct dwarf_scan_secs *s, uint64_t off)
+{
+	struct rd r = { s->abbrev + off, s->abbrev + s->abbrev_len, off >= s->abbrev_len };
+	uint64_t code, name, form;
+	struct abbrev *a;
+
+	memset(t->byc, 0, t->ncodes * sizeof(*t->byc));
+	t->nspecs = 0;
+	while (!r.bad && (code = uleb(&r)) != 0) {
+		if (code > MAX_CODE)
+			return -EINVAL;
+		if (array__grow(&t->byc, &t->cap, code + 1, sizeof(*t->byc), 256))
+			return -ENOMEM;
+		if (code + 1 > t->ncodes) {
+			memset(t->byc + t->ncodes, 0, (code + 1 - t->ncodes) * sizeof(*t->byc));
+			t->ncodes = code + 1;
+		}
+		a = &t->byc[code];
+		uleb(&r);			/* the tag */
+		a->children = (uint8_t)fixed(&r, 1);
+		a->first = (uint32_t)t->nspecs;
+		a->known = 1;
+		for (;;) {
+			name = uleb(&r);
+			form = uleb(&r);
+			if (r.bad || (!name && !form))
+				break;
+			if (form == DW_FORM_implicit_const)
+				uleb(&r);	/* the value lives here, not in the DIE */
+			if (array__grow(&t->specs, &t->specs_cap, t->nspecs + 1, sizeof(*t->specs),
+					1024))
+				return -ENOMEM;
+			t->specs[t->nspecs++] = (struct spec){ (uint32_t)name, (uint32_t)form };
+		}
+		a->n = (uint32_t)(t->nspecs - a->first);
+	}
+	return r.bad ? -EINVAL : 0;
+}
+
+struct unit {
+	const struct dwarf_scan_secs *s;
+	const uint8_t *dies, *end;
+	uint64_t abbrev_off;
+	uint64_t str_offsets_base;	/* 0: none seen */
+	unsigned int offsz, addrsz;
+};
+
+/* String STR of SEC (LEN bytes) at OFF, or NULL if out of bounds. */
+static const char *sec_str(const uint8_t *sec, size_t len, uint64_t off)
+{
+	if (!sec || off >= len || sec[len - 1])
+		return NULL;
+	return (const char *)sec + off;
+}
+
+/* The string of a strx form's index IDX. */
+static const char *strx(const struct unit *u, uint64_t idx)
+{
+	const struct dwarf_scan_secs *s = u->s;
+	uint64_t at = u->str_offsets_base + idx * u->offsz;
+	struct rd r;
+
+	if (!u->str_offsets_base || at + u->offsz > s->str_offsets_len || idx > s->str_offsets_len)
+		return NULL;
+	r = (struct rd){ s->str_offsets + at, s->str_offsets + s->str_offsets_len, 0 };
+	return sec_str(s->str, s->str_len, fixed(&r, u->offsz));
+}
+
+/*
+ * One attribute value of FORM.  Its bytes are read, its meaning is not,
+ * except that a string form's string comes back in *STR (NULL otherwise),
+ * or -ENOTSUP in *ERR when it cannot be found.
+ */
+static uint64_t form_value(struct rd *r, uint64_t form, const struct unit *u, const char **str,
+			   int *err)
+{
+	const uint8_t *p;
+	uint64_t n;
+
+	switch (form) {
+	case DW_FORM_flag_present: case DW_FORM_implicit_const:
+		return 1;
+	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag: case DW_FORM_addrx1:
+		return fixed(r, 1);
+	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_addrx2:
+		return fixed(r, 2);
+	case DW_FORM_addrx3:
+		return fixed(r, 3);
+	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_ref_sup4: case DW_FORM_addrx4:
+		return fixed(r, 4);
+	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
+		return fixed(r, 8);
+	case DW_FORM_data16:
+		return fixed(r, 16);
+	case DW_FORM_addr:
+		return fixed(r, u->addrsz);
+	case DW_FORM_sec_offset: case DW_FORM_ref_addr:
+		return fixed(r, u->offsz);
+	case DW_FORM_strp:
+		n = fixed(r, u->offsz);
+		*str = sec_str(u->s->str, u->s->str_len, n);
+		break;
+	case DW_FORM_line_strp:
+		n = fixed(r, u->offsz);
+		*str = sec_str(u->s->line_str, u->s->line_str_len, n);
+		break;
+	case DW_FORM_strx1: case DW_FORM_strx2: case DW_FORM_strx3: case DW_FORM_strx4:
+		n = fixed(r, form - DW_FORM_strx1 + 1);
+		*str = strx(u, n);
+		break;
+	case DW_FORM_strx:
+		n = uleb(r);
+		*str = strx(u, n);
+		break;
+	case DW_FORM_strp_sup: case DW_FORM_GNU_strp_alt:
+		*err = -ENOTSUP;	/* in a supplementary file */
+		return fixed(r, u->offsz);
+	case DW_FORM_GNU_ref_alt:
+		return fixed(r, u->offsz);
+	case DW_FORM_GNU_str_index:
+		*err = -ENOTSUP;	/* split DWARF */
+		return uleb(r);
+	case DW_FORM_sdata: case DW_FORM_udata: case DW_FORM_ref_udata:
+	case DW_FORM_addrx: case DW_FORM_loclistx: case DW_FORM_rnglistx:
+	case DW_FORM_GNU_addr_index:
+		return uleb(r);
+	case DW_FORM_string:
+		p = memchr(r->p, 0, (size_t)(r->end - r->p));
+		if (!p) {
+			r->bad = 1;
+			r->p = r->end;
+			return 0;
+		}
+		*str = (const char *)r->p;
+		n = (uint64_t)(p - r->p);
+		r->p = p + 1;
+		return n;
+	case DW_FORM_block1:
+		skip(r, n = fixed(r, 1));
+		return n;
+	case DW_FORM_block2:
+		skip(r, n = fixed(r, 2));
+		return n;
+	case DW_FORM_block4:
+		skip(r, n = fixed(r, 4));
+		return n;
+	case DW_FORM_block: case DW_FORM_exprloc:
+		skip(r, n = uleb(r));
+		return n;
+	case DW_FORM_indirect:
+		form = uleb(r);
+		if (form == DW_FORM_indirect || form == DW_FORM_implicit_const) {
+			r->bad = 1;	/* no value to read, or a loop */
+			return 0;
+		}
+		return form_value(r, form, u, str, err);
+	default:
+		r->bad = 1;
+		return 0;
+	}
+	if (!*str && !*err)
+		*err = -EINVAL;		/* a string form pointing nowhere */
+	return n;
+}
+
+/* The header of the unit at R (R is left at the next one). */
+static int unit_read(struct rd *r, struct unit *u)
+{
+	uint64_t len = fixed(r, 4);
+	unsigned int ver, type = DW_UT_compile;
+	struct rd h;
+
+	u->offsz = 4;
+	if (len == 0xffffffff) {
+		len = fixed(r, 8);
+		u->offsz = 8;
+	}
+	if (r->bad || len > (uint64_t)(r->end - r->p))
+		return -EINVAL;
+	h = (struct rd){ r->p, r->p + len, 0 };
+	r->p += len;
+	u->end = h.end;
+	ver = (unsigned int)fixed(&h, 2);
+	if (ver < 2 || ver > 5)
+		return -EINVAL;
+	if (ver >= 5) {
+		type = (unsigned int)fixed(&h, 1);
+		u->addrsz = (unsigned int)fixed(&h, 1);
+		u->abbrev_off = fixed(&h, u->offsz);
+	} else {
+		u->abbrev_off = fixed(&h, u->offsz);
+		u->addrsz = (unsigned int)fixed(&h, 1);
+	}
+	if (type == DW_UT_skeleton || type == DW_UT_split_compile)
+		fixed(&h, 8);				/* dwo_id */
+	else if (type == DW_UT_type || type == DW_UT_split_type)
+		skip(&h, 8 + u->offsz);			/* signature, type offset */
+	if (u->addrsz > 8)
+		return -EINVAL;
+	u->dies = h.p;
+	u->str_offsets_base = 0;
+	return h.bad ? -EINVAL : 0;
+}
+
+/*
+ * The unit DIE's DW_AT_str_offsets_base, before any of its strx strings
+ * is read (it may come after them in the DIE).
+ */
+static void find_str_base(struct unit *u, const struct abbrevs *t)
+{
+	struct rd r = { u->dies, u->end, 0 };
+	uint64_t code = uleb(&r);
+	const struct abbrev *a;
+	const char *str;
+	uint32_t i;
+	int err = 0;
+
+	if (r.bad || !code || code >= t->ncodes || !t->byc[code].known)
+		return;
+	a = &t->byc[code];
+	for (i = 0; i < a->n && !r.bad; i++) {
+		const struct spec *sp = &t->specs[a->first + i];
+
+		str = NULL;
+		if (sp->name == DW_AT_str_offsets_base && sp->form == DW_FORM_sec_offset) {
+			u->str_offsets_base = fixed(&r, u->offsz);
+			return;
+		}
+		/* strx strings cannot be read yet: skip them by size. */
+		if (sp->form >= DW_FORM_strx1 && sp->form <= DW_FORM_strx4)
+			skip(&r, sp->form - DW_FORM_strx1 + 1);
+		else if (sp->form == DW_FORM_strx)
+			uleb(&r);
+		else
+			form_value(&r, sp->form, u, &str, &err);
+	}
+}
+
+static int walk_unit(struct unit *u, const struct abbrevs *t, dwarf_scan_str_fn fn, void *arg,
+		     struct dwarf_scan_stats *st)
+{
+	struct rd r = { u->dies, u->end, 0 };
+	const struct abbrev *a;
+	const char *str;
+	uint64_t code;
+	long depth = 0;
+	uint32_t i;
+	int err = 0;
+
+	find_str_base(u, t);
+	while (r.p < r.end && !r.bad && !err) {
+		code = uleb(&r);
+		if (!code) {
+			if (--depth <= 0)
+				break;		/* the unit DIE's children are done */
+			continue;
+		}
+		if (code >= t->ncodes || !t->byc[code].known)
+			return -EINVAL;
+		a = &t->byc[code];
+		st->dies++;
+		st->attrs += a->n;
+		for (i = 0; i < a->n && !err; i++) {
+			str = NULL;
+			st->sum += form_value(&r, t->specs[a->first + i].form, u, &str, &err);
+			if (str && fn)
+				err = fn(str, arg);
+		}
+		if (a->children)
+			depth++;
+		else if (depth == 0)
+			break;			/* a unit DIE without children */
+	}
+	return err ? err : r.bad ? -EINVAL : 0;
+}
+
+int dwarf_scan__walk(const struct dwarf_scan_secs *s, dwarf_scan_str_fn str_fn, void *arg,
+		     struct dwarf_scan_stats *stats)
+{
+	struct dwarf_scan_stats local = { 0 };
+	struct dwarf_scan_stats *st = stats ? stats : &local;
+	struct abbrevs t = { 0 };
+	struct unit u = { .s = s };
+	struct rd r = { s->info, s->info + s->info_len, 0 };
+	int err = s->info && s->abbrev ? 0 : -ENODATA;
+
+	memset(st, 0, sizeof(*st));
+	while (!err && r.p < r.end) {
+		err = unit_read(&r, &u);
+		if (!err)
+			err = abbrevs_read(&t, s, u.abbrev_off);
+		if (!err)
+			err = walk_unit(&u, &t, str_fn, arg, st);
+		st->units++;
+	}
+	free(t.byc);
+	free(t.specs);
+	return err;
+}

@@ -85,11 +85,15 @@ static void skip(struct rd *r, uint64_t n)
 /* The table at OFF of .debug_abbrev, decoded for one unit. */
 static int abbrevs_read(struct abbrevs *t, const struct dwarf_scan_secs *s, uint64_t off)
 {
-	struct rd r = { s->abbrev + off, s->abbrev + s->abbrev_len, off >= s->abbrev_len };
+	struct rd r = { NULL, NULL, 1 };
 	uint64_t code, name, form;
 	struct abbrev *a;
 
-	memset(t->byc, 0, t->ncodes * sizeof(*t->byc));
+	if (off < s->abbrev_len)
+		r = (struct rd){ s->abbrev + off, s->abbrev + s->abbrev_len, 0 };
+
+	if (t->ncodes)
+		memset(t->byc, 0, t->ncodes * sizeof(*t->byc));
 	t->nspecs = 0;
 	while (!r.bad && (code = uleb(&r)) != 0) {
 		if (code > MAX_CODE)

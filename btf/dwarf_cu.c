@@ -370,9 +370,25 @@ static uint32_t ptr_hash(const void *p)
 	return (uint32_t)((v * 0x9E3779B97F4A7C15ull) >> 32);
 }
 
+/*
+ * At most this many slots (4 MB of keys, 2 MB of offsets).  A module's
+ * .debug_str is not merged across its units, so each unit's names are
+ * pointers of their own: mlx5_core.ko's would take 1M entries, 37 MB at
+ * the encoder's peak, for no hit across units.  A full cache at this size
+ * is emptied instead of grown; it only saves lookups, never changes an
+ * offset (btf__add_str returns the same one for the same string).
+ */
+#define STR_CACHE_MAX	(1u << 19)
+
 static int str_cache_grow(struct enc_batch *b)
 {
 	size_t cap = b->str_cap ? b->str_cap * 2 : 1 << 14, i, slot;
+
+	if (b->str_cap >= STR_CACHE_MAX) {
+		memset(b->str_keys, 0, b->str_cap * sizeof(*b->str_keys));
+		b->str_n = 0;
+		return 0;
+	}
 	const char **keys = calloc(cap, sizeof(*keys));
 	uint32_t *offs = malloc(cap * sizeof(*offs));
 

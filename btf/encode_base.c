@@ -448,7 +448,7 @@ int enc_base__prune(const void *raw, size_t size, const struct dwarf_scan_secs *
 	eb->names.mask = 4095;
 	err = dwarf_scan__walk(dw, add_str, &eb->names, NULL);
 	for (i = 0; !err && i < nextra; i++)
-		err = add_str((void *)extra[i], &eb->names);
+		err = hset_add(&eb->names, extra[i]);
 	if (err)
 		goto out;
 	need = calloc(hdr->str_len / 8 + 1, 1);

@@ -107,7 +107,7 @@ static void cg_name(struct cg_walk *w, uint64_t id, const char *name)
 	size_t i;
 
 	for (i = 0; i < w->n; i++)
-		if (w->rows[i]->key == id && !w->names[i]) {
+		if ((w->rows[i]->key & ~LOCK_KEY_USER) == id && !w->names[i]) {
 			w->names[i] = strdup(name);
 			if (w->names[i])
 				w->left--;

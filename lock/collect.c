@@ -48,6 +48,7 @@ struct lock_collect {
 	bool slab_names;		/* -l: rows carry their slab cache's name */
 	int merge_err;
 	bool stopped;			/* the gate is closed: the maps are final */
+	struct lock_ucollect *user;	/* -U: the futex programs */
 };
 
 #ifdef __x86_64__
@@ -366,7 +367,7 @@ static int attach_one(struct bpf_program *p, const char *tp, bool btf)
  * tracepoint's programs in the order they were attached, and the accounting
  * of nested runs relies on the second being called first (lock.bpf.c).
  */
-static int attach(struct lock_collect *c, bool btf, bool fork)
+static int attach(struct lock_collect *c, bool btf, bool fork, bool user_only)
 {
 	struct lock_bpf *s = c->skel;
 	struct {
@@ -390,7 +391,8 @@ static int attach(struct lock_collect *c, bool btf, bool fork)
 	c->begin2 = order[L_BEGIN2].p;
 	c->end = order[L_END].p;
 	c->end2 = order[L_END2].p;
-	for (i = fork ? 0 : 1; i < NR_LINKS; i++) {
+	/* --user-only: the maps and the fork hook serve the futex programs. */
+	for (i = fork ? 0 : 1; i < (user_only ? L_FORK + 1 : NR_LINKS); i++) {
 		c->links[i] = attach_one(order[i].p, order[i].tp, btf);
 		if (c->links[i] < 0)
 			return c->links[i];
@@ -500,7 +502,7 @@ static int try_path(struct lock_collect *c, const struct lock_opts *o, bool btf)
 	if (!err)
 		cli_log("lock: programs loaded in %.1f ms\n", cli_now() * 1e3 - t);
 	t = cli_now() * 1e3;
-	err = err ?: attach(c, btf, o->follow_forks);
+	err = err ?: attach(c, btf, o->follow_forks, o->user_only);
 	if (!err)
 		cli_log("lock: attached in %.1f ms\n", cli_now() * 1e3 - t);
 	if (err) {
@@ -533,6 +535,12 @@ struct lock_collect *lock_collect__open(const struct lock_opts *o)
 	if (err)
 		err = try_path(c, o, false);
 	err = err ?: open_buffers(c, o);
+	if (!err && o->user) {
+		c->user = lock_ucollect__open(o, c->skel->maps.targets, c->skel->maps.cpus,
+					      c->skel->maps.cgroups, c->skel->rodata->off_task_stack);
+		if (!c->user)
+			err = -errno;
+	}
 	if (err) {
 		lock_collect__destroy(c);
 		errno = -err;
@@ -546,28 +554,38 @@ const char *lock_collect__path(const struct lock_collect *c)
 	return c->path;
 }
 
+const struct lock_ustacks *lock_collect__ustacks(const struct lock_collect *c)
+{
+	return lock_ucollect__stacks(c->user);
+}
+
 int lock_collect__poll(struct lock_collect *c, struct lock_table *t, int timeout_ms,
 		       const int *fds, int nfds)
 {
-	struct pollfd p[1 + LOCK_POLL_FDS] = {
+	struct pollfd p[2 + LOCK_POLL_FDS] = {
 		{ .fd = perf_buffer__epoll_fd(c->pb), .events = POLLIN },
+		{ .fd = c->user ? lock_ucollect__fd(c->user) : -1, .events = POLLIN },
 	};
 	int i, n, ready = 0;
 
 	c->table = t;
 	for (i = 0; i < nfds && i < LOCK_POLL_FDS; i++)
-		p[1 + i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
-	n = poll(p, 1 + i, timeout_ms);
+		p[2 + i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+	n = poll(p, 2 + i, timeout_ms);
 	if (n < 0)
 		return errno == EINTR ? 0 : -errno;
 	for (i = 0; i < nfds && i < LOCK_POLL_FDS; i++)
-		if (p[1 + i].revents)
+		if (p[2 + i].revents)
 			ready |= 1 << i;
 	if (p[0].revents) {
 		n = perf_buffer__consume(c->pb);
 		if (n < 0)
 			return n;
 	}
+	/* The user buffers at every wake-up: a begin is unwound while its
+	 * process is surely alive. */
+	if (c->user && (n = lock_ucollect__consume(c->user, t)) < 0)
+		return n;
 	return c->merge_err ?: ready;
 }
 
@@ -792,6 +810,9 @@ static int read_all(struct lock_collect *c, struct lock_table *t, struct lock_ac
 		acct_delta(a, &c->acct_prev);
 		c->acct_prev = cur;
 	}
+	if (c->user)
+		return c->stopped ? lock_ucollect__finish(c->user, t, a) :
+				    lock_ucollect__read(c->user, t, a);
 	return 0;
 }
 
@@ -833,6 +854,7 @@ void lock_collect__destroy(struct lock_collect *c)
 
 	if (!c)
 		return;
+	lock_ucollect__destroy(c->user);
 	perf_buffer__free(c->pb);
 	/* Detaching waits for the kernel to unpatch the tracepoints (~2.5 ms
 	 * each here).  Handing the links to a child to release was measured

@@ -25,6 +25,7 @@
 #include <bpf/bpf_tracing.h>
 
 #include "lock/lock.h"
+#include "lock/target.bpf.h"
 
 #define E2BIG	7
 #define EEXIST	17
@@ -37,11 +38,8 @@ const volatile __u32 tail_size;		/* bytes of union lock_tail in use */
 const volatile __u32 nr_rows = 1;	/* entries of `rows` */
 const volatile bool want_stack;		/* caller mode or -S */
 const volatile bool classify_lock;	/* -l: tell mmap_lock / siglock apart */
-const volatile enum lock_target target_mode;
-const volatile bool has_cpu;
 const volatile __u64 type_mask;		/* bit (flags & 63) set: accepted; 0: all */
 const volatile bool has_addr;
-const volatile bool has_cgroup;		/* -G */
 const volatile __u32 nr_ranges;		/* -S: sorted [start, end) text ranges */
 /*
  * Kernel struct offsets, found by the loader in the kernel's BTF.  Reading
@@ -193,21 +191,6 @@ struct {
 	__type(value, __u64);
 } counters SEC(".maps");
 
-/* Targets: tgid or tid -> 1.  Sized by the loader. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u8);
-} targets SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u8);
-} cpus SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -216,13 +199,6 @@ struct {
 	__type(value, __u8);
 } addrs SEC(".maps");
 
-/* -G: the cgroup ids whose tasks are traced. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1);
-	__type(key, __u64);
-	__type(value, __u8);
-} cgroups SEC(".maps");
 
 struct text_range {
 	__u64 start;
@@ -336,31 +312,6 @@ static __always_inline void count(__u32 which)
 	 * first can touch the same counter, so the add is atomic. */
 	if (c)
 		__sync_fetch_and_add(c, 1);
-}
-
-static __always_inline bool is_target(void)
-{
-	__u64 id;
-	__u32 key;
-
-	if (has_cpu) {
-		__u32 cpu = bpf_get_smp_processor_id();
-		__u8 *ok = bpf_map_lookup_elem(&cpus, &cpu);
-
-		if (!ok || !*ok)
-			return false;
-	}
-	if (has_cgroup) {
-		__u64 cg = bpf_get_current_cgroup_id();
-
-		if (!bpf_map_lookup_elem(&cgroups, &cg))
-			return false;
-	}
-	if (target_mode == LOCK_TARGET_ALL)
-		return true;
-	id = bpf_get_current_pid_tgid();
-	key = target_mode == LOCK_TARGET_TGID ? id >> 32 : (__u32)id;
-	return bpf_map_lookup_elem(&targets, &key) != NULL;
 }
 
 static __always_inline bool is_spinning(__u32 flags)

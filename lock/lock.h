@@ -187,4 +187,78 @@ enum lock_counter {
 	LC_NR,
 };
 
+/*
+ * -U: user-space lock waits, timed from a futex wait's syscall entry to its
+ * return (futex.bpf.c).  The entry sends the waiter's user registers and a
+ * bounded copy of its user stack, to be unwound in user space with each
+ * mapping's DWARF CFI; the return sends the end.  Both go through one perf
+ * buffer a CPU, joined by SEQ (the CPU in the top bits: no shared counter).
+ */
+#define LOCK_F_USER		(1U << 18)	/* a user-space row (-U) */
+#define LOCK_UTYPE_SHIFT	20		/* enum lock_utype, in a user row's flags */
+#define LOCK_UTYPE_MASK		(7U << LOCK_UTYPE_SHIFT)
+#define LOCK_UTYPE_BIT		56		/* -Y's mask: bit 56 + enum lock_utype */
+
+enum lock_utype {
+	LOCK_U_FUTEX,		/* a futex wait not told apart */
+	LOCK_U_FUTEX_PI,	/* FUTEX_LOCK_PI, WAIT_REQUEUE_PI */
+	LOCK_U_MUTEX,		/* pthread_mutex_*lock */
+	LOCK_U_RWLOCK_R,
+	LOCK_U_RWLOCK_W,
+	LOCK_U_COND,		/* pthread_cond_*wait */
+	LOCK_U_SEM,		/* sem_*wait */
+	LOCK_U_BARRIER,		/* pthread_barrier_wait */
+	LOCK_U_NR,
+};
+
+#define LOCK_USTACK_MAX		16384	/* --user-stack-size's limit, bytes */
+#define LOCK_USTACK_DEF		8192	/* perf's default dump size */
+#define LOCK_UREGS		17	/* x86-64 DWARF registers 0-16 (rip is 16) */
+#define LOCK_UWAIT_SLOTS	16384	/* threads in a futex wait at once */
+
+enum lock_urec_kind {
+	LOCK_REC_UBEGIN = 3,
+	LOCK_REC_UEND,
+};
+
+/* A wait began: who, where, and what to unwind. */
+struct lock_urec_begin {
+	__u32 kind;
+	__u32 op;		/* futex op (FUTEX_CMD_MASK applied); 0x100+: futex_wait(v) */
+	__u64 seq;
+	__u64 uaddr;		/* the futex word */
+	__u32 tid, tgid;
+	__u64 cgroup;
+	char comm[LOCK_COMM_LEN];
+	__u64 regs[LOCK_UREGS];	/* DWARF order: rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip */
+	__u32 stack_size;	/* bytes of STACK copied from regs[7] up; 0: none */
+	__u32 pad;
+	__u8 stack[LOCK_USTACK_MAX];
+};
+
+/* The wait ended after NS. */
+struct lock_urec_end {
+	__u32 kind;
+	__u32 tid;
+	__u64 seq;
+	__u64 ns;
+};
+
+/*
+ * -U's accounting (futex.bpf.c, per CPU).  Every recorded wait that ends is
+ * sent (UL_SENT), or its begin or end record was lost (UL_LOST_BEGIN counts
+ * the begin, UL_ENDS_NO_BEGIN its end; UL_LOST_END the end).
+ */
+enum lock_ucounter {
+	UL_WAITS,		/* futex wait entries of traced tasks */
+	UL_DROP_TASK,		/* not recorded: no slot (LOCK_UWAIT_SLOTS in waits) */
+	UL_LOST_BEGIN,		/* the begin record did not fit in the buffer */
+	UL_STACK_FAIL,		/* no user stack could be copied: registers only */
+	UL_ENDS,		/* recorded waits that returned */
+	UL_SENT,		/* ... whose end was sent */
+	UL_ENDS_NO_BEGIN,	/* ... whose begin record had been lost */
+	UL_LOST_END,		/* ... whose end record did not fit */
+	UL_NR,
+};
+
 #endif

@@ -113,6 +113,9 @@ struct lock_opts {
 	bool top;			/* frugal lock top: the live view */
 	bool quiet;			/* -q: no logs, even with -v */
 	bool owner;			/* -o: -t's rows are the owners, not the waiters */
+	bool user;			/* -U: futex waits too */
+	bool user_only;			/* --user-only: futex waits alone */
+	unsigned int ustack_size;	/* --user-stack-size: bytes copied per wait */
 	bool help;			/* -h: print the usage, nothing else */
 };
 
@@ -176,12 +179,25 @@ struct lock_accounting {
 	uint64_t begin_runs, begin2_runs, begin_ns, end_runs, end2_runs, end_ns;
 	bool have_stats;
 	uint64_t open_waits;		/* begun, not ended, when read (since the start) */
+	/* -U: the futex programs' counters, and user space's side */
+	bool user;
+	uint64_t u[UL_NR];
+	uint64_t u_merged;		/* waits added to rows */
+	uint64_t u_filtered;		/* removed by -Y */
+	uint64_t u_lost_records;	/* records the buffers lost (kernel's count) */
+	uint64_t u_unjoined;		/* ends whose begin record never came */
+	uint64_t u_open;		/* recorded waits not ended at stop */
+	uint64_t u_stacks, u_frames, u_shallow;	/* unwinding */
+	uint64_t u_begin_runs, u_begin_ns, u_end_runs, u_end_ns;	/* bpf_stats */
+	double u_unwind_s;		/* user-space CPU spent unwinding */
 };
 
 /* Load, probe and attach; NULL with errno set on failure. */
 struct lock_collect *lock_collect__open(const struct lock_opts *o);
 /* Which attach path was taken: "tp_btf" or "raw_tp". */
 const char *lock_collect__path(const struct lock_collect *c);
+/* -U: the names of the user frames in the rows; NULL without -U. */
+const struct lock_ustacks *lock_collect__ustacks(const struct lock_collect *c);
 /*
  * Wait up to TIMEOUT_MS for overflow records or for one of FDS (up to
  * LOCK_POLL_FDS: a wake-up pipe, a terminal) to become readable, and merge
@@ -227,6 +243,65 @@ struct ksyms *lock_symbolize(const uint64_t *addrs, size_t n,
  */
 struct ksyms *lock_report_syms(const struct lock_opts *o, struct lock_table *t);
 
+/* ---- -U: user-space waits (ucollect.c, ustack.c) ---- */
+
+/*
+ * A user row's key: its user stack's hash (caller mode), or the tid, the
+ * futex (tgid in bits 48-61 above its address) or the cgroup id with this
+ * bit set, so that it never merges with a kernel row.
+ */
+#define LOCK_KEY_USER		((uint64_t)1 << 62)
+#define LOCK_KEY_UADDR		(((uint64_t)1 << 48) - 1)
+/* A user frame in a row's stack: a token naming an entry of lock_ustacks
+ * (never a kernel or user address: those are canonical). */
+#define LOCK_UFRAME_TAG		UINT64_C(0x00f0000000000000)
+#define LOCK_UFRAME_TAG_MASK	UINT64_C(0xfff0000000000000)
+#define LOCK_UFRAME_MAX		(1U << 24)
+
+struct lock_ustacks;
+
+struct lock_ustacks *lock_ustacks__new(void);
+void lock_ustacks__free(struct lock_ustacks *u);
+/*
+ * R's user stack into up to MAX frame tokens, innermost first, and the
+ * primitive its locking frames name (LOCK_U_NR: none).  The number of
+ * frames (at least 1 when R has a pc), or -ENOMEM.
+ */
+int lock_ustacks__unwind(struct lock_ustacks *u, const struct lock_urec_begin *r,
+			 uint64_t *frames, unsigned int max, enum lock_utype *type);
+/* The data symbol at ADDR in process TGID into BUF ("" if none). */
+void lock_ustacks__data_name(struct lock_ustacks *u, uint32_t tgid, uint64_t addr,
+			     char *buf, size_t size);
+/* A token's "func+0xoff (binary)", its function, and whether it is the C
+ * library's locking code.  False if TOK is not a token of U. */
+bool lock_ustacks__frame(const struct lock_ustacks *u, uint64_t tok, const char **name,
+			 const char **func, bool *lockfn);
+/* Stacks unwound, their frames, and those of one frame or none. */
+void lock_ustacks__stats(const struct lock_ustacks *u, uint64_t *stacks, uint64_t *frames,
+			 uint64_t *shallow);
+
+struct lock_ucollect;
+struct bpf_map;
+
+/*
+ * The futex programs loaded beside the kernel's, sharing TARGETS, CPUS and
+ * CGROUPS (lock.bpf.c's maps), attached; NULL with errno set.
+ */
+struct lock_ucollect *lock_ucollect__open(const struct lock_opts *o, struct bpf_map *targets,
+					  struct bpf_map *cpus, struct bpf_map *cgroups,
+					  uint32_t off_task_stack);
+int lock_ucollect__fd(const struct lock_ucollect *u);	/* to poll */
+/* Merge what the buffers hold into T.  0 or -errno. */
+int lock_ucollect__consume(struct lock_ucollect *u, struct lock_table *t);
+/* Detach (no run is in flight once it returns), drain into T, read the counters. */
+int lock_ucollect__finish(struct lock_ucollect *u, struct lock_table *t,
+			  struct lock_accounting *a);
+/* The counters so far into A (-I: what came since the last call). */
+int lock_ucollect__read(struct lock_ucollect *u, struct lock_table *t,
+			struct lock_accounting *a);
+const struct lock_ustacks *lock_ucollect__stacks(const struct lock_ucollect *u);
+void lock_ucollect__destroy(struct lock_ucollect *u);
+
 /* ---- lock types (types.c) ---- */
 
 /* Type name as perf prints it ("rwsem:W", "mutex", ...). */
@@ -251,6 +326,7 @@ struct lock_run_info {
 	double time;			/* -I: the interval's end, seconds since the epoch */
 	const char *kernel;
 	const char *command;		/* NULL without one */
+	const struct lock_ustacks *ustacks;	/* -U: the user frames' names */
 	int exit_status;
 };
 

@@ -16,7 +16,7 @@
 enum {
 	OPT_TID = CLI_OPT_LONG, OPT_MAX_STACK, OPT_STACK_SKIP, OPT_JSON, OPT_RING,
 	OPT_RAW_TP, OPT_NO_WALK, OPT_STACK_CHECK, OPT_FLOOR, OPT_FOLDED, OPT_WEIGHT,
-	OPT_SVG, OPT_PPROF, OPT_OUTPUT,
+	OPT_SVG, OPT_PPROF, OPT_OUTPUT, OPT_USER_ONLY, OPT_USTACK,
 };
 
 static const struct cli_opt opts[] = {
@@ -30,6 +30,9 @@ static const struct cli_opt opts[] = {
 	{ "lock-addr", 'l', no_argument, NULL, "aggregate by lock" },
 	{ "lock-cgroup", 'g', no_argument, NULL, "aggregate by cgroup" },
 	{ "lock-owner", 'o', no_argument, NULL, "by the lock's owner when the wait began (mutex, rwsem writer, rt-mutex); implies -t" },
+	{ "user", 'U', no_argument, NULL, "user-space lock waits (futex) too, by user call stack, in the same report" },
+	{ "user-only", OPT_USER_ONLY, no_argument, NULL, "user-space lock waits alone" },
+	{ "user-stack-size", OPT_USTACK, required_argument, "BYTES", "user stack copied per wait, for unwinding (power of two, default 8192)" },
 	{ "cgroup-filter", 'G', required_argument, "CGROUPS", "only tasks of these cgroups (paths from the v2 root)" },
 	{ "quiet", 'q', no_argument, NULL, "no logs, even with -v (errors still)" },
 	{ "key", 'k', required_argument, "KEY", "sort: contended, wait_total (default), wait_max, wait_min, avg_wait" },
@@ -45,7 +48,7 @@ static const struct cli_opt opts[] = {
 	{ "verbose", 'v', no_argument, NULL, "call stack under each row; log what was probed" },
 	{ "max-stack", OPT_MAX_STACK, required_argument, "N", "frames per stack (default 8 with -v, else 4: enough to name the caller)" },
 	{ "stack-skip", OPT_STACK_SKIP, required_argument, "N", "frames skipped at the top (default: the tracing frames)" },
-	{ "type-filter", 'Y', required_argument, "TYPES", "spinlock, rwlock[:R|:W], rwsem[:R|:W], mutex, rt-mutex, percpu-rwsem, semaphore" },
+	{ "type-filter", 'Y', required_argument, "TYPES", "spinlock, rwlock[:R|:W], rwsem[:R|:W], mutex, rt-mutex, percpu-rwsem, semaphore; -U: futex, futex-pi, pthread_mutex, pthread_rwlock[:R|:W], pthread_cond, sem, pthread_barrier" },
 	{ "lock-filter", 'L', required_argument, "ADDRS", "lock addresses or kernel symbols" },
 	{ "callstack-filter", 'S', required_argument, "SYMS", "keep stacks with a symbol containing one of SYMS" },
 	{ "map-nr-entries", 'M', required_argument, "N", "kernel table size (default 16384)" },
@@ -237,6 +240,14 @@ static int check_options(struct lock_opts *o, int nmodes, bool have_cmd)
 		return cli_usage_err("-x: empty separator");
 	if (o->ring_kb & (o->ring_kb - 1))
 		return cli_usage_err("--ring-size: %u is not a power of two", o->ring_kb);
+	if (o->user_only)
+		o->user = true;
+	if (o->user && o->owner)
+		return cli_usage_err("-o cannot be combined with -U (a futex has no owner the kernel knows)");
+	if (o->user_only && (o->lock_arg || o->callstack_arg))
+		return cli_usage_err("--user-only cannot be combined with -L or -S (kernel addresses and symbols)");
+	if (o->ustack_size & (o->ustack_size - 1))
+		return cli_usage_err("--user-stack-size: %u is not a power of two", o->ustack_size);
 	if (o->cpu_list && check_cpus(o))
 		return EXIT_USAGE;
 	if (o->max_stack + (o->stack_skip == (unsigned int)-1 ? LOCK_MACHINERY_FRAMES :
@@ -255,6 +266,7 @@ static void set_defaults(struct lock_opts *o)
 	o->stack_skip = (unsigned int)-1;	/* not given: see default_stack_skip() */
 	o->map_entries = LOCK_DEF_ENTRIES;
 	o->ring_kb = 128;
+	o->ustack_size = LOCK_USTACK_DEF;
 }
 
 struct parse_state {
@@ -329,6 +341,9 @@ static int parse_one(void *ctx, int c, const char *arg)
 	case 'l': set_mode(ps, LOCK_AGGR_ADDR); break;
 	case 'g': set_mode(ps, LOCK_AGGR_CGROUP); break;
 	case 'o': o->owner = true; break;
+	case 'U': o->user = true; break;
+	case OPT_USER_ONLY: o->user_only = true; break;
+	case OPT_USTACK: return number("--user-stack-size", arg, 512, LOCK_USTACK_MAX, &o->ustack_size);
 	case 'G': o->cgroup_arg = arg; break;
 	case 'q': o->quiet = true; break;
 	case 'k': return parse_key(arg, &o->sort);

@@ -77,9 +77,22 @@ static bool name_has_prefix(const struct lock_out *out, uint64_t ip,
 	return false;
 }
 
+/* A user frame's token (-U): its names. */
+static bool user_frame(const struct lock_out *out, uint64_t ip, const char **name,
+		       const char **func, bool *lockfn)
+{
+	return (ip & LOCK_UFRAME_TAG_MASK) == LOCK_UFRAME_TAG && out->ri &&
+	       lock_ustacks__frame(out->ri->ustacks, ip, name, func, lockfn);
+}
+
 /* Locking code, by section as the kernel lays it out, or by name. */
 static bool is_lock_function(const struct lock_out *out, uint64_t ip)
 {
+	const char *name, *func;
+	bool lockfn;
+
+	if (user_frame(out, ip, &name, &func, &lockfn))
+		return lockfn;
 	static const char *prefixes[] = {
 		"mutex_", "__mutex_", "rwsem_", "down_", "__down_", "up_",
 		"_raw_", "queued_", "native_queued_", "__percpu_down", "percpu_down",
@@ -117,10 +130,14 @@ static unsigned int first_frame(const struct lock_out *out, const struct lock_ro
 
 static void fmt_sym(const struct lock_out *out, uint64_t ip, char *buf, size_t size)
 {
+	const char *name, *func;
 	struct ksym s;
 	uint64_t off;
+	bool lockfn;
 
-	if (out->ks && !ksyms__resolve(out->ks, ip, &s, &off))
+	if (user_frame(out, ip, &name, &func, &lockfn))
+		snprintf(buf, size, "%s", name);
+	else if (out->ks && !ksyms__resolve(out->ks, ip, &s, &off))
 		snprintf(buf, size, "%s+0x%" PRIx64, s.name, off);
 	else
 		snprintf(buf, size, "0x%" PRIx64, ip);
@@ -157,8 +174,10 @@ size_t lock_out__stack(const struct lock_out *out, const struct lock_row *r,
 {
 	char buf[160], label[sizeof(rn->abuf) + sizeof(rn->b) + 2];
 	uint64_t ips[LOCK_MAX_STACK], off;
+	const char *uname, *ufunc;
 	unsigned int n = 0, i;
 	struct ksym s;
+	bool lockfn;
 	size_t k = 0;
 
 	switch (out->o->mode) {
@@ -166,7 +185,9 @@ size_t lock_out__stack(const struct lock_out *out, const struct lock_row *r,
 		while (n < LOCK_MAX_STACK && lock_out__frame(out, r, rn, n, &ips[n], buf, sizeof(buf)))
 			n++;
 		for (i = n; i-- > 0; k++) {
-			if (out->ks && !ksyms__resolve(out->ks, ips[i], &s, &off))
+			if (user_frame(out, ips[i], &uname, &ufunc, &lockfn))
+				frame_name(&frames[k], ips[i], ufunc);
+			else if (out->ks && !ksyms__resolve(out->ks, ips[i], &s, &off))
 				frame_name(&frames[k], ips[i], s.name);
 			else {
 				snprintf(buf, sizeof(buf), "0x%" PRIx64, ips[i]);
@@ -229,12 +250,16 @@ static void row_name(const struct lock_out *out, const struct lock_row *r, const
 		fmt_caller(out, r, rn->first, rn->abuf, sizeof(rn->abuf));
 		break;
 	case LOCK_AGGR_TASK:
-		snprintf(rn->abuf, sizeof(rn->abuf), "%" PRIu64, r->key);
+		snprintf(rn->abuf, sizeof(rn->abuf), "%" PRIu64, r->key & ~LOCK_KEY_USER);
 		snprintf(rn->b, sizeof(rn->b), "%s", r->comm);
 		break;
 	case LOCK_AGGR_ADDR:
 		snprintf(rn->abuf, sizeof(rn->abuf), "%016" PRIx64, r->key);
-		if (r->st.flags & LOCK_F_MMAP_LOCK)
+		if (r->st.flags & LOCK_F_USER) {
+			/* a futex: its address in its process, its variable if it has one */
+			snprintf(rn->abuf, sizeof(rn->abuf), "%016" PRIx64, r->key & LOCK_KEY_UADDR);
+			snprintf(rn->b, sizeof(rn->b), "%s", r->comm);
+		} else if (r->st.flags & LOCK_F_MMAP_LOCK)
 			snprintf(rn->b, sizeof(rn->b), "mmap_lock");
 		else if (r->st.flags & LOCK_F_SIGLOCK)
 			snprintf(rn->b, sizeof(rn->b), "siglock");
@@ -250,14 +275,15 @@ static void row_name(const struct lock_out *out, const struct lock_row *r, const
 		if (cg)
 			rn->a = cg;
 		else
-			snprintf(rn->abuf, sizeof(rn->abuf), "cgroup:%" PRIu64, r->key);
+			snprintf(rn->abuf, sizeof(rn->abuf), "cgroup:%" PRIu64,
+				 r->key & ~LOCK_KEY_USER);
 		break;
 	}
 }
 
 /* ---- accounting ---- */
 
-#define MAX_ACCT_LINES 32
+#define MAX_ACCT_LINES 48
 
 static size_t acct_lines(const struct lock_accounting *a, uint64_t rows_sum,
 			 struct lock_acct_line *l)
@@ -297,6 +323,31 @@ static size_t acct_lines(const struct lock_accounting *a, uint64_t rows_sum,
 	return n;
 }
 
+/* -U's lines: where every futex wait the programs saw went. */
+static size_t acct_user_lines(const struct lock_accounting *a, struct lock_acct_line *l)
+{
+	const uint64_t *u = a->u;
+	size_t n = 0;
+
+#define L(j, t, val) (l[n++] = (struct lock_acct_line){ j, t, val })
+	L("user_waits", "futex waits seen (-U)", u[UL_WAITS]);
+	L("user_completed", "  futex waits completed", u[UL_ENDS]);
+	L("user_in_rows", "    in rows", a->u_merged);
+	L("user_filtered", "    filtered out (-Y)", a->u_filtered);
+	L("user_lost_begin", "    lost: begin record, ring buffer full", u[UL_ENDS_NO_BEGIN]);
+	L("user_lost_end", "    lost: end record, ring buffer full", u[UL_LOST_END]);
+	L("user_unjoined", "    lost: end without its begin record", a->u_unjoined);
+	L("user_lost_task", "  not recorded: no wait slot", u[UL_DROP_TASK]);
+	L("user_open_at_stop", "  futex waits still open at stop", a->u_open);
+	L("user_lost_records", "ring records lost (kernel's count)", a->u_lost_records);
+	L("user_stacks_unwound", "user stacks unwound (DWARF CFI)", a->u_stacks);
+	L("user_stack_frames", "  their frames", a->u_frames);
+	L("user_stacks_shallow", "  of one frame or none", a->u_shallow);
+	L("user_stacks_not_copied", "user stacks not copied (registers only)", u[UL_STACK_FAIL]);
+#undef L
+	return n;
+}
+
 void lock_out__accounting_text(struct lock_out *out, const struct lock_accounting *a,
 			       const struct lock_acct_line *l, size_t n)
 {
@@ -312,6 +363,12 @@ void lock_out__accounting_text(struct lock_out *out, const struct lock_accountin
 		fprintf(f, "%sBPF cost per event: begin %.0f ns, end %.0f ns\n", prefix,
 			a->begin_runs ? (double)a->begin_ns / a->begin_runs : 0.0,
 			a->end_runs ? (double)a->end_ns / a->end_runs : 0.0);
+	if (a->user && (a->u_begin_ns || a->u_end_ns))
+		fprintf(f, "%sBPF cost per futex wait: entry %.0f ns, return %.0f ns; "
+			"unwinding %.1f us a stack\n", prefix,
+			a->u_begin_runs ? (double)a->u_begin_ns / a->u_begin_runs : 0.0,
+			a->u_end_runs ? (double)a->u_end_ns / a->u_end_runs : 0.0,
+			a->u_stacks ? a->u_unwind_s * 1e6 / a->u_stacks : 0.0);
 }
 
 int lock_report(FILE *f, enum lock_format format, const struct lock_opts *o,
@@ -321,7 +378,7 @@ int lock_report(FILE *f, enum lock_format format, const struct lock_opts *o,
 	const struct lock_output *fmt = formats[format];
 	struct lock_row **rows = lock_table__sorted(t, o->sort);
 	struct lock_acct_line l[MAX_ACCT_LINES];
-	size_t i, n = lock_table__len(t);
+	size_t i, n = lock_table__len(t), nl;
 	struct lock_row_name rn;
 	struct lock_out out;
 	char **cg = NULL;
@@ -339,7 +396,12 @@ int lock_report(FILE *f, enum lock_format format, const struct lock_opts *o,
 		row_name(&out, rows[i], cg ? cg[i] : NULL, &rn);
 		fmt->row(&out, rows[i], &rn, i);
 	}
-	fmt->accounting(&out, a, l, acct_lines(a, lock_table__sum_count(t), l));
+	/* The kernel's rows hold what the user rows do not. */
+	nl = o->user_only ? 0 : acct_lines(a, lock_table__sum_count(t) -
+					   (a->user ? a->u_merged : 0), l);
+	if (a->user)
+		nl += acct_user_lines(a, l + nl);
+	fmt->accounting(&out, a, l, nl);
 	if (fmt->footer)
 		fmt->footer(&out);
 	lock_cgroup_names_free(cg, n);

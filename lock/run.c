@@ -371,6 +371,7 @@ static void run_info(struct run *r, struct lock_collect *c, struct lock_run_info
 		snprintf(r->cmdline + strlen(r->cmdline), sizeof(r->cmdline) - strlen(r->cmdline),
 			 "%s%s", i ? " " : "", r->cmd[i]);
 	ri->attach = lock_collect__path(c);
+	ri->ustacks = lock_collect__ustacks(c);
 	ri->seconds = r->seconds;
 	if (r->o->interval) {
 		struct timespec ts;

@@ -113,6 +113,8 @@ struct ksyms *lock_report_syms(const struct lock_opts *o, struct lock_table *t)
 	addrs = malloc((n ? n : 1) * (frames + 1) * sizeof(*addrs));
 	if (rows && addrs) {
 		for (i = 0; i < n; i++) {
+			if (rows[i]->st.flags & LOCK_F_USER)
+				continue;	/* named by lock/ustack.c */
 			if (o->mode == LOCK_AGGR_ADDR)
 				addrs[nr++] = rows[i]->key;
 			for (j = 0; rows[i]->stack && j < frames && rows[i]->stack[j]; j++)

@@ -30,10 +30,26 @@ static const struct {
 
 #define NR_TYPES (sizeof(lock_types) / sizeof(lock_types[0]))
 
+/* -U's primitives, by enum lock_utype. */
+static const char *const user_types[LOCK_U_NR] = {
+	[LOCK_U_FUTEX] = "futex",
+	[LOCK_U_FUTEX_PI] = "futex-pi",
+	[LOCK_U_MUTEX] = "pthread_mutex",
+	[LOCK_U_RWLOCK_R] = "pthread_rwlock:R",
+	[LOCK_U_RWLOCK_W] = "pthread_rwlock:W",
+	[LOCK_U_COND] = "pthread_cond",
+	[LOCK_U_SEM] = "sem",
+	[LOCK_U_BARRIER] = "pthread_barrier",
+};
+
 const char *lock_type_name(uint32_t flags)
 {
 	size_t i;
 
+	if (flags & LOCK_F_USER) {
+		i = (flags & LOCK_UTYPE_MASK) >> LOCK_UTYPE_SHIFT;
+		return i < LOCK_U_NR ? user_types[i] : "futex";
+	}
 	flags &= LCB_F_MASK;
 	for (i = 0; i < NR_TYPES; i++)
 		if (lock_types[i].flags == flags)
@@ -50,6 +66,14 @@ static int type_item(const char *s, size_t n, uint64_t *mask)
 	if (n == 10 && !strncmp(s, "mutex-spin", n)) {
 		*mask |= 1ULL << (LCB_F_MUTEX | LCB_F_SPIN);
 		return 0;
+	}
+	/* -U's: "pthread_rwlock" is both modes. */
+	for (i = 0; i < LOCK_U_NR; i++) {
+		size_t l = strlen(user_types[i]);
+
+		if ((l == n && !strncmp(user_types[i], s, n)) ||
+		    (l == n + 2 && !strncmp(user_types[i], s, n) && user_types[i][n] == ':'))
+			m |= 1ULL << (LOCK_UTYPE_BIT + i);
 	}
 	for (i = 0; i < NR_TYPES; i++) {
 		const char *str = lock_types[i].str, *name = lock_types[i].name;

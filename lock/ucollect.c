@@ -1,0 +1,672 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * -U's collector: the futex programs (futex.bpf.c) loaded beside the
+ * kernel's, on the same targets, CPUs and cgroups (their maps, by fd), and
+ * the join of their records: a wait's begin (registers and stack, unwound
+ * and named at once, while the process is surely alive) and its end (the
+ * time), by sequence number.  The two come through different CPUs'
+ * buffers when the waiter migrated, so either may come first.
+ *
+ * Every wait the programs recorded is, at the end, in a row, filtered by
+ * -Y, lost with a counted reason, or still open at the stop.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include <linux/perf_event.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "cli/cli.h"
+#include "lib/array.h"
+#include "lock/lock_int.h"
+#include "lock/futex.skel.h"
+
+#define FUTEX_LOCK_PI		6
+#define FUTEX_WAIT_REQUEUE_PI	11
+#define FUTEX_LOCK_PI2		13
+
+enum { P_BEGIN, P_END };	/* which half of a wait a pending entry holds */
+
+struct pend {
+	uint64_t seq;		/* 0: empty; ~0: deleted */
+	uint64_t key;		/* P_BEGIN: the row's key */
+	uint64_t ns;		/* P_END: the wait */
+	uint32_t flags;
+	uint8_t state;
+	bool filtered;
+};
+#define PEND_DEL (~0ULL)
+
+/* A row's definition: its flags and tail, kept across -I's tables. */
+struct udef {
+	uint64_t key;
+	uint32_t flags;
+	unsigned char tail[];
+};
+
+struct lock_ucollect {
+	struct futex_bpf *skel;
+	struct bpf_link *links[6];
+	struct perf_buffer *pb;
+	struct lock_ustacks *st;
+	const struct lock_opts *o;
+	struct lock_table *table;
+	size_t tail_size, def_size;
+	struct pend *pend;
+	size_t pend_cap, pend_used;	/* used: live and deleted entries */
+	unsigned char *defs;		/* def_size bytes each */
+	size_t nr_defs, cap_defs;
+	uint32_t *def_slots;		/* 1 + index; 0 empty */
+	size_t nr_def_slots;
+	uint64_t merged, filtered, lost_records;
+	double unwind_s;
+	int err;
+	struct lock_accounting prev;	/* -I */
+};
+
+static uint64_t hash64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/* ---- the pending halves, by sequence number ---- */
+
+static struct pend *pend_find(struct lock_ucollect *u, uint64_t seq)
+{
+	size_t i, m = u->pend_cap - 1;
+
+	if (!u->pend_cap)
+		return NULL;
+	for (i = hash64(seq) & m; u->pend[i].seq; i = (i + 1) & m)
+		if (u->pend[i].seq == seq)
+			return &u->pend[i];
+	return NULL;
+}
+
+static int pend_rehash(struct lock_ucollect *u)
+{
+	size_t cap = u->pend_cap ? u->pend_cap : 1024, i, j, live = 0;
+	struct pend *old = u->pend, *p;
+
+	for (i = 0; i < u->pend_cap; i++)
+		live += old[i].seq && old[i].seq != PEND_DEL;
+	while (live * 4 >= cap)
+		cap *= 2;
+	p = calloc(cap, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < u->pend_cap; i++) {
+		if (!old[i].seq || old[i].seq == PEND_DEL)
+			continue;
+		for (j = hash64(old[i].seq) & (cap - 1); p[j].seq; j = (j + 1) & (cap - 1))
+			;
+		p[j] = old[i];
+	}
+	free(old);
+	u->pend = p;
+	u->pend_cap = cap;
+	u->pend_used = live;
+	return 0;
+}
+
+static struct pend *pend_add(struct lock_ucollect *u, uint64_t seq)
+{
+	size_t i, m;
+
+	if ((u->pend_used + 1) * 2 > u->pend_cap && pend_rehash(u))
+		return NULL;
+	m = u->pend_cap - 1;
+	for (i = hash64(seq) & m; u->pend[i].seq && u->pend[i].seq != PEND_DEL; i = (i + 1) & m)
+		;
+	u->pend_used += !u->pend[i].seq;
+	memset(&u->pend[i], 0, sizeof(u->pend[i]));
+	u->pend[i].seq = seq;
+	return &u->pend[i];
+}
+
+/* ---- row definitions, by key ---- */
+
+static struct udef *def_at(struct lock_ucollect *u, size_t i)
+{
+	return (struct udef *)(u->defs + i * u->def_size);
+}
+
+static struct udef *def_find(struct lock_ucollect *u, uint64_t key)
+{
+	size_t i, m = u->nr_def_slots - 1;
+
+	if (!u->nr_def_slots)
+		return NULL;
+	for (i = hash64(key) & m; u->def_slots[i]; i = (i + 1) & m)
+		if (def_at(u, u->def_slots[i] - 1)->key == key)
+			return def_at(u, u->def_slots[i] - 1);
+	return NULL;
+}
+
+static int def_slots_grow(struct lock_ucollect *u)
+{
+	size_t n = u->nr_def_slots ? u->nr_def_slots * 2 : 1024, i, j;
+	uint32_t *s = calloc(n, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	for (i = 0; i < u->nr_defs; i++) {
+		for (j = hash64(def_at(u, i)->key) & (n - 1); s[j]; j = (j + 1) & (n - 1))
+			;
+		s[j] = i + 1;
+	}
+	free(u->def_slots);
+	u->def_slots = s;
+	u->nr_def_slots = n;
+	return 0;
+}
+
+static int def_put(struct lock_ucollect *u, uint64_t key, uint32_t flags, const void *tail)
+{
+	struct udef *d;
+	size_t j;
+
+	if (def_find(u, key))
+		return 0;
+	if ((u->nr_defs + 1) * 2 > u->nr_def_slots && def_slots_grow(u))
+		return -ENOMEM;
+	if (array__grow(&u->defs, &u->cap_defs, u->nr_defs + 1, u->def_size, 64))
+		return -ENOMEM;
+	d = def_at(u, u->nr_defs);
+	d->key = key;
+	d->flags = flags;
+	memcpy(d->tail, tail, u->tail_size);
+	for (j = hash64(key) & (u->nr_def_slots - 1); u->def_slots[j];
+	     j = (j + 1) & (u->nr_def_slots - 1))
+		;
+	u->def_slots[j] = ++u->nr_defs;
+	return 0;
+}
+
+/* ---- records ---- */
+
+static int add_wait(struct lock_ucollect *u, uint64_t key, uint32_t flags, uint64_t ns)
+{
+	struct lock_stat st = { ns, ns, ns, 1, flags };
+	struct udef *d = def_find(u, key);
+
+	u->merged++;
+	return lock_table__add(u->table, key, &st, d && u->tail_size ? d->tail : NULL,
+			       u->tail_size);
+}
+
+static uint64_t key_of_stack(const uint64_t *frames, unsigned int n, enum lock_utype ty)
+{
+	uint64_t h = hash64(ty + 1);
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		h = hash64(h ^ frames[i]) + i;
+	return h ? h : 1;
+}
+
+static void on_begin(struct lock_ucollect *u, const struct lock_urec_begin *r)
+{
+	const struct lock_opts *o = u->o;
+	uint64_t frames[LOCK_MAX_STACK] = { 0 }, key = 0;
+	unsigned char tail[LOCK_MAX_STACK * sizeof(uint64_t)] = { 0 };
+	unsigned int max = o->max_stack < LOCK_MAX_STACK ? o->max_stack : LOCK_MAX_STACK;
+	enum lock_utype ty;
+	struct pend *p;
+	uint32_t flags;
+	bool filtered;
+	int n;
+
+	n = lock_ustacks__unwind(u->st, r, frames, max, &ty);
+	if (n < 0) {
+		u->err = n;
+		return;
+	}
+	if (ty == LOCK_U_NR)
+		ty = r->op == FUTEX_LOCK_PI || r->op == FUTEX_LOCK_PI2 ||
+		     r->op == FUTEX_WAIT_REQUEUE_PI ? LOCK_U_FUTEX_PI : LOCK_U_FUTEX;
+	flags = LOCK_F_USER | (uint32_t)ty << LOCK_UTYPE_SHIFT;
+	filtered = o->type_mask && !(o->type_mask & (1ULL << (LOCK_UTYPE_BIT + ty)));
+	switch (o->mode) {
+	case LOCK_AGGR_CALLER:
+		key = key_of_stack(frames, n, ty);
+		memcpy(tail, frames, max * sizeof(uint64_t));
+		break;
+	case LOCK_AGGR_TASK:
+		key = LOCK_KEY_USER | r->tid;
+		memcpy(tail, r->comm, LOCK_COMM_LEN);
+		tail[LOCK_COMM_LEN - 1] = '\0';
+		break;
+	case LOCK_AGGR_ADDR:
+		key = LOCK_KEY_USER | (uint64_t)(r->tgid & 0x3fff) << 48 |
+		      (r->uaddr & LOCK_KEY_UADDR);
+		lock_ustacks__data_name(u->st, r->tgid, r->uaddr, (char *)tail, LOCK_SLAB_LEN);
+		break;
+	case LOCK_AGGR_CGROUP:
+		key = LOCK_KEY_USER | r->cgroup;
+		break;
+	}
+	if (!filtered && (u->err = def_put(u, key, flags, tail)))
+		return;
+	p = pend_find(u, r->seq);
+	if (p && p->state == P_END) {	/* its end came first */
+		p->seq = PEND_DEL;
+		if (filtered)
+			u->filtered++;
+		else
+			u->err = add_wait(u, key, flags, p->ns);
+		return;
+	}
+	p = pend_add(u, r->seq);
+	if (!p) {
+		u->err = -ENOMEM;
+		return;
+	}
+	p->state = P_BEGIN;
+	p->key = key;
+	p->flags = flags;
+	p->filtered = filtered;
+}
+
+static void on_end(struct lock_ucollect *u, const struct lock_urec_end *e)
+{
+	struct pend *p = pend_find(u, e->seq);
+
+	if (p && p->state == P_BEGIN) {
+		p->seq = PEND_DEL;
+		if (p->filtered)
+			u->filtered++;
+		else
+			u->err = add_wait(u, p->key, p->flags, e->ns);
+		return;
+	}
+	p = pend_add(u, e->seq);
+	if (!p) {
+		u->err = -ENOMEM;
+		return;
+	}
+	p->state = P_END;
+	p->ns = e->ns;
+}
+
+static enum bpf_perf_event_ret on_event(void *ctx, int cpu, struct perf_event_header *h)
+{
+	struct lock_ucollect *u = ctx;
+	struct { struct perf_event_header h; uint32_t size; char data[]; } *raw = (void *)h;
+	struct { struct perf_event_header h; uint64_t id, lost; } *lost = (void *)h;
+	const struct lock_urec_begin *b = (const void *)raw->data;
+
+	(void)cpu;
+	if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*lost)) {
+		u->lost_records += lost->lost;
+		return LIBBPF_PERF_EVENT_CONT;
+	}
+	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*raw) ||
+	    raw->size > h->size - sizeof(*raw) || raw->size < sizeof(uint32_t))
+		return LIBBPF_PERF_EVENT_CONT;
+	if (b->kind == LOCK_REC_UBEGIN && raw->size >= offsetof(struct lock_urec_begin, stack) &&
+	    b->stack_size <= raw->size - offsetof(struct lock_urec_begin, stack))
+		on_begin(u, b);
+	else if (b->kind == LOCK_REC_UEND && raw->size >= sizeof(struct lock_urec_end))
+		on_end(u, (const void *)raw->data);
+	return u->err ? LIBBPF_PERF_EVENT_ERROR : LIBBPF_PERF_EVENT_CONT;
+}
+
+/* ---- loading ---- */
+
+static int reuse(struct bpf_map *mine, struct bpf_map *theirs)
+{
+	int err = bpf_map__set_max_entries(mine, bpf_map__max_entries(theirs));
+
+	return err ?: bpf_map__reuse_fd(mine, bpf_map__fd(theirs));
+}
+
+/* Each syscall's pair: futex(2) always; futex_wait(2) and futex_waitv(2)
+ * where the kernel has them. */
+static int attach(struct lock_ucollect *u)
+{
+	struct futex_bpf *s = u->skel;
+	struct bpf_program *order[6] = {
+		s->progs.futex_exit, s->progs.futex_enter,
+		s->progs.futex_wait_exit, s->progs.futex_wait_enter,
+		s->progs.futex_waitv_exit, s->progs.futex_waitv_enter,
+	};
+	int i;
+
+	for (i = 0; i < 6; i++) {
+		if (!bpf_program__autoload(order[i]))
+			continue;
+		u->links[i] = bpf_program__attach(order[i]);
+		if (!u->links[i])
+			return -errno;
+	}
+	return 0;
+}
+
+static bool has_event(const char *name)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/kernel/tracing/events/syscalls/%s", name);
+	if (!access(path, F_OK))
+		return true;
+	snprintf(path, sizeof(path), "/sys/kernel/debug/tracing/events/syscalls/%s", name);
+	return !access(path, F_OK);
+}
+
+static int open_buffers(struct lock_ucollect *u, const struct lock_opts *o)
+{
+	/* A begin carries up to --user-stack-size bytes: the ring holds at
+	 * least 32 of them, and the reader wakes at an eighth. */
+	size_t kb = o->ring_kb, min = (size_t)o->ustack_size * 32 / 1024;
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_BPF_OUTPUT,
+		.sample_type = PERF_SAMPLE_RAW,
+		.sample_period = 1,
+		.watermark = 1,
+	};
+
+	while (kb < min)
+		kb *= 2;
+	attr.wakeup_watermark = kb * 1024 / 8;
+	u->pb = perf_buffer__new_raw(bpf_map__fd(u->skel->maps.ubufs), kb / 4, &attr,
+				     on_event, u, NULL);
+	return u->pb ? 0 : -errno;
+}
+
+struct lock_ucollect *lock_ucollect__open(const struct lock_opts *o, struct bpf_map *targets,
+					  struct bpf_map *cpus, struct bpf_map *cgroups,
+					  uint32_t off_task_stack)
+{
+	struct lock_ucollect *u = calloc(1, sizeof(*u));
+	struct futex_bpf *s;
+	int err = -ENOMEM;
+
+	if (!u)
+		goto fail;
+	u->o = o;
+	u->tail_size = o->mode == LOCK_AGGR_CALLER ? o->max_stack * sizeof(uint64_t) :
+		       o->mode == LOCK_AGGR_TASK ? LOCK_COMM_LEN :
+		       o->mode == LOCK_AGGR_ADDR ? LOCK_SLAB_LEN : 0;
+	u->def_size = (sizeof(struct udef) + u->tail_size + 7) & ~(size_t)7;
+	u->st = lock_ustacks__new();
+	u->skel = s = futex_bpf__open();
+	if (!u->st || !s) {
+		err = -errno;
+		goto fail;
+	}
+	s->rodata->ustack_size = o->ustack_size;
+	s->rodata->do_nothing = o->floor;
+	s->rodata->off_task_stack = off_task_stack;
+	s->rodata->target_mode = o->target_mode;
+	s->rodata->has_cpu = o->cpu_list != NULL;
+	s->rodata->has_cgroup = o->nr_cgroups > 0;
+	bpf_program__set_autoload(s->progs.futex_wait_enter, has_event("sys_enter_futex_wait"));
+	bpf_program__set_autoload(s->progs.futex_wait_exit, has_event("sys_enter_futex_wait"));
+	bpf_program__set_autoload(s->progs.futex_waitv_enter, has_event("sys_enter_futex_waitv"));
+	bpf_program__set_autoload(s->progs.futex_waitv_exit, has_event("sys_enter_futex_waitv"));
+	err = reuse(s->maps.targets, targets) ?: reuse(s->maps.cpus, cpus) ?:
+	      reuse(s->maps.cgroups, cgroups);
+	err = err ?: futex_bpf__load(s);
+	err = err ?: open_buffers(u, o);
+	err = err ?: attach(u);
+	if (err)
+		goto fail;
+	cli_log("lock: -U: futex programs attached (%u-byte stacks)\n", o->ustack_size);
+	/* Never a network fetch of debug files from a profiler (libdw asks
+	 * debuginfod when this is set). */
+	unsetenv("DEBUGINFOD_URLS");
+	return u;
+fail:
+	lock_ucollect__destroy(u);
+	errno = -err;
+	return NULL;
+}
+
+int lock_ucollect__fd(const struct lock_ucollect *u)
+{
+	return perf_buffer__epoll_fd(u->pb);
+}
+
+static double thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int lock_ucollect__consume(struct lock_ucollect *u, struct lock_table *t)
+{
+	double t0 = thread_cpu();
+	int n;
+
+	u->table = t;
+	n = perf_buffer__consume(u->pb);
+	u->unwind_s += thread_cpu() - t0;
+	if (u->err)
+		return u->err;
+	return n < 0 ? n : 0;
+}
+
+static void read_stats(struct bpf_program *p, uint64_t *runs, uint64_t *ns)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	if (!bpf_program__autoload(p))
+		return;
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+		return;
+	*runs += info.run_cnt;
+	*ns += info.run_time_ns;
+}
+
+static int read_counters(struct lock_ucollect *u, struct lock_accounting *a)
+{
+	int fd = bpf_map__fd(u->skel->maps.ucounters), nr_cpus = libbpf_num_possible_cpus();
+	struct futex_bpf *s = u->skel;
+	uint64_t *v;
+	uint32_t i;
+	size_t k;
+	int j, err = 0;
+
+	if (nr_cpus < 0)
+		return nr_cpus;
+	v = calloc(nr_cpus, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	a->user = true;
+	for (i = 0; i < UL_NR && !err; i++) {
+		a->u[i] = 0;
+		err = bpf_map_lookup_elem(fd, &i, v) ? -errno : 0;
+		for (j = 0; !err && j < nr_cpus; j++)
+			a->u[i] += v[j];
+	}
+	free(v);
+	a->u_merged = u->merged;
+	a->u_filtered = u->filtered;
+	a->u_lost_records = u->lost_records;
+	a->u_unwind_s = u->unwind_s;
+	a->u_open = a->u_unjoined = 0;
+	for (k = 0; k < u->pend_cap; k++) {
+		if (!u->pend[k].seq || u->pend[k].seq == PEND_DEL)
+			continue;
+		if (u->pend[k].state == P_BEGIN)
+			a->u_open++;
+		else
+			a->u_unjoined++;
+	}
+	lock_ustacks__stats(u->st, &a->u_stacks, &a->u_frames, &a->u_shallow);
+	a->u_begin_runs = a->u_begin_ns = a->u_end_runs = a->u_end_ns = 0;
+	read_stats(s->progs.futex_enter, &a->u_begin_runs, &a->u_begin_ns);
+	read_stats(s->progs.futex_wait_enter, &a->u_begin_runs, &a->u_begin_ns);
+	read_stats(s->progs.futex_waitv_enter, &a->u_begin_runs, &a->u_begin_ns);
+	read_stats(s->progs.futex_exit, &a->u_end_runs, &a->u_end_ns);
+	read_stats(s->progs.futex_wait_exit, &a->u_end_runs, &a->u_end_ns);
+	read_stats(s->progs.futex_waitv_exit, &a->u_end_runs, &a->u_end_ns);
+	return err;
+}
+
+static uint64_t sub(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+int lock_ucollect__read(struct lock_ucollect *u, struct lock_table *t,
+			struct lock_accounting *a)
+{
+	struct lock_accounting cur;
+	int err = lock_ucollect__consume(u, t);
+	int i;
+
+	err = err ?: read_counters(u, a);
+	if (err || !u->o->interval)
+		return err;
+	/* -I: what came since the last read; the open waits stay a level. */
+	cur = *a;
+	for (i = 0; i < UL_NR; i++)
+		a->u[i] = sub(cur.u[i], u->prev.u[i]);
+	a->u_merged = sub(cur.u_merged, u->prev.u_merged);
+	a->u_filtered = sub(cur.u_filtered, u->prev.u_filtered);
+	a->u_lost_records = sub(cur.u_lost_records, u->prev.u_lost_records);
+	a->u_stacks = sub(cur.u_stacks, u->prev.u_stacks);
+	a->u_frames = sub(cur.u_frames, u->prev.u_frames);
+	a->u_shallow = sub(cur.u_shallow, u->prev.u_shallow);
+	a->u_begin_runs = sub(cur.u_begin_runs, u->prev.u_begin_runs);
+	a->u_begin_ns = sub(cur.u_begin_ns, u->prev.u_begin_ns);
+	a->u_end_runs = sub(cur.u_end_runs, u->prev.u_end_runs);
+	a->u_end_ns = sub(cur.u_end_ns, u->prev.u_end_ns);
+	a->u_unwind_s = cur.u_unwind_s - u->prev.u_unwind_s;
+	u->prev = cur;
+	return 0;
+}
+
+static void detach(struct lock_ucollect *u)
+{
+	for (int i = 0; i < 6; i++) {
+		bpf_link__destroy(u->links[i]);
+		u->links[i] = NULL;
+	}
+}
+
+/*
+ * Releasing a syscall tracepoint's program waits for a tasks-trace RCU
+ * grace period (those tracepoints may fault): 0.4-0.9 s here, and closing
+ * the links from threads at once did not overlap the waits.  The gate is
+ * closed by then (the programs return at once), so the last reference
+ * goes to a grandchild that lets the kernel take its time, and frugal
+ * exits without waiting.  It holds only this process's descriptors and
+ * exits as soon as they are released.
+ */
+static void detach_behind(struct lock_ucollect *u)
+{
+	int p[2], i, any = 0;
+	pid_t pid;
+	char c;
+
+	for (i = 0; i < 6; i++)
+		any |= u->links[i] != NULL;
+	if (!any || pipe(p))
+		goto here;
+	pid = fork();
+	if (pid == 0) {
+		if (fork() == 0) {
+			/* The parent's copies are closed when the pipe is. */
+			close(p[1]);
+			while (read(p[0], &c, 1) < 0 && errno == EINTR)
+				;
+			_exit(0);
+		}
+		_exit(0);
+	}
+	close(p[0]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	for (i = 0; pid > 0 && i < 6; i++) {
+		bpf_link__destroy(u->links[i]);
+		u->links[i] = NULL;
+	}
+	futex_bpf__destroy(u->skel);
+	u->skel = NULL;
+	close(p[1]);
+here:
+	detach(u);
+}
+
+/* Close the gate (futex.bpf.c) and wait until no run is in flight. */
+static int stop(struct lock_ucollect *u)
+{
+	int fd = bpf_map__fd(u->skel->maps.ucpus), nr_cpus = libbpf_num_possible_cpus();
+	struct { uint64_t seq, in, out; } *g;
+	uint32_t zero = 0;
+	int i, tries, busy = 1;
+
+	if (nr_cpus < 0)
+		return nr_cpus;
+	g = calloc(nr_cpus, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	u->skel->bss->stopped = true;
+	__sync_synchronize();
+	for (tries = 0; busy && tries < 20000; tries++) {
+		if (tries)
+			usleep(50);
+		if (bpf_map_lookup_elem(fd, &zero, g)) {
+			free(g);
+			return -errno;
+		}
+		for (busy = 0, i = 0; i < nr_cpus; i++)
+			busy |= g[i].in != g[i].out;
+	}
+	free(g);
+	if (busy)
+		detach(u);
+	return 0;
+}
+
+int lock_ucollect__finish(struct lock_ucollect *u, struct lock_table *t,
+			  struct lock_accounting *a)
+{
+	/* Detaching a tracepoint's program waits until no run of it is in
+	 * flight: the counters and buffers are final after it. */
+	uint64_t stacks, frames, shallow;
+	int err;
+
+	err = stop(u);
+	err = err ?: lock_ucollect__read(u, t, a);
+	lock_ustacks__stats(u->st, &stacks, &frames, &shallow);
+	cli_log("lock: -U: %llu user stacks unwound, %.1f ms of CPU for the records\n",
+		(unsigned long long)stacks, u->unwind_s * 1e3);
+	return err;
+}
+
+const struct lock_ustacks *lock_ucollect__stacks(const struct lock_ucollect *u)
+{
+	return u ? u->st : NULL;
+}
+
+void lock_ucollect__destroy(struct lock_ucollect *u)
+{
+	if (!u)
+		return;
+	perf_buffer__free(u->pb);
+	detach_behind(u);
+	futex_bpf__destroy(u->skel);
+	lock_ustacks__free(u->st);
+	free(u->pend);
+	free(u->defs);
+	free(u->def_slots);
+	free(u);
+}

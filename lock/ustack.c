@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * -U's user stacks: a futex wait's registers and stack copy (futex.bpf.c)
+ * unwound with the DWARF CFI of each mapping (.eh_frame, .debug_frame),
+ * then named from each mapping's ELF: .symtab/.dynsym, MiniDebugInfo
+ * (.gnu_debugdata), a debug file under /usr/lib/debug/.build-id or by
+ * .gnu_debuglink.  All of it is elfutils' libdwfl, which reads the files
+ * through mmap and caches each by build-id within a process's Dwfl.
+ *
+ * A process's Dwfl (its /proc/PID/maps) is made at its first wait and kept
+ * to the end, so the frames of a process that exits before the report are
+ * already named: each distinct frame becomes a token, an index into one
+ * table of names, and a row's stack holds tokens.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <elfutils/libdwfl.h>
+
+#include "cli/cli.h"
+#include "lib/array.h"
+#include "lock/lock_int.h"
+
+/* Processes whose Dwfl is kept; past it, the oldest half is dropped. */
+#define MAX_PROCS	256
+
+struct uframe {
+	uint64_t h;		/* hash of the module's path and the offset in it */
+	char *name;		/* "func+0xoff (binary)" */
+	char *func;		/* "func", or the address */
+	bool lockfn;		/* the C library's locking code: not a caller */
+};
+
+struct uproc {
+	uint32_t tgid;
+	Dwfl *dwfl;		/* NULL: its maps could not be read */
+	double made;		/* when (cli_now), to re-read maps after a dlopen */
+};
+
+struct lock_ustacks {
+	struct uproc *procs;
+	size_t nr_procs, cap_procs;
+	struct uframe *frames;
+	size_t nr_frames, cap_frames;
+	uint32_t *slots;		/* open addressing: 1 + frame index; 0 empty */
+	size_t nr_slots;
+	/* the record being unwound, for the callbacks */
+	const struct lock_urec_begin *rec;
+	uint64_t *out;
+	unsigned int n, max;
+	enum lock_utype type;
+	struct uproc *cur;
+	uint64_t unwound, frames_total, failed;
+};
+
+static char *debuginfo_path;
+static const Dwfl_Callbacks proc_callbacks = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.debuginfo_path = &debuginfo_path,
+};
+
+/* ---- the thread state dwfl unwinds: the record's ---- */
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	struct lock_ustacks *u = arg;
+
+	(void)dwfl;
+	if (*thread_argp)
+		return 0;
+	*thread_argp = u;
+	return u->rec->tid;
+}
+
+static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	struct lock_ustacks *u = arg;
+
+	(void)dwfl;
+	*thread_argp = u;
+	return (uint32_t)tid == u->rec->tid;
+}
+
+/* Only the copy: live memory may have changed since the wait began. */
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct lock_ustacks *u = arg;
+	const struct lock_urec_begin *r = u->rec;
+	uint64_t sp = r->regs[7];
+
+	(void)dwfl;
+	if (addr < sp || addr - sp > r->stack_size || r->stack_size - (addr - sp) < 8)
+		return false;
+	memcpy(result, r->stack + (addr - sp), 8);
+	return true;
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct lock_ustacks *u = arg;
+	Dwarf_Word regs[LOCK_UREGS];
+
+	memcpy(regs, u->rec->regs, sizeof(regs));
+	return dwfl_thread_state_registers(thread, 0, LOCK_UREGS, regs);
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = next_thread,
+	.get_thread = get_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+/* ---- processes ---- */
+
+static Dwfl *proc_dwfl(struct lock_ustacks *u, uint32_t tgid)
+{
+	Dwfl *d = dwfl_begin(&proc_callbacks);
+
+	if (!d)
+		return NULL;
+	if (dwfl_linux_proc_report(d, tgid) || dwfl_report_end(d, NULL, NULL) ||
+	    !dwfl_attach_state(d, NULL, tgid, &thread_callbacks, u)) {
+		dwfl_end(d);
+		return NULL;
+	}
+	return d;
+}
+
+static struct uproc *proc_get(struct lock_ustacks *u, uint32_t tgid)
+{
+	size_t i;
+
+	for (i = 0; i < u->nr_procs; i++)
+		if (u->procs[i].tgid == tgid)
+			return &u->procs[i];
+	if (u->nr_procs == MAX_PROCS) {
+		/* The oldest half goes; their frames stay named. */
+		for (i = 0; i < MAX_PROCS / 2; i++)
+			if (u->procs[i].dwfl)
+				dwfl_end(u->procs[i].dwfl);
+		memmove(u->procs, u->procs + MAX_PROCS / 2,
+			(MAX_PROCS - MAX_PROCS / 2) * sizeof(*u->procs));
+		u->nr_procs -= MAX_PROCS / 2;
+	}
+	if (array__grow(&u->procs, &u->cap_procs, u->nr_procs + 1, sizeof(*u->procs), 16))
+		return NULL;
+	u->procs[u->nr_procs] = (struct uproc){ tgid, proc_dwfl(u, tgid), cli_now() };
+	return &u->procs[u->nr_procs++];
+}
+
+/* A pc outside every module: a library mapped since; read the maps again
+ * (at most once a second per process). */
+static Dwfl_Module *module_of(struct lock_ustacks *u, uint64_t pc)
+{
+	Dwfl_Module *m = u->cur->dwfl ? dwfl_addrmodule(u->cur->dwfl, pc) : NULL;
+
+	if (m || cli_now() - u->cur->made < 1.0)
+		return m;
+	if (u->cur->dwfl)
+		dwfl_end(u->cur->dwfl);
+	u->cur->dwfl = proc_dwfl(u, u->cur->tgid);
+	u->cur->made = cli_now();
+	return u->cur->dwfl ? dwfl_addrmodule(u->cur->dwfl, pc) : NULL;
+}
+
+/* ---- frames: interned by module and offset ---- */
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	return h;
+}
+
+static bool is_lock_func(const char *f)
+{
+	static const char *const prefixes[] = {
+		"pthread_mutex_", "__pthread_mutex_", "___pthread_mutex_",
+		"pthread_rwlock_", "__pthread_rwlock_", "___pthread_rwlock_",
+		"pthread_cond_", "__pthread_cond_", "___pthread_cond_",
+		"pthread_barrier_", "__pthread_barrier_", "sem_", "__new_sem_",
+		"__old_sem_", "do_futex_wait", "__futex", "futex_", "__lll_", "lll_",
+		"syscall", "__GI_", "__pthread_clockjoin", "__condvar_",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(f, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+/* What a locking function tells of the primitive: LOCK_U_NR if nothing. */
+static enum lock_utype type_of(const char *f)
+{
+	while (*f == '_')
+		f++;
+	if (!strncmp(f, "pthread_mutex_", 14))
+		return LOCK_U_MUTEX;
+	if (!strncmp(f, "pthread_rwlock_", 15))
+		return strstr(f, "rdlock") ? LOCK_U_RWLOCK_R :
+		       strstr(f, "wrlock") ? LOCK_U_RWLOCK_W : LOCK_U_NR;
+	if (!strncmp(f, "pthread_cond_", 13))
+		return LOCK_U_COND;
+	if (!strncmp(f, "new_sem_", 8) || !strncmp(f, "sem_", 4) || !strncmp(f, "old_sem_", 8))
+		return LOCK_U_SEM;
+	if (!strncmp(f, "pthread_barrier_", 16))
+		return LOCK_U_BARRIER;
+	return LOCK_U_NR;
+}
+
+static int grow_slots(struct lock_ustacks *u)
+{
+	size_t n = u->nr_slots ? u->nr_slots * 2 : 1024, i;
+	uint32_t *s = calloc(n, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	for (i = 0; i < u->nr_frames; i++) {
+		size_t j = u->frames[i].h & (n - 1);
+
+		while (s[j])
+			j = (j + 1) & (n - 1);
+		s[j] = i + 1;
+	}
+	free(u->slots);
+	u->slots = s;
+	u->nr_slots = n;
+	return 0;
+}
+
+/* The token of the frame at PC (a return address is looked up at PC - 1). */
+static uint64_t frame_token(struct lock_ustacks *u, uint64_t pc, bool activation)
+{
+	uint64_t look = activation ? pc : pc - 1, base = 0, off = 0, h;
+	Dwfl_Module *m = module_of(u, look);
+	const char *mod = NULL, *sym = NULL, *bin;
+	char name[512], func[256];
+	struct uframe *f;
+	GElf_Sym s;
+	size_t j;
+
+	if (m)
+		mod = dwfl_module_info(m, NULL, &base, NULL, NULL, NULL, NULL, NULL);
+	/* Same module file, same offset: one frame, in any process.  Looked
+	 * up before the symbol: dwfl_module_addrinfo searches a table. */
+	h = mod ? mix(hash_str(mod), pc - base) : mix(u->cur->tgid, pc);
+	h = mix(h, activation);
+	for (j = u->nr_slots ? h & (u->nr_slots - 1) : 0; u->nr_slots && u->slots[j];
+	     j = (j + 1) & (u->nr_slots - 1))
+		if (u->frames[u->slots[j] - 1].h == h)
+			return LOCK_UFRAME_TAG | (u->slots[j] - 1);
+	if (m)
+		sym = dwfl_module_addrinfo(m, look, &off, &s, NULL, NULL, NULL);
+	if ((u->nr_frames + 1) * 2 > u->nr_slots && grow_slots(u))
+		return 0;
+	if (u->nr_frames >= LOCK_UFRAME_MAX ||
+	    array__grow(&u->frames, &u->cap_frames, u->nr_frames + 1, sizeof(*u->frames), 256))
+		return 0;
+	bin = mod ? strrchr(mod, '/') : NULL;
+	bin = bin ? bin + 1 : mod;
+	if (sym) {
+		off += activation ? 0 : 1;
+		snprintf(func, sizeof(func), "%s", sym);
+		snprintf(name, sizeof(name), "%s+0x%" PRIx64 " (%s)", sym, off, bin);
+	} else if (mod) {
+		snprintf(func, sizeof(func), "[%s+0x%" PRIx64 "]", bin, pc - base);
+		snprintf(name, sizeof(name), "0x%" PRIx64 " (%s)", pc - base, bin);
+	} else {
+		snprintf(func, sizeof(func), "0x%" PRIx64, pc);
+		snprintf(name, sizeof(name), "0x%" PRIx64, pc);
+	}
+	f = &u->frames[u->nr_frames];
+	f->h = h;
+	f->name = strdup(name);
+	f->func = strdup(func);
+	f->lockfn = sym && is_lock_func(sym);
+	if (!f->name || !f->func) {
+		free(f->name);
+		free(f->func);
+		return 0;
+	}
+	for (j = h & (u->nr_slots - 1); u->slots[j]; j = (j + 1) & (u->nr_slots - 1))
+		;
+	u->slots[j] = ++u->nr_frames;
+	return LOCK_UFRAME_TAG | (u->nr_frames - 1);
+}
+
+static int on_frame(Dwfl_Frame *state, void *arg)
+{
+	struct lock_ustacks *u = arg;
+	bool activation = false;
+	Dwarf_Addr pc;
+	uint64_t tok;
+
+	if (u->n >= u->max || !dwfl_frame_pc(state, &pc, &activation) || !pc)
+		return DWARF_CB_ABORT;
+	/* The innermost frame is the syscall instruction: the next is its return. */
+	tok = frame_token(u, pc, activation || u->n == 0);
+	if (!tok)
+		return DWARF_CB_ABORT;
+	if (u->type == LOCK_U_NR) {
+		const struct uframe *f = &u->frames[tok & ~LOCK_UFRAME_TAG];
+
+		if (f->lockfn)
+			u->type = type_of(f->func);
+	}
+	u->out[u->n++] = tok;
+	return DWARF_CB_OK;
+}
+
+struct lock_ustacks *lock_ustacks__new(void)
+{
+	return calloc(1, sizeof(struct lock_ustacks));
+}
+
+void lock_ustacks__free(struct lock_ustacks *u)
+{
+	size_t i;
+
+	if (!u)
+		return;
+	for (i = 0; i < u->nr_procs; i++)
+		if (u->procs[i].dwfl)
+			dwfl_end(u->procs[i].dwfl);
+	for (i = 0; i < u->nr_frames; i++) {
+		free(u->frames[i].name);
+		free(u->frames[i].func);
+	}
+	free(u->procs);
+	free(u->frames);
+	free(u->slots);
+	free(u);
+}
+
+int lock_ustacks__unwind(struct lock_ustacks *u, const struct lock_urec_begin *r,
+			 uint64_t *frames, unsigned int max, enum lock_utype *type)
+{
+	u->rec = r;
+	u->out = frames;
+	u->n = 0;
+	u->max = max;
+	u->type = LOCK_U_NR;
+	u->cur = proc_get(u, r->tgid);
+	if (!u->cur)
+		return -ENOMEM;
+	if (u->cur->dwfl && r->stack_size)
+		dwfl_getthread_frames(u->cur->dwfl, r->tid, on_frame, u);
+	/* No maps or no CFI: at least where it waited. */
+	if (!u->n && max && r->regs[16]) {
+		uint64_t tok = frame_token(u, r->regs[16], true);
+
+		if (tok)
+			frames[u->n++] = tok;
+	}
+	u->unwound++;
+	u->frames_total += u->n;
+	u->failed += u->n <= 1;
+	*type = u->type;
+	return u->n;
+}
+
+/* The data symbol at ADDR in TGID ("fixture_lock+0x8"), or "". */
+void lock_ustacks__data_name(struct lock_ustacks *u, uint32_t tgid, uint64_t addr,
+			     char *buf, size_t size)
+{
+	struct uproc *p = proc_get(u, tgid);
+	Dwfl_Module *m = p && p->dwfl ? dwfl_addrmodule(p->dwfl, addr) : NULL;
+	const char *sym;
+	GElf_Off off;
+	GElf_Sym s;
+
+	buf[0] = '\0';
+	if (!m || !(sym = dwfl_module_addrinfo(m, addr, &off, &s, NULL, NULL, NULL)) ||
+	    GELF_ST_TYPE(s.st_info) != STT_OBJECT)
+		return;
+	snprintf(buf, size, off ? "%s+0x%" PRIx64 : "%s", sym, (uint64_t)off);
+}
+
+bool lock_ustacks__frame(const struct lock_ustacks *u, uint64_t tok, const char **name,
+			 const char **func, bool *lockfn)
+{
+	uint64_t i = tok & ~LOCK_UFRAME_TAG;
+
+	if (!u || (tok & LOCK_UFRAME_TAG_MASK) != LOCK_UFRAME_TAG || i >= u->nr_frames)
+		return false;
+	*name = u->frames[i].name;
+	*func = u->frames[i].func;
+	*lockfn = u->frames[i].lockfn;
+	return true;
+}
+
+void lock_ustacks__stats(const struct lock_ustacks *u, uint64_t *stacks, uint64_t *frames,
+			 uint64_t *shallow)
+{
+	*stacks = u ? u->unwound : 0;
+	*frames = u ? u->frames_total : 0;
+	*shallow = u ? u->failed : 0;
+}

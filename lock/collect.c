@@ -97,7 +97,7 @@ static int kq_done;		/* queries answered so far: a prefix of kq[] */
 static int kbtf_facts(const struct lock_opts *o)
 {
 	int want = o->owner ? Q_NR : o->mode == LOCK_AGGR_ADDR ? Q_CACHE_NAME + 1 :
-		   o->follow_forks ? Q_TGID + 1 : Q_STACK + 1;
+		   o->user ? Q_MM + 1 : o->follow_forks ? Q_TGID + 1 : Q_STACK + 1;
 	int err;
 
 	if (want <= kq_done)
@@ -537,7 +537,8 @@ struct lock_collect *lock_collect__open(const struct lock_opts *o)
 	err = err ?: open_buffers(c, o);
 	if (!err && o->user) {
 		c->user = lock_ucollect__open(o, c->skel->maps.targets, c->skel->maps.cpus,
-					      c->skel->maps.cgroups, c->skel->rodata->off_task_stack);
+					      c->skel->maps.cgroups, c->skel->rodata->off_task_stack,
+					      kq[Q_MM].offset > 0 ? kq[Q_MM].offset : 0);
 		if (!c->user)
 			err = -errno;
 	}

@@ -33,11 +33,18 @@
 #define FUTEX_CMD_MASK		127
 #define OP_FUTEX_WAIT2		0x100	/* futex_wait(2) */
 #define OP_FUTEX_WAITV		0x101	/* futex_waitv(2) */
+/*
+ * What a program on a perf tracepoint returns decides whether the event
+ * goes on to the tracepoint's other perf events: 0 would hide every futex
+ * syscall from `perf stat` and `perf trace` while frugal runs.
+ */
+#define PASS_ON			1
 
 const volatile __u32 ustack_size = LOCK_USTACK_DEF;	/* a power of two */
 const volatile bool do_nothing;		/* --floor: the empty pair */
 /* task_struct's stack: the user registers sit at its top (x86-64). */
 const volatile __u32 off_task_stack;
+const volatile __u32 off_task_mm;
 
 bool stopped;
 
@@ -84,6 +91,20 @@ struct {
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, sizeof(__u32));
 } ubufs SEC(".maps");
+
+/* Processes seen, by tgid: their mm, to tell the reader of a new one. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, __u64);
+} procs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+} uwake SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -183,6 +204,18 @@ static __always_inline void gate_leave(struct ucpu *g)
 	__sync_fetch_and_add(&g->out, 1);
 }
 
+static __always_inline void new_proc(void *ctx, struct lock_urec_begin *r)
+{
+	struct lock_urec_proc p = { LOCK_REC_UPROC, r->tgid, r->mm };
+	__u64 *mm = bpf_map_lookup_elem(&procs, &r->tgid);
+
+	if (mm && *mm == r->mm)
+		return;
+	bpf_map_update_elem(&procs, &r->tgid, &r->mm, BPF_ANY);
+	/* Lost: the begin's own record still names the process, later. */
+	bpf_perf_event_output(ctx, &uwake, BPF_F_CURRENT_CPU, &p, sizeof(p));
+}
+
 static __always_inline void record_begin(void *ctx, struct ucpu *g, __u32 op, __u64 uaddr)
 {
 	__u64 id = bpf_get_current_pid_tgid();
@@ -208,7 +241,12 @@ static __always_inline void record_begin(void *ctx, struct ucpu *g, __u32 op, __
 	r->tid = tid;
 	r->tgid = id >> 32;
 	r->cgroup = bpf_get_current_cgroup_id();
+	r->mm = 0;
+	if (off_task_mm)
+		bpf_probe_read_kernel(&r->mm, sizeof(r->mm),
+				      (void *)(bpf_get_current_task() + off_task_mm));
 	bpf_get_current_comm(r->comm, sizeof(r->comm));
+	new_proc(ctx, r);
 	n = 0;
 	if (user_regs(r->regs))
 		__builtin_memset(r->regs, 0, sizeof(r->regs));
@@ -284,28 +322,31 @@ int futex_enter(struct trace_event_raw_sys_enter *ctx)
 {
 	__u32 op = ctx->args[1] & FUTEX_CMD_MASK;
 
-	if (!is_wait_op(op))
-		return 0;
-	return on_enter(ctx, op, ctx->args[0]);
+	if (is_wait_op(op))
+		on_enter(ctx, op, ctx->args[0]);
+	return PASS_ON;
 }
 
 SEC("tracepoint/syscalls/sys_exit_futex")
 int futex_exit(struct trace_event_raw_sys_exit *ctx)
 {
-	return on_exit(ctx);
+	on_exit(ctx);
+	return PASS_ON;
 }
 
 /* futex_wait(2), 6.7+: always a wait. */
 SEC("tracepoint/syscalls/sys_enter_futex_wait")
 int futex_wait_enter(struct trace_event_raw_sys_enter *ctx)
 {
-	return on_enter(ctx, OP_FUTEX_WAIT2, ctx->args[0]);
+	on_enter(ctx, OP_FUTEX_WAIT2, ctx->args[0]);
+	return PASS_ON;
 }
 
 SEC("tracepoint/syscalls/sys_exit_futex_wait")
 int futex_wait_exit(struct trace_event_raw_sys_exit *ctx)
 {
-	return on_exit(ctx);
+	on_exit(ctx);
+	return PASS_ON;
 }
 
 /* futex_waitv(2), 5.16+: the first futex of the vector stands for the wait. */
@@ -316,13 +357,15 @@ int futex_waitv_enter(struct trace_event_raw_sys_enter *ctx)
 
 	/* struct futex_waitv { u64 val; u64 uaddr; u32 flags; u32 reserved; } */
 	bpf_probe_read_user(&uaddr, sizeof(uaddr), (void *)(ctx->args[0] + 8));
-	return on_enter(ctx, OP_FUTEX_WAITV, uaddr);
+	on_enter(ctx, OP_FUTEX_WAITV, uaddr);
+	return PASS_ON;
 }
 
 SEC("tracepoint/syscalls/sys_exit_futex_waitv")
 int futex_waitv_exit(struct trace_event_raw_sys_exit *ctx)
 {
-	return on_exit(ctx);
+	on_exit(ctx);
+	return PASS_ON;
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -219,6 +219,18 @@ enum lock_utype {
 enum lock_urec_kind {
 	LOCK_REC_UBEGIN = 3,
 	LOCK_REC_UEND,
+	LOCK_REC_UPROC,		/* a process (or an exec) waits for the first time */
+};
+
+/*
+ * A process's first wait, through a buffer that wakes the reader at once:
+ * its mappings are read while it surely lives, even if it exits before
+ * the begin records' buffer is half full.
+ */
+struct lock_urec_proc {
+	__u32 kind;
+	__u32 tgid;
+	__u64 mm;
 };
 
 /* A wait began: who, where, and what to unwind. */
@@ -229,6 +241,7 @@ struct lock_urec_begin {
 	__u64 uaddr;		/* the futex word */
 	__u32 tid, tgid;
 	__u64 cgroup;
+	__u64 mm;		/* the address space: a new one after exec */
 	char comm[LOCK_COMM_LEN];
 	__u64 regs[LOCK_UREGS];	/* DWARF order: rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip */
 	__u32 stack_size;	/* bytes of STACK copied from regs[7] up; 0: none */

@@ -116,6 +116,7 @@ struct lock_opts {
 	bool user;			/* -U: futex waits too */
 	bool user_only;			/* --user-only: futex waits alone */
 	unsigned int ustack_size;	/* --user-stack-size: bytes copied per wait */
+	const char *debug_dir;		/* --debug-dir: debug files (.build-id/) here too */
 	bool help;			/* -h: print the usage, nothing else */
 };
 
@@ -260,7 +261,8 @@ struct ksyms *lock_report_syms(const struct lock_opts *o, struct lock_table *t);
 
 struct lock_ustacks;
 
-struct lock_ustacks *lock_ustacks__new(void);
+/* DEBUG_DIR (NULL: none) is searched for debug files before /usr/lib/debug. */
+struct lock_ustacks *lock_ustacks__new(const char *debug_dir);
 void lock_ustacks__free(struct lock_ustacks *u);
 /*
  * R's user stack into up to MAX frame tokens, innermost first, and the
@@ -269,8 +271,10 @@ void lock_ustacks__free(struct lock_ustacks *u);
  */
 int lock_ustacks__unwind(struct lock_ustacks *u, const struct lock_urec_begin *r,
 			 uint64_t *frames, unsigned int max, enum lock_utype *type);
-/* The data symbol at ADDR in process TGID into BUF ("" if none). */
-void lock_ustacks__data_name(struct lock_ustacks *u, uint32_t tgid, uint64_t addr,
+/* Process TGID's mappings read now (it may exit soon).  0 or -ENOMEM. */
+int lock_ustacks__proc(struct lock_ustacks *u, uint32_t tgid, uint64_t mm);
+/* The data symbol at R's futex in its process into BUF ("" if none). */
+void lock_ustacks__data_name(struct lock_ustacks *u, const struct lock_urec_begin *r,
 			     char *buf, size_t size);
 /* A token's "func+0xoff (binary)", its function, and whether it is the C
  * library's locking code.  False if TOK is not a token of U. */
@@ -289,7 +293,7 @@ struct bpf_map;
  */
 struct lock_ucollect *lock_ucollect__open(const struct lock_opts *o, struct bpf_map *targets,
 					  struct bpf_map *cpus, struct bpf_map *cgroups,
-					  uint32_t off_task_stack);
+					  uint32_t off_task_stack, uint32_t off_task_mm);
 int lock_ucollect__fd(const struct lock_ucollect *u);	/* to poll */
 /* Merge what the buffers hold into T.  0 or -errno. */
 int lock_ucollect__consume(struct lock_ucollect *u, struct lock_table *t);

@@ -16,7 +16,7 @@
 enum {
 	OPT_TID = CLI_OPT_LONG, OPT_MAX_STACK, OPT_STACK_SKIP, OPT_JSON, OPT_RING,
 	OPT_RAW_TP, OPT_NO_WALK, OPT_STACK_CHECK, OPT_FLOOR, OPT_FOLDED, OPT_WEIGHT,
-	OPT_SVG, OPT_PPROF, OPT_OUTPUT, OPT_USER_ONLY, OPT_USTACK,
+	OPT_SVG, OPT_PPROF, OPT_OUTPUT, OPT_USER_ONLY, OPT_USTACK, OPT_DEBUG_DIR,
 };
 
 static const struct cli_opt opts[] = {
@@ -33,6 +33,7 @@ static const struct cli_opt opts[] = {
 	{ "user", 'U', no_argument, NULL, "user-space lock waits (futex) too, by user call stack, in the same report" },
 	{ "user-only", OPT_USER_ONLY, no_argument, NULL, "user-space lock waits alone" },
 	{ "user-stack-size", OPT_USTACK, required_argument, "BYTES", "user stack copied per wait, for unwinding (power of two, default 8192)" },
+	{ "debug-dir", OPT_DEBUG_DIR, required_argument, "DIR", "-U: look for debug files in DIR (DIR/.build-id/) before /usr/lib/debug" },
 	{ "cgroup-filter", 'G', required_argument, "CGROUPS", "only tasks of these cgroups (paths from the v2 root)" },
 	{ "quiet", 'q', no_argument, NULL, "no logs, even with -v (errors still)" },
 	{ "key", 'k', required_argument, "KEY", "sort: contended, wait_total (default), wait_max, wait_min, avg_wait" },
@@ -343,6 +344,11 @@ static int parse_one(void *ctx, int c, const char *arg)
 	case 'o': o->owner = true; break;
 	case 'U': o->user = true; break;
 	case OPT_USER_ONLY: o->user_only = true; break;
+	case OPT_DEBUG_DIR:
+		if (!*arg || *arg != '/' || strchr(arg, ':'))
+			return cli_usage_err("--debug-dir: '%s' is not an absolute path without ':'", arg);
+		o->debug_dir = arg;
+		break;
 	case OPT_USTACK: return number("--user-stack-size", arg, 512, LOCK_USTACK_MAX, &o->ustack_size);
 	case 'G': o->cgroup_arg = arg; break;
 	case 'q': o->quiet = true; break;

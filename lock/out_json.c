@@ -89,6 +89,8 @@ static void row(struct lock_out *out, const struct lock_row *r,
 		r->st.count, (uint64_t)r->st.total_ns, (uint64_t)r->st.max_ns, (uint64_t)r->st.min_ns,
 		lock_row_value(r, LOCK_SORT_AVG_WAIT));
 	put_str(f, lock_type_name(r->st.flags));
+	if (r->st.flags & LOCK_F_USER)
+		fprintf(f, ",\"user\":true");
 	switch (out->o->mode) {
 	case LOCK_AGGR_CALLER:
 		put_member(f, "caller", rn->a);
@@ -113,11 +115,12 @@ static void row(struct lock_out *out, const struct lock_row *r,
 		fprintf(f, "]");
 		break;
 	case LOCK_AGGR_ADDR:
-		fprintf(f, ",\"address\":\"0x%" PRIx64 "\"", r->key);
+		fprintf(f, ",\"address\":\"0x%" PRIx64 "\"", r->st.flags & LOCK_F_USER ?
+			r->key & LOCK_KEY_UADDR : r->key);
 		put_member(f, "symbol", rn->b);
 		break;
 	case LOCK_AGGR_CGROUP:
-		fprintf(f, ",\"cgroup_id\":%" PRIu64, r->key);
+		fprintf(f, ",\"cgroup_id\":%" PRIu64, r->key & ~LOCK_KEY_USER);
 		put_member(f, "cgroup", rn->a);
 		break;
 	}
@@ -142,6 +145,14 @@ static void accounting(struct lock_out *out, const struct lock_accounting *a,
 			a->end2_runs);
 	else
 		fprintf(f, "null");
+	if (a->user && (a->u_begin_ns || a->u_end_ns))
+		fprintf(f, ",\"user_bpf_stats\":{\"entry_run_cnt\":%" PRIu64
+			",\"entry_run_time_ns\":%" PRIu64 ",\"return_run_cnt\":%" PRIu64
+			",\"return_run_time_ns\":%" PRIu64 ",\"unwind_cpu_ns\":%.0f}",
+			a->u_begin_runs, a->u_begin_ns, a->u_end_runs, a->u_end_ns,
+			a->u_unwind_s * 1e9);
+	if (a->user)
+		fprintf(f, ",\"user_unwind_cpu_ns\":%.0f", a->u_unwind_s * 1e9);
 }
 
 static void footer(struct lock_out *out)

@@ -349,7 +349,7 @@ static void row(struct lock_out *out, const struct lock_row *r,
 	fl->rows++;
 	n = lock_out__stack(out, r, rn, frames);
 	for (i = 0; i < n; i++) {
-		uint8_t kind = frames[i].ip ? K_KERNEL : i + 1 == n ? K_TYPE : K_OWNER;
+		uint8_t kind = frames[i].ip || frames[i].user ? K_KERNEL : i + 1 == n ? K_TYPE : K_OWNER;
 
 		at = path[i] = child_get(fl, at, frames[i].name, kind);
 		if (!at) {

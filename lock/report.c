@@ -163,6 +163,7 @@ static void frame_name(struct lock_frame *fr, uint64_t ip, const char *name)
 	char *p;
 
 	fr->ip = ip;
+	fr->user = false;
 	snprintf(fr->name, sizeof(fr->name), "%.*s", (int)sizeof(fr->name) - 1, name);
 	for (p = fr->name; *p; p++)
 		if (*p == ';' || (unsigned char)*p < 0x20 || *p == 0x7f)
@@ -185,8 +186,10 @@ size_t lock_out__stack(const struct lock_out *out, const struct lock_row *r,
 		while (n < LOCK_MAX_STACK && lock_out__frame(out, r, rn, n, &ips[n], buf, sizeof(buf)))
 			n++;
 		for (i = n; i-- > 0; k++) {
-			if (user_frame(out, ips[i], &uname, &ufunc, &lockfn))
-				frame_name(&frames[k], ips[i], ufunc);
+			if (user_frame(out, ips[i], &uname, &ufunc, &lockfn)) {
+				frame_name(&frames[k], 0, ufunc);
+				frames[k].user = true;
+			}
 			else if (out->ks && !ksyms__resolve(out->ks, ips[i], &s, &off))
 				frame_name(&frames[k], ips[i], s.name);
 			else {

@@ -80,7 +80,8 @@ bool lock_out__frame(const struct lock_out *out, const struct lock_row *r,
  * frame, then the type.  Names hold no ';' and no control character.
  */
 struct lock_frame {
-	uint64_t ip;		/* 0: not a code address */
+	uint64_t ip;		/* 0: not a kernel code address */
+	bool user;		/* -U: a user function (ip 0, NAME its function) */
 	char name[256];		/* cut at 255 bytes (a deep cgroup path) */
 };
 #define LOCK_MAX_FRAMES (LOCK_MAX_STACK + 2)

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/epoll.h>
 #include <sys/wait.h>
 
 #include <linux/perf_event.h>
@@ -54,6 +55,8 @@ struct lock_ucollect {
 	struct futex_bpf *skel;
 	struct bpf_link *links[6];
 	struct perf_buffer *pb;
+	struct perf_buffer *wake;	/* new processes: the reader wakes at each */
+	int epfd;			/* both buffers' */
 	struct lock_ustacks *st;
 	const struct lock_opts *o;
 	struct lock_table *table;
@@ -249,7 +252,7 @@ static void on_begin(struct lock_ucollect *u, const struct lock_urec_begin *r)
 	case LOCK_AGGR_ADDR:
 		key = LOCK_KEY_USER | (uint64_t)(r->tgid & 0x3fff) << 48 |
 		      (r->uaddr & LOCK_KEY_UADDR);
-		lock_ustacks__data_name(u->st, r->tgid, r->uaddr, (char *)tail, LOCK_SLAB_LEN);
+		lock_ustacks__data_name(u->st, r, (char *)tail, LOCK_SLAB_LEN);
 		break;
 	case LOCK_AGGR_CGROUP:
 		key = LOCK_KEY_USER | r->cgroup;
@@ -313,7 +316,11 @@ static enum bpf_perf_event_ret on_event(void *ctx, int cpu, struct perf_event_he
 	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*raw) ||
 	    raw->size > h->size - sizeof(*raw) || raw->size < sizeof(uint32_t))
 		return LIBBPF_PERF_EVENT_CONT;
-	if (b->kind == LOCK_REC_UBEGIN && raw->size >= offsetof(struct lock_urec_begin, stack) &&
+	if (b->kind == LOCK_REC_UPROC && raw->size >= sizeof(struct lock_urec_proc)) {
+		const struct lock_urec_proc *pr = (const void *)raw->data;
+
+		u->err = lock_ustacks__proc(u->st, pr->tgid, pr->mm);
+	} else if (b->kind == LOCK_REC_UBEGIN && raw->size >= offsetof(struct lock_urec_begin, stack) &&
 	    b->stack_size <= raw->size - offsetof(struct lock_urec_begin, stack))
 		on_begin(u, b);
 	else if (b->kind == LOCK_REC_UEND && raw->size >= sizeof(struct lock_urec_end))
@@ -365,9 +372,14 @@ static bool has_event(const char *name)
 
 static int open_buffers(struct lock_ucollect *u, const struct lock_opts *o)
 {
-	/* A begin carries up to --user-stack-size bytes: the ring holds at
-	 * least 32 of them, and the reader wakes at an eighth. */
-	size_t kb = o->ring_kb, min = (size_t)o->ustack_size * 32 / 1024;
+	/*
+	 * A begin carries up to --user-stack-size bytes: the ring holds at
+	 * least 128 of them (1 MB a CPU at 8 KB), since the reader unwinds
+	 * each (~15 us) and shares the CPUs with the workload; 32 was seen
+	 * to lose records under a 4-thread mutex storm on 2 CPUs.  The reader
+	 * wakes at an eighth.
+	 */
+	size_t kb = o->ring_kb, min = (size_t)o->ustack_size * 128 / 1024;
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_SOFTWARE,
 		.config = PERF_COUNT_SW_BPF_OUTPUT,
@@ -379,14 +391,29 @@ static int open_buffers(struct lock_ucollect *u, const struct lock_opts *o)
 	while (kb < min)
 		kb *= 2;
 	attr.wakeup_watermark = kb * 1024 / 8;
+	struct epoll_event ev = { .events = EPOLLIN };
+
 	u->pb = perf_buffer__new_raw(bpf_map__fd(u->skel->maps.ubufs), kb / 4, &attr,
 				     on_event, u, NULL);
-	return u->pb ? 0 : -errno;
+	if (!u->pb)
+		return -errno;
+	attr.watermark = 0;
+	attr.wakeup_events = 1;
+	u->wake = perf_buffer__new_raw(bpf_map__fd(u->skel->maps.uwake), 1, &attr,
+				       on_event, u, NULL);
+	if (!u->wake)
+		return -errno;
+	u->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (u->epfd < 0 ||
+	    epoll_ctl(u->epfd, EPOLL_CTL_ADD, perf_buffer__epoll_fd(u->pb), &ev) ||
+	    epoll_ctl(u->epfd, EPOLL_CTL_ADD, perf_buffer__epoll_fd(u->wake), &ev))
+		return -errno;
+	return 0;
 }
 
 struct lock_ucollect *lock_ucollect__open(const struct lock_opts *o, struct bpf_map *targets,
 					  struct bpf_map *cpus, struct bpf_map *cgroups,
-					  uint32_t off_task_stack)
+					  uint32_t off_task_stack, uint32_t off_task_mm)
 {
 	struct lock_ucollect *u = calloc(1, sizeof(*u));
 	struct futex_bpf *s;
@@ -395,11 +422,12 @@ struct lock_ucollect *lock_ucollect__open(const struct lock_opts *o, struct bpf_
 	if (!u)
 		goto fail;
 	u->o = o;
+	u->epfd = -1;
 	u->tail_size = o->mode == LOCK_AGGR_CALLER ? o->max_stack * sizeof(uint64_t) :
 		       o->mode == LOCK_AGGR_TASK ? LOCK_COMM_LEN :
 		       o->mode == LOCK_AGGR_ADDR ? LOCK_SLAB_LEN : 0;
 	u->def_size = (sizeof(struct udef) + u->tail_size + 7) & ~(size_t)7;
-	u->st = lock_ustacks__new();
+	u->st = lock_ustacks__new(o->debug_dir);
 	u->skel = s = futex_bpf__open();
 	if (!u->st || !s) {
 		err = -errno;
@@ -408,6 +436,7 @@ struct lock_ucollect *lock_ucollect__open(const struct lock_opts *o, struct bpf_
 	s->rodata->ustack_size = o->ustack_size;
 	s->rodata->do_nothing = o->floor;
 	s->rodata->off_task_stack = off_task_stack;
+	s->rodata->off_task_mm = off_task_mm;
 	s->rodata->target_mode = o->target_mode;
 	s->rodata->has_cpu = o->cpu_list != NULL;
 	s->rodata->has_cgroup = o->nr_cgroups > 0;
@@ -435,7 +464,7 @@ fail:
 
 int lock_ucollect__fd(const struct lock_ucollect *u)
 {
-	return perf_buffer__epoll_fd(u->pb);
+	return u->epfd;
 }
 
 static double thread_cpu(void)
@@ -452,7 +481,8 @@ int lock_ucollect__consume(struct lock_ucollect *u, struct lock_table *t)
 	int n;
 
 	u->table = t;
-	n = perf_buffer__consume(u->pb);
+	n = perf_buffer__consume(u->wake);
+	n = n < 0 ? n : perf_buffer__consume(u->pb);
 	u->unwind_s += thread_cpu() - t0;
 	if (u->err)
 		return u->err;
@@ -662,6 +692,9 @@ void lock_ucollect__destroy(struct lock_ucollect *u)
 	if (!u)
 		return;
 	perf_buffer__free(u->pb);
+	perf_buffer__free(u->wake);
+	if (u->epfd >= 0)
+		close(u->epfd);
 	detach_behind(u);
 	futex_bpf__destroy(u->skel);
 	lock_ustacks__free(u->st);

@@ -36,6 +36,7 @@ struct uframe {
 
 struct uproc {
 	uint32_t tgid;
+	uint64_t mm;		/* its address space (0: unknown): exec makes another */
 	Dwfl *dwfl;		/* NULL: its maps could not be read */
 	double made;		/* when (cli_now), to re-read maps after a dlopen */
 };
@@ -131,13 +132,24 @@ static Dwfl *proc_dwfl(struct lock_ustacks *u, uint32_t tgid)
 	return d;
 }
 
-static struct uproc *proc_get(struct lock_ustacks *u, uint32_t tgid)
+static struct uproc *proc_get(struct lock_ustacks *u, uint32_t tgid, uint64_t mm)
 {
+	struct uproc *p;
 	size_t i;
 
-	for (i = 0; i < u->nr_procs; i++)
-		if (u->procs[i].tgid == tgid)
-			return &u->procs[i];
+	for (i = 0; i < u->nr_procs; i++) {
+		p = &u->procs[i];
+		if (p->tgid != tgid)
+			continue;
+		if (p->mm != mm) {	/* it ran exec: other mappings */
+			if (p->dwfl)
+				dwfl_end(p->dwfl);
+			p->dwfl = proc_dwfl(u, tgid);
+			p->mm = mm;
+			p->made = cli_now();
+		}
+		return p;
+	}
 	if (u->nr_procs == MAX_PROCS) {
 		/* The oldest half goes; their frames stay named. */
 		for (i = 0; i < MAX_PROCS / 2; i++)
@@ -149,7 +161,7 @@ static struct uproc *proc_get(struct lock_ustacks *u, uint32_t tgid)
 	}
 	if (array__grow(&u->procs, &u->cap_procs, u->nr_procs + 1, sizeof(*u->procs), 16))
 		return NULL;
-	u->procs[u->nr_procs] = (struct uproc){ tgid, proc_dwfl(u, tgid), cli_now() };
+	u->procs[u->nr_procs] = (struct uproc){ tgid, mm, proc_dwfl(u, tgid), cli_now() };
 	return &u->procs[u->nr_procs++];
 }
 
@@ -322,8 +334,20 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 	return DWARF_CB_OK;
 }
 
-struct lock_ustacks *lock_ustacks__new(void)
+struct lock_ustacks *lock_ustacks__new(const char *debug_dir)
 {
+	static char path[4096];
+
+	/* elfutils' own default, DEBUG_DIR first: the binary's directory, its
+	 * .debug, then DEBUG_DIR/.build-id/ and /usr/lib/debug/.build-id/. */
+	if (debug_dir) {
+		if (snprintf(path, sizeof(path), ":.debug:%s:/usr/lib/debug", debug_dir) >=
+		    (int)sizeof(path)) {
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
+		debuginfo_path = path;
+	}
 	return calloc(1, sizeof(struct lock_ustacks));
 }
 
@@ -346,6 +370,11 @@ void lock_ustacks__free(struct lock_ustacks *u)
 	free(u);
 }
 
+int lock_ustacks__proc(struct lock_ustacks *u, uint32_t tgid, uint64_t mm)
+{
+	return proc_get(u, tgid, mm) ? 0 : -ENOMEM;
+}
+
 int lock_ustacks__unwind(struct lock_ustacks *u, const struct lock_urec_begin *r,
 			 uint64_t *frames, unsigned int max, enum lock_utype *type)
 {
@@ -354,7 +383,7 @@ int lock_ustacks__unwind(struct lock_ustacks *u, const struct lock_urec_begin *r
 	u->n = 0;
 	u->max = max;
 	u->type = LOCK_U_NR;
-	u->cur = proc_get(u, r->tgid);
+	u->cur = proc_get(u, r->tgid, r->mm);
 	if (!u->cur)
 		return -ENOMEM;
 	if (u->cur->dwfl && r->stack_size)
@@ -374,10 +403,11 @@ int lock_ustacks__unwind(struct lock_ustacks *u, const struct lock_urec_begin *r
 }
 
 /* The data symbol at ADDR in TGID ("fixture_lock+0x8"), or "". */
-void lock_ustacks__data_name(struct lock_ustacks *u, uint32_t tgid, uint64_t addr,
+void lock_ustacks__data_name(struct lock_ustacks *u, const struct lock_urec_begin *r,
 			     char *buf, size_t size)
 {
-	struct uproc *p = proc_get(u, tgid);
+	struct uproc *p = proc_get(u, r->tgid, r->mm);
+	uint64_t addr = r->uaddr;
 	Dwfl_Module *m = p && p->dwfl ? dwfl_addrmodule(p->dwfl, addr) : NULL;
 	const char *sym;
 	GElf_Off off;

@@ -24,5 +24,5 @@ expect_exit() {
 	if [ "$rc" -eq "$want" ]; then pass "$name"; else fail "$name" "exit $rc, expected $want; stderr: $err"; fi
 }
 _tmp=$(mktemp -d)
-trap 'rm -rf "$_tmp"' EXIT
+trap '[ -n "${KEEP_TMP:-}" ] || rm -rf "$_tmp"' EXIT
 finish() { exit $_failed; }

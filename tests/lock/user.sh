@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# -U: user-space lock waits (futex), by user call stack unwound from DWARF
+# CFI.  A fixture (fixtures/ucontend.c) has threads contend on a pthread
+# lock inside functions of known names and measures its own waits with
+# clock_gettime around each lock call.  frugal must name that function for
+# at least 95% of the wait the fixture measured, with totals within 5%,
+# whether the fixture has frame pointers or not (Debian's libc has none),
+# for a mutex, an rwlock and a condition variable; on a stripped binary
+# whose debug file sits under a .build-id directory; for a process that
+# exits before the report; and in one report with the kernel's rows.
+# Every futex wait the kernel counts (perf stat, inside frugal's window)
+# is in a row or a counted loss.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lock.inc"
+can_bpf "lock -U" || finish
+if [ ! -e /sys/kernel/tracing/events/syscalls/sys_enter_futex ] &&
+   [ ! -e /sys/kernel/debug/tracing/events/syscalls/sys_enter_futex ]; then
+	skip "lock -U" "the kernel has no syscall tracepoints (CONFIG_FTRACE_SYSCALLS)"
+	finish
+fi
+SRC="$TOP/tests/lock/fixtures/ucontend.c"
+gcc -O2 -g -fomit-frame-pointer -o "$_tmp/nofp" "$SRC" -lpthread &&
+gcc -O2 -g -fno-omit-frame-pointer -o "$_tmp/fp" "$SRC" -lpthread || {
+	fail "lock -U: fixture" "gcc failed"; finish; }
+
+# share FRUGAL_JSON FIXTURE_OUT FUNC [TYPES]: the wait of the rows whose
+# stack holds FUNC (and of TYPES, if given) against the fixture's own
+# measure, as "frugal_ns fixture_ns".
+share() {
+	python3 - "$1" "$2" "$3" "${4:-}" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+fixture = int(open(sys.argv[2]).read().split()[1])
+func, types = sys.argv[3], sys.argv[4].split(",") if sys.argv[4] else None
+ns = sum(r["wait_total_ns"] for r in d["rows"] if r.get("user") and
+         any(f.split("+")[0] == func for f in r["stack"]) and
+         (types is None or r["type"] in types))
+print(ns, fixture)
+EOF
+}
+# within NAME "frugal fixture": >= 95% named, and no more than 5% above
+within() {
+	local f=$1 x=$2
+	check "$3 ($f ns of the fixture's $x ns)" python3 -c \
+		"import sys; sys.exit(not ($f >= 0.95 * $x and $f <= 1.05 * $x))"
+}
+
+for bin in nofp fp; do
+	"$FRUGAL" lock --user-only --json --output "$_tmp/$bin.json" -- \
+		"$_tmp/$bin" mutex 4 1500 20 >"$_tmp/$bin.out" 2>"$_tmp/$bin.err"
+	read -r f x < <(share "$_tmp/$bin.json" "$_tmp/$bin.out" contend_mutex pthread_mutex)
+	within "$f" "$x" "lock -U ($bin): pthread_mutex waits named contend_mutex"
+	check "lock -U ($bin): the caller column names the fixture's function" test "$(json \
+		"$_tmp/$bin.json" 'max((r for r in d["rows"] if r["type"] == "pthread_mutex"), key=lambda r: r["wait_total_ns"])["caller"].startswith("contend_mutex+0x")')" = True
+	check "lock -U ($bin): each wait in a row or a counted loss" test "$(json "$_tmp/$bin.json" '[(
+		a["user_completed"] == a["user_in_rows"] + a["user_filtered"] + a["user_lost_begin"] + a["user_lost_end"] + a["user_unjoined"] and
+		a["user_waits"] == a["user_completed"] + a["user_open_at_stop"] + a["user_lost_task"] and
+		a["user_in_rows"] == sum(r["contended"] for r in d["rows"]) and
+		a["user_lost_begin"] + a["user_lost_end"] + a["user_lost_task"] == 0)
+		for a in [d["accounting"]]][0]')" = True
+done
+
+# rwlock: readers and writers, each named; cond: the wait in
+# pthread_cond_wait, and the mutex taken back inside it, under contend_cond.
+# A condition variable's own wake-ups are futex syscalls inside
+# pthread_cond_wait that the fixture's clock counts but that are not waits
+# (85-97% of its measure is waiting here, two threads taking turns): >= 85%.
+"$FRUGAL" lock --user-only --json --output "$_tmp/rw.json" -- \
+	"$_tmp/nofp" rwlock 4 1500 20 >"$_tmp/rw.out" 2>/dev/null
+read -r fw x < <(share "$_tmp/rw.json" "$_tmp/rw.out" contend_rwlock_write pthread_rwlock:W)
+read -r fr x < <(share "$_tmp/rw.json" "$_tmp/rw.out" contend_rwlock_read pthread_rwlock:R)
+within $((fw + fr)) "$x" "lock -U: pthread_rwlock waits named, writers and readers"
+check "lock -U: rwlock rows of both modes" test "$(json "$_tmp/rw.json" \
+	'sorted({r["type"] for r in d["rows"] if "rwlock" in r["type"]})')" = "['pthread_rwlock:R', 'pthread_rwlock:W']"
+"$FRUGAL" lock --user-only --json --output "$_tmp/cv.json" -- \
+	"$_tmp/nofp" cond 2 1000 50 >"$_tmp/cv.out" 2>/dev/null
+read -r fc x < <(python3 - "$_tmp/cv.json" "$_tmp/cv.out" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+fixture = int(open(sys.argv[2]).read().split()[1])
+# the waits inside pthread_cond_wait called from contend_cond
+ns = sum(r["wait_total_ns"] for r in d["rows"] if r.get("user") and
+         any(f.startswith("contend_cond+") for f in r["stack"]) and
+         any("pthread_cond_wait" in f for f in r["stack"]))
+print(ns, fixture)
+EOF
+)
+check "lock -U: pthread_cond waits named contend_cond ($fc ns of the fixture's $x ns)" \
+	python3 -c "import sys; sys.exit(not ($fc >= 0.85 * $x and $fc <= 1.05 * $x))"
+check "lock -U: the condition variable's rows say pthread_cond" test "$(json "$_tmp/cv.json" \
+	'any(r["type"] == "pthread_cond" for r in d["rows"])')" = True
+
+# A stripped binary: its symbols only in a debug file under .build-id.
+cp "$_tmp/nofp" "$_tmp/stripped"
+id=$(readelf -n "$_tmp/stripped" | awk '/Build ID/ { print $3 }')
+mkdir -p "$_tmp/debug/.build-id/${id:0:2}"
+objcopy --only-keep-debug "$_tmp/stripped" "$_tmp/debug/.build-id/${id:0:2}/${id:2}.debug" &&
+strip --strip-all "$_tmp/stripped"
+check "lock -U: the stripped fixture has no symbol table" \
+	bash -c "! readelf -S '$_tmp/stripped' | grep -q '\.symtab'"
+"$FRUGAL" lock --user-only --json --output "$_tmp/st.json" --debug-dir "$_tmp/debug" -- \
+	"$_tmp/stripped" mutex 4 1500 20 >"$_tmp/st.out" 2>/dev/null
+read -r f x < <(share "$_tmp/st.json" "$_tmp/st.out" contend_mutex pthread_mutex)
+within "$f" "$x" "lock -U: stripped binary named from its .build-id debug file"
+
+# A process that exits before the report: the shell outlives the fixture.
+"$FRUGAL" lock --user-only --json --output "$_tmp/ex.json" -- \
+	sh -c "'$_tmp/nofp' mutex 4 1000 20 >'$_tmp/ex.out'; sleep 0.5" 2>/dev/null
+read -r f x < <(share "$_tmp/ex.json" "$_tmp/ex.out" contend_mutex pthread_mutex)
+within "$f" "$x" "lock -U: a process gone before the report keeps its names"
+
+# Kernel and user rows in one report: the fixture beside the bench's
+# mmap_lock contention; kernel rows sum to the kernel accounting.
+"$FRUGAL" lock -U --json --output "$_tmp/ku.json" -- sh -c \
+	"'$_tmp/nofp' mutex 4 1000 20 >/dev/null & '$FRUGAL' bench lock -d 0.5 >/dev/null 2>&1; wait" 2>/dev/null
+check "lock -U: kernel and user rows in one report, each adding up" test "$(json "$_tmp/ku.json" '(
+	any(r.get("user") for r in d["rows"]) and any(not r.get("user") for r in d["rows"]) and
+	sum(r["contended"] for r in d["rows"] if not r.get("user")) == d["accounting"]["in_rows"] and
+	sum(r["contended"] for r in d["rows"] if r.get("user")) == d["accounting"]["user_in_rows"])')" = True
+"$FRUGAL" lock -U -- "$_tmp/nofp" mutex 4 300 20 >"$_tmp/ku.txt" 2>/dev/null
+check "lock -U: the table shows the user rows' type and caller" \
+	grep -Eq 'pthread_mutex +contend_mutex\+0x[0-9a-f]+ \(nofp\)' "$_tmp/ku.txt"
+
+# The kernel's count: perf stat of the fixture's futex wait entries, run
+# inside frugal's window, equals the waits in rows under the fixture's frames.
+ops=$(for b in 0 6 9 11 13; do for f in 0 128 256 384; do
+	[ $f -ge 256 ] && [ $b != 9 ] && [ $b != 13 ] && continue; echo -n "op == $((b | f)) || "; done; done)
+ops="${ops% || }"
+"$FRUGAL" lock --user-only --json --output "$_tmp/pk.json" -- perf stat -x, -o "$_tmp/pk.perf" \
+	-e syscalls:sys_enter_futex --filter "$ops" -- "$_tmp/nofp" mutex 4 1500 20 >/dev/null 2>&1
+kernel=$(grep sys_enter_futex "$_tmp/pk.perf" | cut -d, -f1)
+check "lock -U: every futex wait perf stat counts is in a row ($kernel counted)" test "$(json "$_tmp/pk.json" \
+	"$kernel > 0 and sum(r['contended'] for r in d['rows'] if any('(nofp)' in f for f in r['stack'])) == $kernel")" = True
+
+# -Y with user types; -t and -l give user rows their own keys.
+"$FRUGAL" lock --user-only -Y futex --json --output "$_tmp/yf.json" -- "$_tmp/nofp" mutex 4 300 20 >/dev/null 2>&1
+check "lock -U: -Y futex keeps the join, filters the mutex waits (counted)" test "$(json "$_tmp/yf.json" \
+	'all(r["type"] == "futex" for r in d["rows"]) and d["accounting"]["user_filtered"] > 0')" = True
+"$FRUGAL" lock --user-only -l --json --output "$_tmp/ul.json" -- "$_tmp/nofp" mutex 4 300 20 >/dev/null 2>&1
+check "lock -U -l: the mutex's row names the variable" test "$(json "$_tmp/ul.json" \
+	'any(r["symbol"] == "fixture_mutex" for r in d["rows"])')" = True
+"$FRUGAL" lock --user-only -t --json --output "$_tmp/ut.json" -- "$_tmp/nofp" mutex 4 300 20 >/dev/null 2>&1
+check "lock -U -t: rows by thread, the fixture's comm" test "$(json "$_tmp/ut.json" \
+	'len([r for r in d["rows"] if r["comm"] == "nofp"]) >= 2')" = True
+"$FRUGAL" lock --user-only --folded -- "$_tmp/nofp" mutex 4 300 20 >"$_tmp/uf.txt" 2>/dev/null
+check "lock -U --folded: user frames, outermost first, then the type" \
+	grep -Eq '(^|;)start_thread;worker;contend_mutex;[^ ]*\[pthread_mutex\] [0-9]+$' "$_tmp/uf.txt"
+if command -v go >/dev/null || [ -x /usr/lib/go/bin/go ]; then
+	GO=$(command -v go || echo /usr/lib/go/bin/go)
+	"$FRUGAL" lock --user-only --pprof "$_tmp/u.pb.gz" -- "$_tmp/nofp" mutex 4 300 20 >/dev/null 2>&1
+	check "lock -U --pprof: go tool pprof reads the user functions" \
+		bash -c "'$GO' tool pprof -top '$_tmp/u.pb.gz' 2>/dev/null | grep -q contend_mutex"
+else
+	skip "lock -U --pprof" "no go toolchain (golang-go) for go tool pprof"
+fi
+
+# Bad options: one line, exit 2.
+expect_exit "lock -U: -o is refused" 2 "$FRUGAL" lock -U -o -d 0.1
+expect_exit "lock -U: --user-stack-size not a power of two" 2 "$FRUGAL" lock -U --user-stack-size 1000 -d 0.1
+expect_exit "lock -U: --debug-dir must be absolute" 2 "$FRUGAL" lock -U --debug-dir rel -d 0.1
+finish

@@ -478,3 +478,5 @@ if [ -n "${R[perf.p.badrate]:-}" ]; then
 	echo "perf printed a bad rate of $(cell perf.p.badrate) under map pressure (stacks it could not save)"
 fi
 cp "$tmp/log" "$O/bench-lock.log" 2>/dev/null && say "per-run figures: $O/bench-lock.log"
+# -U: user-space locks, beside bpftrace (bench/lock/user.sh).
+O="$O" ROUNDS="$ROUNDS" bash "$HERE/lock/user.sh" || say "-U part failed"

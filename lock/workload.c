@@ -29,7 +29,9 @@
 #define BENCH_MAX_TASKS 4096
 
 struct bench {
-	unsigned long long threads, procs, owner;
+	unsigned long long threads, procs, owner, pthreads;
+	pthread_mutex_t mutex;		/* --pthread: the user-space lock */
+	unsigned long long mutex_ops;	/* taken, by all --pthread threads */
 	int memfd;			/* --owner: the file whose inode lock is held */
 	double duration, delay, hold;
 	struct timespec start, stop;	/* CLOCK_MONOTONIC */
@@ -115,6 +117,47 @@ static void *holder(void *arg)
 			break;
 	} while (++n, !past(&b->stop));
 	free(buf);
+	worker_done(b);
+	wait_until(&b->leave);
+	return NULL;
+}
+
+/*
+ * --pthread: user-space contention for -U.  Threads take one pthread mutex,
+ * hold it ~2 us, and work ~2 us outside it: the lock is the bottleneck and
+ * most takes wait in the kernel (glibc's default mutex does not spin).
+ */
+#define PT_HOLD_NS	2000
+#define PT_WORK_NS	2000
+
+static void spin_ns(long ns)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1000000000L + t.tv_nsec - t0.tv_nsec < ns);
+}
+
+__attribute__((noinline)) static void pthread_locked_work(struct bench *b)
+{
+	pthread_mutex_lock(&b->mutex);
+	spin_ns(PT_HOLD_NS);
+	b->mutex_ops++;
+	pthread_mutex_unlock(&b->mutex);
+}
+
+static void *pthread_worker(void *arg)
+{
+	struct bench *b = arg;
+
+	prctl(PR_SET_NAME, "pthread-worker");
+	wait_until(&b->start);
+	do {
+		pthread_locked_work(b);
+		spin_ns(PT_WORK_NS);
+	} while (!past(&b->stop));
 	worker_done(b);
 	wait_until(&b->leave);
 	return NULL;
@@ -231,7 +274,7 @@ fail:
 	return cli_err("fork", "%s", strerror(errno));
 }
 
-enum { OPT_DELAY = CLI_OPT_LONG, OPT_HOLD, OPT_OWNER };
+enum { OPT_DELAY = CLI_OPT_LONG, OPT_HOLD, OPT_OWNER, OPT_PTHREAD };
 
 static const struct cli_opt opts[] = {
 	{ "threads", 'T', required_argument, "N", "threads hammering mmap/mprotect/munmap (mmap_lock; default 4)" },
@@ -240,6 +283,7 @@ static const struct cli_opt opts[] = {
 	{ "delay", OPT_DELAY, required_argument, "SECS", "create every worker, then wait SECS seconds before starting" },
 	{ "hold", OPT_HOLD, required_argument, "SECS", "after the run, keep every worker alive SECS more seconds" },
 	{ "owner", OPT_OWNER, required_argument, "N", "also a 'holder' thread holding a file's inode lock, N 'waiter' threads" },
+	{ "pthread", OPT_PTHREAD, required_argument, "N", "also N threads on one pthread mutex (user-space contention, for -U)" },
 	{ "help", 'h', no_argument, NULL, "this help" },
 	{ NULL, 0, 0, NULL, NULL },
 };
@@ -255,6 +299,7 @@ static int parse_one(void *ctx, int c, const char *arg)
 	case OPT_DELAY: return cli_parse_double("--delay", arg, 0, 3600, &b->delay);
 	case OPT_HOLD: return cli_parse_double("--hold", arg, 0, 3600, &b->hold);
 	case OPT_OWNER: return cli_parse_u64("--owner", arg, 0, BENCH_MAX_TASKS, &b->owner);
+	case OPT_PTHREAD: return cli_parse_u64("--pthread", arg, 0, BENCH_MAX_TASKS, &b->pthreads);
 	case 'h': b->help = true; return CLI_OPTS_STOP;
 	}
 	return 0;
@@ -270,8 +315,8 @@ static int parse(int argc, char **argv, struct bench *b)
 		return err;
 	if (next < argc)
 		return cli_usage_err("unexpected argument '%s'", argv[next]);
-	if (!b->threads && !b->procs && !b->owner)
-		return cli_usage_err("nothing to run: -T, -P and --owner are all 0");
+	if (!b->threads && !b->procs && !b->owner && !b->pthreads)
+		return cli_usage_err("nothing to run: -T, -P, --owner and --pthread are all 0");
 	return 0;
 }
 
@@ -314,7 +359,8 @@ int lock_bench_main(int argc, char **argv)
 		}
 		return err;
 	}
-	tids = calloc(b.threads + (b.owner ? b.owner + 1 : 0) + 1, sizeof(*tids));
+	tids = calloc(b.threads + (b.owner ? b.owner + 1 : 0) + b.pthreads + 1, sizeof(*tids));
+	pthread_mutex_init(&b.mutex, NULL);
 	pids = calloc(b.procs + 1, sizeof(*pids));
 	err = tids && pids ? 0 : cli_err(NULL, "out of memory");
 	if (!err && pipe(b.done))
@@ -325,7 +371,7 @@ int lock_bench_main(int argc, char **argv)
 		goto out;
 	clock_gettime(CLOCK_MONOTONIC, &b.start);
 	/* Leave time to create everything before the start line. */
-	ts_add(&b.start, b.delay + 0.2 + (b.threads + b.procs + b.owner) * 0.002);
+	ts_add(&b.start, b.delay + 0.2 + (b.threads + b.procs + b.owner + b.pthreads) * 0.002);
 	b.stop = b.start;
 	ts_add(&b.stop, b.duration);
 	b.leave = b.stop;
@@ -348,6 +394,14 @@ int lock_bench_main(int argc, char **argv)
 		}
 		nthreads++;
 	}
+	for (i = 0; i < b.pthreads; i++) {
+		err = pthread_create(&tids[nthreads], NULL, pthread_worker, &b);
+		if (err) {
+			err = cli_err("pthread_create", "%s", strerror(err));
+			goto out;
+		}
+		nthreads++;
+	}
 	/*
 	 * Say when every worker has stopped contending (tests stop their
 	 * tracers on this line, during --hold, rather than after a sleep).
@@ -362,7 +416,8 @@ out:
 		waitpid(pids[i], &status, 0);
 	if (!err)
 		fprintf(stderr, "frugal bench lock: %llu mmap threads, %llu pipe writers, "
-			"%llu waiters on a holder, %.2f s\n", b.threads, b.procs, b.owner, b.duration);
+			"%llu waiters on a holder, %llu pthread threads (%llu mutex ops), %.2f s\n",
+			b.threads, b.procs, b.owner, b.pthreads, b.mutex_ops, b.duration);
 	if (b.done[0] >= 0) {
 		close(b.done[0]);
 		close(b.done[1]);

@@ -428,12 +428,16 @@ static enum bpf_perf_event_ret on_perf_event(void *ctx, int cpu, struct perf_eve
 	struct lock_collect *c = ctx;
 	struct { struct perf_event_header h; uint32_t size; char data[]; } *raw = (void *)h;
 	struct { struct perf_event_header h; uint64_t id, lost; } *lost = (void *)h;
+	union { struct lock_rec_wait w; struct lock_rec_def d; } rec;
 
 	(void)cpu;
+	/* The raw data sits 4 bytes into an 8-byte aligned record: copied to
+	 * aligned storage before its 64-bit fields are read. */
 	if (h->type == PERF_RECORD_SAMPLE && h->size >= sizeof(*raw) &&
-	    raw->size <= h->size - sizeof(*raw))
-		on_record(c, raw->data, raw->size);
-	else if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*lost))
+	    raw->size <= h->size - sizeof(*raw) && raw->size <= sizeof(rec)) {
+		memcpy(&rec, raw->data, raw->size);
+		on_record(c, &rec, raw->size);
+	} else if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*lost))
 		c->lost_records += lost->lost;
 	return LIBBPF_PERF_EVENT_CONT;
 }

@@ -92,6 +92,18 @@ struct {
 	__uint(value_size, sizeof(__u32));
 } ubufs SEC(".maps");
 
+/*
+ * Bytes of stack to copy, by tgid, set by user space from what unwinding
+ * its earlier stacks read (with room to spare; back to USTACK_SIZE when an
+ * unwind ran past the copy).  Absent: USTACK_SIZE.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, __u32);
+} ucopy SEC(".maps");
+
 /* Processes seen, by tgid: their mm, to tell the reader of a new one. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -169,9 +181,11 @@ static __always_inline int user_regs(__u64 *regs)
  */
 static __always_inline __u32 copy_stack(struct lock_urec_begin *r)
 {
-	__u32 n = ustack_size;
+	__u32 n = ustack_size, *hint = bpf_map_lookup_elem(&ucopy, &r->tgid);
 	int i;
 
+	if (hint && *hint < n)
+		n = *hint;
 	for (i = 0; i < 8; i++) {
 		if (n > LOCK_USTACK_MAX)
 			n = LOCK_USTACK_MAX;
@@ -230,6 +244,12 @@ static __always_inline void record_begin(void *ctx, struct ucpu *g, __u32 op, __
 	if (!r)
 		return;
 	slot.seq = ((__u64)bpf_get_smp_processor_id() << 40) | ++g->seq;	/* never 0 */
+	/*
+	 * The clock first: the wait is the syscall's, entry to return, as the
+	 * program lives it, our copy included (a clock around the lock call
+	 * sees it too; 1-5 us a wait, see docs/lock.md).
+	 */
+	slot.ts = bpf_ktime_get_ns();
 	if (bpf_map_update_elem(&waits, &tid, &slot, BPF_ANY)) {
 		count(UL_DROP_TASK);
 		return;
@@ -264,9 +284,6 @@ static __always_inline void record_begin(void *ctx, struct ucpu *g, __u32 op, __
 		if (sp)
 			sp->lost = 1;
 	}
-	/* The clock last: the copy is not part of the wait. */
-	if (sp)
-		sp->ts = bpf_ktime_get_ns();
 }
 
 static __always_inline int on_enter(void *ctx, __u32 op, __u64 uaddr)

@@ -266,11 +266,13 @@ struct lock_ustacks *lock_ustacks__new(const char *debug_dir);
 void lock_ustacks__free(struct lock_ustacks *u);
 /*
  * R's user stack into up to MAX frame tokens, innermost first, and the
- * primitive its locking frames name (LOCK_U_NR: none).  The number of
+ * primitive its locking frames name (LOCK_U_NR: none); *REACH: the bytes
+ * of the copy the unwinder read, *OVERRUN: it needed more than was copied.  The number of
  * frames (at least 1 when R has a pc), or -ENOMEM.
  */
 int lock_ustacks__unwind(struct lock_ustacks *u, const struct lock_urec_begin *r,
-			 uint64_t *frames, unsigned int max, enum lock_utype *type);
+			 uint64_t *frames, unsigned int max, enum lock_utype *type,
+			 uint32_t *reach, bool *overrun);
 /* Process TGID's mappings read now (it may exit soon).  0 or -ENOMEM. */
 int lock_ustacks__proc(struct lock_ustacks *u, uint32_t tgid, uint64_t mm);
 /* The data symbol at R's futex in its process into BUF ("" if none). */

@@ -53,6 +53,8 @@ struct lock_ustacks {
 	uint64_t *out;
 	unsigned int n, max;
 	enum lock_utype type;
+	uint64_t reach;			/* bytes of the copy the unwinder read */
+	bool overrun;			/* it asked past the copy */
 	struct uproc *cur;
 	uint64_t unwound, frames_total, failed;
 };
@@ -94,9 +96,13 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	uint64_t sp = r->regs[7];
 
 	(void)dwfl;
-	if (addr < sp || addr - sp > r->stack_size || r->stack_size - (addr - sp) < 8)
+	if (addr < sp || addr - sp > r->stack_size || r->stack_size - (addr - sp) < 8) {
+		u->overrun |= addr >= sp && addr - sp < (1 << 20);
 		return false;
+	}
 	memcpy(result, r->stack + (addr - sp), 8);
+	if (addr - sp + 8 > u->reach)
+		u->reach = addr - sp + 8;
 	return true;
 }
 
@@ -376,9 +382,12 @@ int lock_ustacks__proc(struct lock_ustacks *u, uint32_t tgid, uint64_t mm)
 }
 
 int lock_ustacks__unwind(struct lock_ustacks *u, const struct lock_urec_begin *r,
-			 uint64_t *frames, unsigned int max, enum lock_utype *type)
+			 uint64_t *frames, unsigned int max, enum lock_utype *type,
+			 uint32_t *reach, bool *overrun)
 {
 	u->rec = r;
+	u->reach = 0;
+	u->overrun = false;
 	u->out = frames;
 	u->n = 0;
 	u->max = max;
@@ -399,6 +408,9 @@ int lock_ustacks__unwind(struct lock_ustacks *u, const struct lock_urec_begin *r
 	u->frames_total += u->n;
 	u->failed += u->n <= 1;
 	*type = u->type;
+	*reach = u->reach;
+	/* Past the copy, with frames still to find (not a full stack's end). */
+	*overrun = u->overrun && u->n < max;
 	return u->n;
 }
 

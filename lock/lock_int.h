@@ -189,6 +189,7 @@ struct lock_accounting {
 	uint64_t u_unjoined;		/* ends whose begin record never came */
 	uint64_t u_open;		/* recorded waits not ended at stop */
 	uint64_t u_stacks, u_frames, u_shallow;	/* unwinding */
+	uint64_t u_walked, u_by_dwfl, u_mismatches;
 	uint64_t u_begin_runs, u_begin_ns, u_end_runs, u_end_ns;	/* bpf_stats */
 	double u_unwind_s;		/* user-space CPU spent unwinding */
 };
@@ -262,7 +263,7 @@ struct ksyms *lock_report_syms(const struct lock_opts *o, struct lock_table *t);
 struct lock_ustacks;
 
 /* DEBUG_DIR (NULL: none) is searched for debug files before /usr/lib/debug. */
-struct lock_ustacks *lock_ustacks__new(const char *debug_dir);
+struct lock_ustacks *lock_ustacks__new(const char *debug_dir, bool check);
 void lock_ustacks__free(struct lock_ustacks *u);
 /*
  * R's user stack into up to MAX frame tokens, innermost first, and the
@@ -282,6 +283,10 @@ void lock_ustacks__data_name(struct lock_ustacks *u, const struct lock_urec_begi
  * library's locking code.  False if TOK is not a token of U. */
 bool lock_ustacks__frame(const struct lock_ustacks *u, uint64_t tok, const char **name,
 			 const char **func, bool *lockfn);
+/* Stacks walked by our memoized CFI rules, handed to libdwfl, and (with
+ * CHECK) walked differently from libdwfl's unwind of the same copy. */
+void lock_ustacks__walk_stats(const struct lock_ustacks *u, uint64_t *walked,
+			      uint64_t *by_dwfl, uint64_t *mismatches);
 /* Stacks unwound, their frames, and those of one frame or none. */
 void lock_ustacks__stats(const struct lock_ustacks *u, uint64_t *stacks, uint64_t *frames,
 			 uint64_t *shallow);

@@ -346,6 +346,9 @@ static size_t acct_user_lines(const struct lock_accounting *a, struct lock_acct_
 	L("user_stacks_unwound", "user stacks unwound (DWARF CFI)", a->u_stacks);
 	L("user_stack_frames", "  their frames", a->u_frames);
 	L("user_stacks_shallow", "  of one frame or none", a->u_shallow);
+	L("user_stacks_walked", "  walked by memoized CFI rules", a->u_walked);
+	L("user_stacks_by_libdwfl", "  unwound by libdwfl (other rules)", a->u_by_dwfl);
+	L("user_stack_mismatches", "  walked differently from libdwfl (--stack-check)", a->u_mismatches);
 	L("user_stacks_not_copied", "user stacks not copied (registers only)", u[UL_STACK_FAIL]);
 #undef L
 	return n;

@@ -460,7 +460,7 @@ struct lock_ucollect *lock_ucollect__open(const struct lock_opts *o, struct bpf_
 		       o->mode == LOCK_AGGR_TASK ? LOCK_COMM_LEN :
 		       o->mode == LOCK_AGGR_ADDR ? LOCK_SLAB_LEN : 0;
 	u->def_size = (sizeof(struct udef) + u->tail_size + 7) & ~(size_t)7;
-	u->st = lock_ustacks__new(o->debug_dir);
+	u->st = lock_ustacks__new(o->debug_dir, o->stack_check);
 	u->rec = malloc(sizeof(*u->rec));
 	u->skel = s = futex_bpf__open();
 	if (!u->st || !u->rec || !s) {
@@ -573,6 +573,7 @@ static int read_counters(struct lock_ucollect *u, struct lock_accounting *a)
 			a->u_unjoined++;
 	}
 	lock_ustacks__stats(u->st, &a->u_stacks, &a->u_frames, &a->u_shallow);
+	lock_ustacks__walk_stats(u->st, &a->u_walked, &a->u_by_dwfl, &a->u_mismatches);
 	a->u_begin_runs = a->u_begin_ns = a->u_end_runs = a->u_end_ns = 0;
 	read_stats(s->progs.futex_enter, &a->u_begin_runs, &a->u_begin_ns);
 	read_stats(s->progs.futex_wait_enter, &a->u_begin_runs, &a->u_begin_ns);
@@ -608,6 +609,9 @@ int lock_ucollect__read(struct lock_ucollect *u, struct lock_table *t,
 	a->u_stacks = sub(cur.u_stacks, u->prev.u_stacks);
 	a->u_frames = sub(cur.u_frames, u->prev.u_frames);
 	a->u_shallow = sub(cur.u_shallow, u->prev.u_shallow);
+	a->u_walked = sub(cur.u_walked, u->prev.u_walked);
+	a->u_by_dwfl = sub(cur.u_by_dwfl, u->prev.u_by_dwfl);
+	a->u_mismatches = sub(cur.u_mismatches, u->prev.u_mismatches);
 	a->u_begin_runs = sub(cur.u_begin_runs, u->prev.u_begin_runs);
 	a->u_begin_ns = sub(cur.u_begin_ns, u->prev.u_begin_ns);
 	a->u_end_runs = sub(cur.u_end_runs, u->prev.u_end_runs);

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 
 #include "cli/cli.h"
@@ -34,6 +35,22 @@ struct uframe {
 	bool lockfn;		/* the C library's locking code: not a caller */
 };
 
+/*
+ * A frame's CFI rule, when it is one of the simple ones compiled code has
+ * at a call: CFA = rsp or rbp + an offset, the return address and the
+ * saved rbp at offsets from the CFA.  Found once per code address through
+ * libdw, then applied by our own walk (CFI_BAD: the walk hands the stack
+ * to libdwfl's unwinder, which takes any expression).
+ */
+enum { CFI_OK = 1, CFI_END, CFI_BAD };
+#define BP_SAME INT32_MIN
+
+struct urule {
+	uint64_t key;		/* 0: empty */
+	int32_t cfa_off, ra_off, bp_off;
+	uint8_t cfa_reg, kind;
+};
+
 struct uproc {
 	uint32_t tgid;
 	uint64_t mm;		/* its address space (0: unknown): exec makes another */
@@ -48,6 +65,10 @@ struct lock_ustacks {
 	size_t nr_frames, cap_frames;
 	uint32_t *slots;		/* open addressing: 1 + frame index; 0 empty */
 	size_t nr_slots;
+	struct urule *rules;		/* open addressing, by code address in a module */
+	size_t nr_rules, cap_rules;
+	bool check;			/* --stack-check: libdwfl unwinds each stack too */
+	uint64_t walked, by_dwfl, mismatches;
 	/* the record being unwound, for the callbacks */
 	const struct lock_urec_begin *rec;
 	uint64_t *out;
@@ -317,6 +338,183 @@ static uint64_t frame_token(struct lock_ustacks *u, uint64_t pc, bool activation
 	return LOCK_UFRAME_TAG | (u->nr_frames - 1);
 }
 
+/* ---- our walk: simple CFI rules, memoized ---- */
+
+static uint64_t rule_key(struct lock_ustacks *u, uint64_t look, Dwfl_Module **mp)
+{
+	Dwfl_Module *m = module_of(u, look);
+	const char *mod;
+	Dwarf_Addr base = 0;
+
+	*mp = m;
+	if (!m || !(mod = dwfl_module_info(m, NULL, &base, NULL, NULL, NULL, NULL, NULL)))
+		return 0;
+	return mix(hash_str(mod), look - base) | 1;
+}
+
+/* A register rule's offset from the CFA: "at CFA+N" and nothing else. */
+static bool at_cfa(const Dwarf_Op *ops, size_t n, int32_t *off)
+{
+	if (!ops || n < 1 || ops[0].atom != DW_OP_call_frame_cfa)
+		return false;
+	if (n == 1)
+		*off = 0;
+	else if (n == 2 && ops[1].atom == DW_OP_plus_uconst)
+		*off = (int32_t)ops[1].number;
+	else if (n == 3 && ops[1].atom == DW_OP_consts && ops[2].atom == DW_OP_plus)
+		*off = (int32_t)(int64_t)ops[1].number;
+	else
+		return false;
+	return true;
+}
+
+static void rule_parse(Dwarf_Frame *f, struct urule *r)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t n;
+
+	r->kind = CFI_BAD;
+	if (dwarf_frame_cfa(f, &ops, &n) || n != 1)
+		return;
+	/* libdw gives a register rule as DW_OP_bregx REG OFF */
+	if (ops[0].atom == DW_OP_bregx && (ops[0].number == 6 || ops[0].number == 7)) {
+		r->cfa_reg = ops[0].number;
+		r->cfa_off = (int32_t)(int64_t)ops[0].number2;
+	} else if (ops[0].atom == DW_OP_breg7 || ops[0].atom == DW_OP_breg6) {
+		r->cfa_reg = ops[0].atom - DW_OP_breg0;
+		r->cfa_off = (int32_t)(int64_t)ops[0].number;
+	} else {
+		return;
+	}
+	if (dwarf_frame_register(f, 16, mem, &ops, &n))
+		return;
+	if (n == 0 && ops == mem) {	/* undefined: the outermost frame */
+		r->kind = CFI_END;
+		return;
+	}
+	if (!at_cfa(ops, n, &r->ra_off))
+		return;
+	if (dwarf_frame_register(f, 6, mem, &ops, &n))
+		return;
+	if (n == 0)			/* same value (or lost: left as it is) */
+		r->bp_off = BP_SAME;
+	else if (!at_cfa(ops, n, &r->bp_off))
+		return;
+	r->kind = CFI_OK;
+}
+
+static int rules_grow(struct lock_ustacks *u)
+{
+	size_t cap = u->cap_rules ? u->cap_rules * 2 : 1024, i, j;
+	struct urule *t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < u->cap_rules; i++) {
+		if (!u->rules[i].key)
+			continue;
+		for (j = u->rules[i].key & (cap - 1); t[j].key; j = (j + 1) & (cap - 1))
+			;
+		t[j] = u->rules[i];
+	}
+	free(u->rules);
+	u->rules = t;
+	u->cap_rules = cap;
+	return 0;
+}
+
+static const struct urule *rule_of(struct lock_ustacks *u, uint64_t look)
+{
+	static const struct urule bad = { .kind = CFI_BAD };
+	Dwfl_Module *m;
+	uint64_t key = rule_key(u, look, &m);
+	Dwarf_Addr bias;
+	Dwarf_Frame *f = NULL;
+	Dwarf_CFI *cfi;
+	struct urule *r;
+	size_t j;
+
+	if (!key)
+		return &bad;
+	for (j = u->cap_rules ? key & (u->cap_rules - 1) : 0; u->cap_rules && u->rules[j].key;
+	     j = (j + 1) & (u->cap_rules - 1))
+		if (u->rules[j].key == key)
+			return &u->rules[j];
+	if ((u->nr_rules + 1) * 2 > u->cap_rules && rules_grow(u))
+		return &bad;
+	for (j = key & (u->cap_rules - 1); u->rules[j].key; j = (j + 1) & (u->cap_rules - 1))
+		;
+	r = &u->rules[j];
+	r->key = key;
+	r->kind = CFI_BAD;
+	u->nr_rules++;
+	cfi = dwfl_module_eh_cfi(m, &bias);
+	if (!cfi || dwarf_cfi_addrframe(cfi, look - bias, &f)) {
+		cfi = dwfl_module_dwarf_cfi(m, &bias);
+		if (cfi && dwarf_cfi_addrframe(cfi, look - bias, &f))
+			f = NULL;
+	}
+	if (f)
+		rule_parse(f, r);
+	free(f);
+	return r;
+}
+
+static bool read_word(struct lock_ustacks *u, uint64_t addr, uint64_t *v)
+{
+	Dwarf_Word w;
+
+	if (!memory_read(NULL, addr, &w, u))
+		return false;
+	*v = w;
+	return true;
+}
+
+static void add_frame(struct lock_ustacks *u, uint64_t tok)
+{
+	if (u->type == LOCK_U_NR) {
+		const struct uframe *f = &u->frames[tok & ~LOCK_UFRAME_TAG];
+
+		if (f->lockfn)
+			u->type = type_of(f->func);
+	}
+	u->out[u->n++] = tok;
+}
+
+/*
+ * The stack by the memoized rules: the frames dwfl_getthread_frames would
+ * give (tests/lock/user.sh checks it with --stack-check), or -1 if a frame
+ * needs more than a simple rule (a signal frame, a PLT entry).
+ */
+static int walk(struct lock_ustacks *u)
+{
+	const struct lock_urec_begin *r = u->rec;
+	uint64_t pc = r->regs[16], sp = r->regs[7], bp = r->regs[6], cfa, ra, tok;
+	bool act = true;
+
+	while (u->n < u->max && pc) {
+		const struct urule *rl = rule_of(u, act ? pc : pc - 1);
+
+		if (rl->kind == CFI_BAD)
+			return -1;
+		tok = frame_token(u, pc, act);
+		if (!tok)
+			return -1;
+		add_frame(u, tok);
+		if (rl->kind == CFI_END)
+			break;
+		cfa = (rl->cfa_reg == 7 ? sp : bp) + rl->cfa_off;
+		if (!read_word(u, cfa + rl->ra_off, &ra))
+			break;
+		if (rl->bp_off != BP_SAME && !read_word(u, cfa + rl->bp_off, &bp))
+			break;
+		sp = cfa;
+		pc = ra;
+		act = false;
+	}
+	return u->n;
+}
+
 static int on_frame(Dwfl_Frame *state, void *arg)
 {
 	struct lock_ustacks *u = arg;
@@ -330,18 +528,14 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 	tok = frame_token(u, pc, activation || u->n == 0);
 	if (!tok)
 		return DWARF_CB_ABORT;
-	if (u->type == LOCK_U_NR) {
-		const struct uframe *f = &u->frames[tok & ~LOCK_UFRAME_TAG];
-
-		if (f->lockfn)
-			u->type = type_of(f->func);
-	}
-	u->out[u->n++] = tok;
+	add_frame(u, tok);
 	return DWARF_CB_OK;
 }
 
-struct lock_ustacks *lock_ustacks__new(const char *debug_dir)
+struct lock_ustacks *lock_ustacks__new(const char *debug_dir, bool check)
 {
+	struct lock_ustacks *u;
+
 	static char path[4096];
 
 	/* elfutils' own default, DEBUG_DIR first: the binary's directory, its
@@ -354,7 +548,10 @@ struct lock_ustacks *lock_ustacks__new(const char *debug_dir)
 		}
 		debuginfo_path = path;
 	}
-	return calloc(1, sizeof(struct lock_ustacks));
+	u = calloc(1, sizeof(*u));
+	if (u)
+		u->check = check;
+	return u;
 }
 
 void lock_ustacks__free(struct lock_ustacks *u)
@@ -371,6 +568,7 @@ void lock_ustacks__free(struct lock_ustacks *u)
 		free(u->frames[i].func);
 	}
 	free(u->procs);
+	free(u->rules);
 	free(u->frames);
 	free(u->slots);
 	free(u);
@@ -379,6 +577,33 @@ void lock_ustacks__free(struct lock_ustacks *u)
 int lock_ustacks__proc(struct lock_ustacks *u, uint32_t tgid, uint64_t mm)
 {
 	return proc_get(u, tgid, mm) ? 0 : -ENOMEM;
+}
+
+/* Our walk, or libdwfl's where it cannot; with --stack-check both, compared. */
+static void unwind(struct lock_ustacks *u)
+{
+	uint64_t mine[LOCK_MAX_STACK];
+	unsigned int n;
+
+	if (walk(u) >= 0) {
+		u->walked++;
+		if (!u->check)
+			return;
+		n = u->n;
+		memcpy(mine, u->out, n * sizeof(*mine));
+	} else {
+		n = (unsigned int)-1;
+	}
+	u->n = 0;
+	u->type = LOCK_U_NR;
+	dwfl_getthread_frames(u->cur->dwfl, u->rec->tid, on_frame, u);
+	if (n == (unsigned int)-1) {
+		u->by_dwfl++;
+	} else if (n != u->n || memcmp(mine, u->out, n * sizeof(*mine))) {
+		if (!u->mismatches++)
+			cli_log("lock: -U: first walked stack that differed: %u frames walked, "
+				"%u unwound by libdwfl\n", n, u->n);
+	}
 }
 
 int lock_ustacks__unwind(struct lock_ustacks *u, const struct lock_urec_begin *r,
@@ -396,7 +621,7 @@ int lock_ustacks__unwind(struct lock_ustacks *u, const struct lock_urec_begin *r
 	if (!u->cur)
 		return -ENOMEM;
 	if (u->cur->dwfl && r->stack_size)
-		dwfl_getthread_frames(u->cur->dwfl, r->tid, on_frame, u);
+		unwind(u);
 	/* No maps or no CFI: at least where it waited. */
 	if (!u->n && max && r->regs[16]) {
 		uint64_t tok = frame_token(u, r->regs[16], true);
@@ -443,6 +668,14 @@ bool lock_ustacks__frame(const struct lock_ustacks *u, uint64_t tok, const char 
 	*func = u->frames[i].func;
 	*lockfn = u->frames[i].lockfn;
 	return true;
+}
+
+void lock_ustacks__walk_stats(const struct lock_ustacks *u, uint64_t *walked,
+			      uint64_t *by_dwfl, uint64_t *mismatches)
+{
+	*walked = u ? u->walked : 0;
+	*by_dwfl = u ? u->by_dwfl : 0;
+	*mismatches = u ? u->mismatches : 0;
 }
 
 void lock_ustacks__stats(const struct lock_ustacks *u, uint64_t *stacks, uint64_t *frames,

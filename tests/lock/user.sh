@@ -65,6 +65,17 @@ for bin in nofp fp; do
 		for a in [d["accounting"]]][0]')" = True
 done
 
+# Our walk (memoized CFI rules) against libdwfl's unwinder, stack by
+# stack, deep enough to reach the threads' outermost frames.
+for bin in nofp fp; do
+	"$FRUGAL" lock $U --user-only --stack-check --max-stack 30 --json --output "$_tmp/sc.json" -- \
+		"$_tmp/$bin" mutex 4 500 20 >/dev/null 2>&1
+	check "lock -U --stack-check ($bin): every stack walked, none differs from libdwfl's" \
+		test "$(json "$_tmp/sc.json" '[a["user_stacks_walked"] == a["user_stacks_unwound"] > 0 and
+		a["user_stack_mismatches"] == 0 and a["user_stacks_by_libdwfl"] == 0 and
+		any(r["stack"][-1].startswith("__clone") for r in d["rows"]) for a in [d["accounting"]]][0]')" = True
+done
+
 # rwlock: readers and writers, each named; cond: the wait in
 # pthread_cond_wait, and the mutex taken back inside it, under contend_cond.
 # A condition variable's own wake-ups are futex syscalls inside

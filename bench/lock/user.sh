@@ -79,8 +79,9 @@ s, a = d.get("user_bpf_stats") or {}, d["accounting"]
 runs = max(s.get("entry_run_cnt", 0), 1)
 ns = (s.get("entry_run_time_ns", 0) + s.get("return_run_time_ns", 0)) / max(a["user_completed"], 1)
 unwind = d.get("user_unwind_cpu_ns", 0) / max(a["user_stacks_unwound"], 1) / 1000
-tot = sum(r["wait_total_ns"] for r in d["rows"])
-named = sum(r["wait_total_ns"] for r in d["rows"] if any(f.startswith("pthread_locked_work+") for f in r["stack"]))
+# of the workers' mutex waits (the main thread's pthread_join is a futex row)
+tot = sum(r["wait_total_ns"] for r in d["rows"] if r["type"] == "pthread_mutex")
+named = sum(r["wait_total_ns"] for r in d["rows"] if r["type"] == "pthread_mutex" and any(f.startswith("pthread_locked_work+") for f in r["stack"]))
 print("%.0f %.1f %.1f" % (ns, unwind, 100 * named / max(tot, 1)))
 PY
 )

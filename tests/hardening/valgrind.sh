@@ -30,6 +30,10 @@ vg "btf encode, bad input" 1 "$FRUGAL" btf encode --btf_encode_detached="$W/x.bt
 if [ "$(id -u)" -eq 0 ] && "$FRUGAL" lock -d 0.05 >/dev/null 2>&1; then
 	vg "lock -a -- true" 0 "$FRUGAL" lock -a -- true
 	vg "lock -t --json -- true" 0 "$FRUGAL" lock -t --json -- true
+	# -U: user stacks unwound and named (libdwfl, our CFI walk and its check)
+	gcc -O2 -g -o "$W/ucontend" "$TOP/tests/lock/fixtures/ucontend.c" -lpthread &&
+		vg "lock -U --stack-check -- fixture" 0 "$FRUGAL" lock -U --stack-check \
+			--ring-size 4096 -- "$W/ucontend" mutex 4 200 20
 else
 	skip "valgrind: lock" "needs root and BPF"
 fi

@@ -656,27 +656,36 @@ static int read_rows(struct lock_collect *c, struct lock_table *t, struct lock_a
 	return err;
 }
 
-static int read_counters(struct lock_collect *c, struct lock_accounting *a)
+int lock_counters__read(int fd, uint32_t nr, uint64_t *sums)
 {
-	int fd = bpf_map__fd(c->skel->maps.counters);
-	int nr_cpus = libbpf_num_possible_cpus();
+	int nr_cpus = libbpf_num_possible_cpus(), j, err = 0;
 	uint64_t *v;
 	uint32_t i;
-	int j, err = 0;
 
 	if (nr_cpus < 0)
 		return nr_cpus;
 	v = calloc(nr_cpus, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	for (i = 0; i < LC_NR && !err; i++) {
-		if (i == LC_AGGR_HIT || i == LC_ENDS)
-			continue;
+	for (i = 0; i < nr && !err; i++) {
+		sums[i] = 0;
 		err = bpf_map_lookup_elem(fd, &i, v) ? -errno : 0;
 		for (j = 0; !err && j < nr_cpus; j++)
-			a->c[i] += v[j];
+			sums[i] += v[j];
 	}
 	free(v);
+	return err;
+}
+
+static int read_counters(struct lock_collect *c, struct lock_accounting *a)
+{
+	uint64_t v[LC_NR];
+	int err = lock_counters__read(bpf_map__fd(c->skel->maps.counters), LC_NR, v);
+
+	/* AGGR_HIT and ENDS are computed here, never counted by the programs. */
+	for (uint32_t i = 0; !err && i < LC_NR; i++)
+		if (i != LC_AGGR_HIT && i != LC_ENDS)
+			a->c[i] += v[i];
 	/* Every end lands in exactly one of these (lock.h); AGGR_HIT is the sum
 	 * of the kernel rows' counts, from read_rows(). */
 	a->c[LC_ENDS] = a->c[LC_AGGR_HIT] + a->c[LC_OVERFLOW] + a->c[LC_LOST_RING] +
@@ -698,6 +707,42 @@ static void read_prog_stats(struct bpf_program *p, uint64_t *runs, uint64_t *ns,
 	*misses += info.recursion_misses;
 }
 
+static bool kernel_busy(const void *v)
+{
+	const struct lock_cpu_state *g = v;
+	bool busy = false;
+
+	for (int k = 0; k < 4; k++)
+		busy |= g->gate[k].in != g->gate[k].out;
+	return busy;
+}
+
+int lock_gates__wait(int fd, size_t size, bool (*busy)(const void *cpu_value))
+{
+	int nr_cpus = libbpf_num_possible_cpus(), i, tries, any = 1;
+	uint32_t zero = 0;
+	char *v;
+
+	if (nr_cpus < 0)
+		return nr_cpus;
+	v = calloc(nr_cpus, size);
+	if (!v)
+		return -ENOMEM;
+	__sync_synchronize();
+	for (tries = 0; any && tries < 20000; tries++) {
+		if (tries)
+			usleep(50);
+		if (bpf_map_lookup_elem(fd, &zero, v)) {
+			free(v);
+			return -errno;
+		}
+		for (any = 0, i = 0; i < nr_cpus; i++)
+			any |= busy(v + (size_t)i * size);
+	}
+	free(v);
+	return any ? -ETIMEDOUT : 0;
+}
+
 /*
  * Close the gate (lock.bpf.c) and wait until no program run is in flight:
  * from then on the maps are final.  A run lasts microseconds; the wait is
@@ -705,31 +750,14 @@ static void read_prog_stats(struct bpf_program *p, uint64_t *runs, uint64_t *ns,
  */
 static int stop_programs(struct lock_collect *c)
 {
-	int fd = bpf_map__fd(c->skel->maps.cpu_state), nr_cpus = libbpf_num_possible_cpus();
-	struct lock_cpu_state *g;
-	uint32_t zero = 0;
-	int i, tries, busy = 1;
+	int err;
 
-	if (nr_cpus < 0)
-		return nr_cpus;
-	g = calloc(nr_cpus, sizeof(*g));
-	if (!g)
-		return -ENOMEM;
 	c->skel->bss->stopped = true;
-	__sync_synchronize();
-	for (tries = 0; busy && tries < 20000; tries++) {
-		if (tries)
-			usleep(50);
-		if (bpf_map_lookup_elem(fd, &zero, g)) {
-			free(g);
-			return -errno;
-		}
-		for (busy = 0, i = 0; i < nr_cpus; i++)
-			for (int k = 0; k < 4; k++)
-				busy |= g[i].gate[k].in != g[i].gate[k].out;
-	}
-	free(g);
-	if (busy)
+	err = lock_gates__wait(bpf_map__fd(c->skel->maps.cpu_state),
+			       sizeof(struct lock_cpu_state), kernel_busy);
+	if (err && err != -ETIMEDOUT)
+		return err;
+	if (err)
 		destroy_links(c);
 	c->stopped = true;
 	return 0;

@@ -214,6 +214,14 @@ int lock_collect__poll(struct lock_collect *c, struct lock_table *t, int timeout
  */
 int lock_collect__interval(struct lock_collect *c, struct lock_table *t,
 			   struct lock_accounting *acct);
+/* SUMS[i]: key i of the per-CPU array FD summed over the CPUs, i < NR.  0 or -errno. */
+int lock_counters__read(int fd, uint32_t nr, uint64_t *sums);
+/*
+ * With a program's `stopped` set: wait until every CPU's value of the
+ * one-entry per-CPU array FD (SIZE bytes a CPU) is no longer BUSY (runs
+ * in = runs out), up to ~1 s.  0, -ETIMEDOUT, or -errno.
+ */
+int lock_gates__wait(int fd, size_t size, bool (*busy)(const void *cpu_value));
 /* Close the gate, drain the buffers, read the kernel table and the counters
  * (with -I: what came since the last interval). */
 int lock_collect__finish(struct lock_collect *c, struct lock_table *t,

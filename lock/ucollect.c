@@ -244,6 +244,40 @@ static uint64_t key_of_stack(const uint64_t *frames, unsigned int n, enum lock_u
 	return h ? h : 1;
 }
 
+/*
+ * One half of a wait (its begin: KEY, FLAGS, FILTERED; its end: NS): with
+ * the other half already here, the wait goes to its row (or to -Y's
+ * count); alone, it waits for the other.
+ */
+static void half(struct lock_ucollect *u, uint64_t seq, uint8_t state, uint64_t key,
+		 uint32_t flags, bool filtered, uint64_t ns)
+{
+	struct pend *p = pend_find(u, seq);
+
+	if (p && p->state != state) {
+		p->seq = PEND_DEL;
+		if (state == P_END) {
+			key = p->key;
+			flags = p->flags;
+			filtered = p->filtered;
+		} else {
+			ns = p->ns;
+		}
+		if (filtered)
+			u->filtered++;
+		else
+			u->err = add_wait(u, key, flags, ns);
+		return;
+	}
+	p = pend_add(u, seq);
+	if (!p) {
+		u->err = -ENOMEM;
+		return;
+	}
+	*p = (struct pend){ .seq = seq, .key = key, .ns = ns, .flags = flags, .state = state,
+			    .filtered = filtered };
+}
+
 static void on_begin(struct lock_ucollect *u, const struct lock_urec_begin *r)
 {
 	const struct lock_opts *o = u->o;
@@ -251,7 +285,6 @@ static void on_begin(struct lock_ucollect *u, const struct lock_urec_begin *r)
 	unsigned char tail[LOCK_MAX_STACK * sizeof(uint64_t)] = { 0 };
 	unsigned int max = o->max_stack < LOCK_MAX_STACK ? o->max_stack : LOCK_MAX_STACK;
 	enum lock_utype ty;
-	struct pend *p;
 	uint32_t flags, reach;
 	bool overrun;
 	bool filtered;
@@ -289,45 +322,12 @@ static void on_begin(struct lock_ucollect *u, const struct lock_urec_begin *r)
 	}
 	if (!filtered && (u->err = def_put(u, key, flags, tail)))
 		return;
-	p = pend_find(u, r->seq);
-	if (p && p->state == P_END) {	/* its end came first */
-		p->seq = PEND_DEL;
-		if (filtered)
-			u->filtered++;
-		else
-			u->err = add_wait(u, key, flags, p->ns);
-		return;
-	}
-	p = pend_add(u, r->seq);
-	if (!p) {
-		u->err = -ENOMEM;
-		return;
-	}
-	p->state = P_BEGIN;
-	p->key = key;
-	p->flags = flags;
-	p->filtered = filtered;
+	half(u, r->seq, P_BEGIN, key, flags, filtered, 0);
 }
 
 static void on_end(struct lock_ucollect *u, const struct lock_urec_end *e)
 {
-	struct pend *p = pend_find(u, e->seq);
-
-	if (p && p->state == P_BEGIN) {
-		p->seq = PEND_DEL;
-		if (p->filtered)
-			u->filtered++;
-		else
-			u->err = add_wait(u, p->key, p->flags, e->ns);
-		return;
-	}
-	p = pend_add(u, e->seq);
-	if (!p) {
-		u->err = -ENOMEM;
-		return;
-	}
-	p->state = P_END;
-	p->ns = e->ns;
+	half(u, e->seq, P_END, 0, 0, false, e->ns);
 }
 
 static enum bpf_perf_event_ret on_event(void *ctx, int cpu, struct perf_event_header *h)
@@ -539,26 +539,11 @@ static void read_stats(struct bpf_program *p, uint64_t *runs, uint64_t *ns)
 
 static int read_counters(struct lock_ucollect *u, struct lock_accounting *a)
 {
-	int fd = bpf_map__fd(u->skel->maps.ucounters), nr_cpus = libbpf_num_possible_cpus();
 	struct futex_bpf *s = u->skel;
-	uint64_t *v;
-	uint32_t i;
 	size_t k;
-	int j, err = 0;
+	int err = lock_counters__read(bpf_map__fd(s->maps.ucounters), UL_NR, a->u);
 
-	if (nr_cpus < 0)
-		return nr_cpus;
-	v = calloc(nr_cpus, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
 	a->user = true;
-	for (i = 0; i < UL_NR && !err; i++) {
-		a->u[i] = 0;
-		err = bpf_map_lookup_elem(fd, &i, v) ? -errno : 0;
-		for (j = 0; !err && j < nr_cpus; j++)
-			a->u[i] += v[j];
-	}
-	free(v);
 	a->u_merged = u->merged;
 	a->u_filtered = u->filtered;
 	a->u_lost_records = u->lost_records;
@@ -673,35 +658,27 @@ here:
 	detach(u);
 }
 
+struct ucpu {
+	uint64_t seq, in, out;	/* futex.bpf.c's struct ucpu */
+};
+
+static bool user_busy(const void *v)
+{
+	const struct ucpu *g = v;
+
+	return g->in != g->out;
+}
+
 /* Close the gate (futex.bpf.c) and wait until no run is in flight. */
 static int stop(struct lock_ucollect *u)
 {
-	int fd = bpf_map__fd(u->skel->maps.ucpus), nr_cpus = libbpf_num_possible_cpus();
-	struct { uint64_t seq, in, out; } *g;
-	uint32_t zero = 0;
-	int i, tries, busy = 1;
+	int err;
 
-	if (nr_cpus < 0)
-		return nr_cpus;
-	g = calloc(nr_cpus, sizeof(*g));
-	if (!g)
-		return -ENOMEM;
 	u->skel->bss->stopped = true;
-	__sync_synchronize();
-	for (tries = 0; busy && tries < 20000; tries++) {
-		if (tries)
-			usleep(50);
-		if (bpf_map_lookup_elem(fd, &zero, g)) {
-			free(g);
-			return -errno;
-		}
-		for (busy = 0, i = 0; i < nr_cpus; i++)
-			busy |= g[i].in != g[i].out;
-	}
-	free(g);
-	if (busy)
+	err = lock_gates__wait(bpf_map__fd(u->skel->maps.ucpus), sizeof(struct ucpu), user_busy);
+	if (err == -ETIMEDOUT)
 		detach(u);
-	return 0;
+	return err == -ETIMEDOUT ? 0 : err;
 }
 
 int lock_ucollect__finish(struct lock_ucollect *u, struct lock_table *t,

@@ -221,25 +221,38 @@ struct {
  * the positions of consecutive frames in a window of the stack - and then
  * walk: read a return address, look up its frame size, step, read the next.
  * A fact is walked only once a second unwind has confirmed it.  A frame seen
- * with two different sizes is frame pointer based (a realigned stack, or
- * alloca as in the system call entry): its caller's slot is found through
- * the %rbp saved below it, at a place that depends on the code under it, so
- * that place is learned per path (a hash of the frames up to it) and
- * confirmed the same way; a path where even that varies is marked dynamic
- * and never walked through.  Any frame not learned yet sends the event back
- * to the kernel's unwinder, which teaches us more.  --stack-check unwinds
- * every time anyway and counts the walked stacks that differ.
+ * with two different sizes whose caller stayed at the same distance from the
+ * stack's top is the system call entry's (do_syscall_64, which the kernel's
+ * random stack offset resizes on every call, under the entry code's frame
+ * right below pt_regs): its caller is taken from that place.  Any other
+ * frame seen with two sizes is frame pointer based (a realigned stack,
+ * alloca): its caller's slot is found through the %rbp saved below it, at a
+ * place that depends on the code under it, so that place is learned per
+ * path (a hash of the frames up to it) and confirmed the same way; a path
+ * where even that varies is marked dynamic and never walked through.  Any
+ * frame not learned yet sends the event back to the kernel's unwinder,
+ * which teaches us more.  --stack-check unwinds every time anyway and
+ * counts the walked stacks that differ.
  *
  * A fact is one u64, so that CPUs learning at once cannot tear it: the low
  * half of the return address (kernel text is in the top 2 GB, whose high
- * half is all ones), the frame size in words, and flags.
+ * half is all ones), the frame size in words, the caller's distance from
+ * the stack's top, and flags.
  */
 #define FACT_END	1ULL	/* the stack ends after this frame */
 #define FACT_DYNAMIC	2ULL	/* the size was seen to vary: do not walk */
+#define FACT_TOP	4ULL	/* the caller's slot is a fixed number of words
+				 * below the stack's top (FACT_DIST): the entry
+				 * frame, whose size the kernel randomizes */
+#define FACT_BOTH	8ULL	/* a size, only ever seen with the caller at
+				 * FACT_DIST: walked only where both agree */
 #define FACT_NEW	16ULL	/* seen once: not walked until seen again */
 #define FACT_BP		32ULL	/* frame pointer based (a realigned stack): the
 				 * caller's slot is found through the %rbp saved
 				 * below, at a place a path fact gives */
+/* Bits 8-15: the caller's slot's distance in words from the stack's top
+ * when it was first seen, 0 if farther than 255. */
+#define FACT_DIST(f)	(((f) >> 8) & 0xff)
 #define TEXT_MIN	0xffffffff80000000ULL
 
 struct {
@@ -473,6 +486,12 @@ static long walk_frame(__u64 k, struct walk_ctx *w)
 		if (bp < w->base + pos * 8 || bp >= w->base + w->top * 8 || (bp & 7))
 			goto fail;
 		w->pos = (bp - w->base) / 8 + 1;
+	} else if (fact & (FACT_TOP | FACT_BOTH)) {
+		__u32 d = FACT_DIST(fact);
+
+		if (!d || d >= w->top - pos || ((fact & FACT_BOTH) && pos + words != w->top - d))
+			goto fail;
+		w->pos = w->top - d;
 	} else {
 		w->pos = pos + words;
 	}
@@ -569,7 +588,23 @@ static __always_inline __s32 follow_fact(const struct stack_window *win,
 			return -1;
 		return (bp - g->base) / 8 + 1;
 	}
+	if (fact & (FACT_TOP | FACT_BOTH)) {
+		__u32 d = FACT_DIST(fact), next = g->top - d;
+
+		if (!d || d >= g->top - at || next >= g->nw ||
+		    ((fact & FACT_BOTH) && at + words != next))
+			return -1;
+		return next;
+	}
 	return at + words < g->nw ? at + words : -1;
+}
+
+/* FACT_DIST's bits for a caller found in window word NEXT. */
+static __always_inline __u64 dist_bits(const struct window_geo *g, __s32 next)
+{
+	__u32 d = g->top - next;
+
+	return d <= 0xff ? (__u64)d << 8 : 0;
 }
 
 /* Learn (or confirm, or refute) where frame AT's %rbp was saved, for the
@@ -606,7 +641,13 @@ static __always_inline void learn_path(const struct stack_window *win,
  * so confirmed); else WANT is looked for, and learned from only if it is
  * there once (a stale copy of a return address in some frame's unused slot
  * must not teach a wrong size).  A size that no longer fits makes the frame
- * frame pointer based, its saved %rbp's place learned per path.  -1: stop.
+ * frame pointer based, its saved %rbp's place learned per path; unless the
+ * caller stayed at the same place below the stack's top: then the frame is
+ * the system call entry's (do_syscall_64), which the kernel's random stack
+ * offset resizes on every call while its caller, the entry code right below
+ * pt_regs, never moves.  A size seen twice with the caller at the same place
+ * both times may be such a frame seen twice with the same offset (1 in 64):
+ * it is walked only where the size and the place agree.  -1: stop.
  */
 __noinline int learn_frame(const struct stack_window *win, const struct window_geo *g,
 			   __u64 ip, int at, __u64 want)
@@ -625,6 +666,9 @@ __noinline int learn_frame(const struct stack_window *win, const struct window_g
 	if (next > at && win->w[next & (LOCK_STACK_WINDOW / 8 - 1)] == want) {
 		if (fact & FACT_BP)
 			learn_path(win, g, at, next);	/* confirms it */
+		else if ((fact & (FACT_NEW | FACT_TOP)) == FACT_NEW && FACT_DIST(fact) &&
+			 dist_bits(g, next) >> 8 == FACT_DIST(fact))
+			*f = (fact & ~FACT_NEW) | FACT_BOTH;	/* a size, or a place? */
 		else if (fact & FACT_NEW)
 			*f = fact & ~FACT_NEW;		/* confirmed */
 		return next;
@@ -640,11 +684,17 @@ __noinline int learn_frame(const struct stack_window *win, const struct window_g
 	if (again >= 0)
 		return -1;
 	if (!fact) {
-		*f = fact_make(ip, next - at, FACT_NEW);
+		*f = fact_make(ip, next - at, FACT_NEW | dist_bits(g, next));
 	} else if (fact & FACT_BP) {
 		learn_path(win, g, at, next);		/* a new path, or refuted */
+	} else if (!(fact & FACT_TOP) && ((fact >> 16) & 0xffff) == next - at) {
+		*f = fact_make(ip, next - at, 0);	/* FACT_BOTH, and the place moved */
+	} else if (!(fact & FACT_TOP) && FACT_DIST(fact) &&
+		   dist_bits(g, next) >> 8 == FACT_DIST(fact)) {
+		/* Two sizes, one place: the entry frame. */
+		*f = fact_make(ip, 1, FACT_TOP | FACT_NEW | dist_bits(g, next));
 	} else {
-		/* Two sizes: frame pointer based. */
+		/* Two sizes (or a place that moved): frame pointer based. */
 		*f = fact_make(ip, 1, FACT_BP);
 		learn_path(win, g, at, next);
 	}

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "btf/encode.h"
+#include "lib/dwarf_die.h"
 #include "lib/elf_file.h"
 
 struct btf;
@@ -77,8 +78,7 @@ struct enc_ctx {
 
 /* One DIE that becomes types [id, id + nids) in the batch's BTF. */
 struct cu_ent {
-	Dwarf_Off off;
-	Dwarf_Die die;			/* kept: no dwarf_offdie() lookups later */
+	struct dwarf_die die;		/* kept: read again without a lookup */
 	uint32_t id;
 	uint16_t nids;			/* 0: an alias of its DW_AT_type */
 };
@@ -101,9 +101,9 @@ struct enc_batch {
 	/* scratch for the CU being encoded */
 	struct cu_ent *ents;
 	size_t nents, ents_cap;
-	Dwarf_Die *subs, *gvars;
-	Dwarf_Off cu_start;		/* unit offset: base of CU-local refs */
-	struct Dwarf_CU *cu;
+	struct dwarf_die *subs, *gvars;
+	struct dwarf_unit *u;		/* the CU's cursor (its worker's) */
+	Dwarf *dbg;			/* for what the cursor leaves to libdw */
 	/* DWARF name (.debug_str pointer) -> string offset in btf */
 	const char **str_keys;
 	uint32_t *str_offs;
@@ -166,8 +166,11 @@ int enc_ctx__func_prefix(const struct enc_ctx *ctx, const char *name);
 /* The function symbol a FUNC named NAME stands for, under ctx->feats. */
 int enc_ctx__func_of(const struct enc_ctx *ctx, const char *name);
 
-/* Encode the CU whose DIE is CUDIE into b->btf.  0 or -errno + b->err. */
-int dcu__encode(struct enc_batch *b, Dwarf_Die *cudie);
+/*
+ * Encode the compile unit open in U into b->btf; DBG (may be NULL) is
+ * asked for the rare values U leaves to libdw.  0 or -errno + b->err.
+ */
+int dcu__encode(struct enc_batch *b, struct dwarf_unit *u, Dwarf *dbg);
 
 int enc_batch__err(struct enc_batch *b, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

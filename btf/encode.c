@@ -510,6 +510,7 @@ static void batch_free(struct enc_batch *b)
 	free(b->fsig);
 	free(b->vars);
 	free(b->ents);
+	free(b->ent_hash);
 	free(b->subs);
 	free(b->gvars);
 	memset(b, 0, sizeof(*b));
@@ -524,10 +525,13 @@ static void batch_scratch_free(struct enc_batch *b)
 	b->str_cap = b->str_n = 0;
 	free(b->func_done);
 	free(b->ents);
+	free(b->ent_hash);
 	free(b->subs);
 	free(b->gvars);
 	b->func_done = NULL;
 	b->ents = NULL;
+	b->ent_hash = NULL;
+	b->ent_hash_cap = 0;
 	b->subs = b->gvars = NULL;
 	b->ents_cap = b->subs_cap = b->gvars_cap = 0;
 }

@@ -101,6 +101,8 @@ struct enc_batch {
 	/* scratch for the CU being encoded */
 	struct cu_ent *ents;
 	size_t nents, ents_cap;
+	uint32_t *ent_hash;		/* ents by DIE offset (dwarf_cu.c) */
+	size_t ent_hash_cap, ent_mask;
 	struct dwarf_die *subs, *gvars;
 	struct dwarf_unit *u;		/* the CU's cursor (its worker's) */
 	Dwarf *dbg;			/* for what the cursor leaves to libdw */
@@ -111,6 +113,7 @@ struct enc_batch {
 	bool decl_tags;			/* look for clang's btf_decl_tag */
 	int alias_depth;		/* id-less aliases (_Atomic) followed in one
 					 * type lookup: bounds a loop in bad DWARF */
+	int depth;			/* of DIE nesting in the first walk */
 	size_t nsubs, subs_cap, ngvars, gvars_cap;
 	uint32_t int_id;		/* "int" of this CU, the array index */
 	bool has_array;

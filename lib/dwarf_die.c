@@ -124,31 +124,22 @@ static int form_size(const struct dwarf_unit *u, unsigned int form)
 	}
 }
 
-/*
- * Step R over one value of FORM (sizes from form_size), following
- * DW_FORM_indirect once; *REAL gets the form in the end.
- */
-static void skip_form(const struct dwarf_unit *u, struct rd *r, unsigned int form,
-		      unsigned int *real)
+static void skip_form(const struct dwarf_unit *u, struct rd *r, unsigned int form);
+
+/* Step R over one value of FORM, a form of variable size (form_size -1). */
+static void skip_var(const struct dwarf_unit *u, struct rd *r, unsigned int form)
 {
 	const uint8_t *z;
-	int n = form_size(u, form);
 
-	if (form == DW_FORM_indirect) {
+	switch (form) {
+	case DW_FORM_indirect:
 		form = (unsigned int)uleb(r);
 		if (form == DW_FORM_indirect || form == DW_FORM_implicit_const) {
 			r->bad = 1;	/* no value to read, or a loop */
 			return;
 		}
-		n = form_size(u, form);
-	}
-	if (real)
-		*real = form;
-	if (n >= 0) {
-		skip(r, n);
+		skip_form(u, r, form);
 		return;
-	}
-	switch (form) {
 	case DW_FORM_udata: case DW_FORM_sdata: case DW_FORM_ref_udata:
 	case DW_FORM_strx: case DW_FORM_addrx: case DW_FORM_loclistx: case DW_FORM_rnglistx:
 	case DW_FORM_GNU_addr_index: case DW_FORM_GNU_str_index:
@@ -179,6 +170,17 @@ static void skip_form(const struct dwarf_unit *u, struct rd *r, unsigned int for
 		r->bad = 1;
 		return;
 	}
+}
+
+/* Step R over one value of FORM. */
+static void skip_form(const struct dwarf_unit *u, struct rd *r, unsigned int form)
+{
+	int n = form_size(u, form);
+
+	if (n >= 0)
+		skip(r, n);
+	else
+		skip_var(u, r, form);
 }
 
 /* The abbreviation table at OFF of .debug_abbrev, decoded for unit U. */
@@ -217,7 +219,7 @@ static int abbrevs_read(struct dwarf_unit *u, uint64_t off)
 		a->first = (uint32_t)u->nspecs;
 		a->known = 1;
 		a->fixed = 0;
-		a->sib_at = -1;
+		a->sib = -1;
 		fixed_so_far = true;
 		for (;;) {
 			name = uleb(&r);
@@ -230,13 +232,16 @@ static int abbrevs_read(struct dwarf_unit *u, uint64_t off)
 					1024))
 				return -ENOMEM;
 			sp = &u->specs[u->nspecs++];
-			*sp = (struct dwarf_spec){ (uint16_t)name, (uint16_t)form, 0, 0 };
+			*sp = (struct dwarf_spec){ (uint16_t)name, (uint16_t)form, 0, 0, 0 };
 			if (form == DW_FORM_implicit_const)
 				sp->implicit = sleb(&r);
 			n = form_size(u, (unsigned int)form);
 			sp->size = (int16_t)n;
-			if (name == DW_AT_sibling && a->sib_at == -1)
-				a->sib_at = fixed_so_far ? a->fixed : -2;
+			sp->at = fixed_so_far ? a->fixed : -1;
+			if (name == DW_AT_sibling && a->sib < 0) {
+				a->sib = (int32_t)(u->nspecs - 1 - a->first);
+				a->sib_form = (uint16_t)form;
+			}
 			if (n < 0)
 				fixed_so_far = false;
 			else if (fixed_so_far)
@@ -373,6 +378,28 @@ int dwarf_unit__open(struct dwarf_unit *u, uint64_t off)
 	return read_bases(u);
 }
 
+/* Where the value of D's spec SP starts (SP one of D's; D measured). */
+static const uint8_t *die_value(const struct dwarf_unit *u, const struct dwarf_die *d,
+				const struct dwarf_spec *sp)
+{
+	const struct dwarf_spec *s;
+	struct rd r;
+
+	if (sp->at >= 0)
+		return d->p + sp->at;
+	/* From the last value whose place is known, by sizes. */
+	for (s = sp; s->at < 0; s--)
+		;
+	r = (struct rd){ d->p + s->at, d->end, 0 };
+	for (; s < sp; s++) {
+		if (s->size >= 0)
+			r.p += s->size;
+		else
+			skip_var(u, &r, s->form);
+	}
+	return r.p;
+}
+
 /* D at R's position (its code read); 1 at a null entry. */
 static int die_at(const struct dwarf_unit *u, const uint8_t *p, struct dwarf_die *d)
 {
@@ -394,21 +421,27 @@ static int die_at(const struct dwarf_unit *u, const uint8_t *p, struct dwarf_die
 	d->ab = a;
 	d->p = r.p;
 	d->off = (uint64_t)(p - u->s->info);
+	d->sib = NULL;
 	if (a->fixed >= 0) {
 		if ((uint64_t)(u->end - r.p) < (uint64_t)a->fixed)
 			return -EINVAL;
 		d->end = r.p + a->fixed;
+		if (a->sib >= 0)
+			d->sib = r.p + u->specs[a->first + a->sib].at;
 		return 0;
 	}
-	for (sp = u->specs + a->first, end = sp + a->n; sp < end && !r.bad; sp++) {
+	sp = u->specs + a->first;
+	for (end = sp + a->n; sp < end && !r.bad; sp++) {
 		if (sp->size >= 0)
 			skip(&r, sp->size);
 		else
-			skip_form(u, &r, sp->form, NULL);
+			skip_var(u, &r, sp->form);
 	}
 	if (r.bad)
 		return -EINVAL;
 	d->end = r.p;
+	if (a->sib >= 0)
+		d->sib = die_value(u, d, &u->specs[a->first + a->sib]);
 	return 0;
 }
 
@@ -437,29 +470,14 @@ int dwarf_die__child(const struct dwarf_unit *u, const struct dwarf_die *d,
 /* Where D's DW_AT_sibling points, NULL if it has none; -EINVAL in *ERR. */
 static const uint8_t *die_sib(const struct dwarf_unit *u, const struct dwarf_die *d, int *err)
 {
-	const struct dwarf_abbrev *a = d->ab;
 	struct dwarf_attr at;
 	const uint8_t *t;
 	uint64_t off;
-	int r;
 
-	if (a->sib_at == -1)
+	if (!d->sib)
 		return NULL;
-	if (a->sib_at >= 0) {
-		const struct dwarf_spec *sp = u->specs + a->first;
-		size_t i;
-
-		for (i = 0; sp[i].name != DW_AT_sibling; i++)
-			;
-		at = (struct dwarf_attr){ DW_AT_sibling, sp[i].form, d->p + a->sib_at, 0 };
-	} else {
-		r = dwarf_die__attr(u, d, DW_AT_sibling, &at);
-		if (r <= 0) {
-			*err = r ? r : -EINVAL;
-			return NULL;
-		}
-	}
-	if (dwarf_attr__ref(u, &at, &off)) {
+	at = (struct dwarf_attr){ DW_AT_sibling, d->ab->sib_form, d->sib, 0 };
+	if (at.form == DW_FORM_indirect || dwarf_attr__ref(u, &at, &off)) {
 		*err = -EINVAL;
 		return NULL;
 	}
@@ -546,7 +564,7 @@ int dwarf_attr__next(const struct dwarf_unit *u, struct dwarf_attr_iter *it,
 	}
 	a->form = (uint16_t)form;
 	a->p = r.p;
-	skip_form(u, &r, form, NULL);
+	skip_form(u, &r, form);
 	if (r.bad)
 		return -EINVAL;
 	it->p = r.p;
@@ -556,28 +574,23 @@ int dwarf_attr__next(const struct dwarf_unit *u, struct dwarf_attr_iter *it,
 int dwarf_die__attr(const struct dwarf_unit *u, const struct dwarf_die *d, unsigned int name,
 		    struct dwarf_attr *a)
 {
+	const struct dwarf_spec *sp = u->specs + d->ab->first, *end = sp + d->ab->n;
 	struct dwarf_attr_iter it;
-	const struct dwarf_spec *sp, *end;
-	struct rd r;
-	int ret;
 
-	/* Up to the attribute by sizes, without decoding what comes before. */
-	r = (struct rd){ d->p, u->end, 0 };
-	for (sp = u->specs + d->ab->first, end = sp + d->ab->n; sp < end; sp++) {
+	for (; sp < end; sp++)
 		if (sp->name == name)
 			break;
-		if (sp->size >= 0)
-			r.p += sp->size;
-		else
-			skip_form(u, &r, sp->form, NULL);
-		if (r.bad)
-			return -EINVAL;
-	}
 	if (sp == end)
 		return 0;
-	it = (struct dwarf_attr_iter){ r.p, sp, end };
-	ret = dwarf_attr__next(u, &it, a);
-	return ret;
+	if (sp->form != DW_FORM_indirect) {
+		a->name = sp->name;
+		a->form = sp->form;
+		a->implicit = sp->implicit;
+		a->p = die_value(u, d, sp);
+		return 1;
+	}
+	it = (struct dwarf_attr_iter){ die_value(u, d, sp), sp, end };
+	return dwarf_attr__next(u, &it, a);
 }
 
 int dwarf_die__attr_integrate(const struct dwarf_unit *u, const struct dwarf_die *d,
@@ -773,7 +786,7 @@ int dwarf_unit__addrx(const struct dwarf_unit *u, uint64_t idx, uint64_t *addr)
 }
 
 /* The first entry with an expression of the DWARF 4 list at OFF of .debug_loc. */
-static int loc_first(const struct dwarf_unit *u, uint64_t off, uint8_t *op)
+static int loc_first(const struct dwarf_unit *u, uint64_t off, uint8_t *op, size_t *len)
 {
 	const struct dwarf_scan_secs *s = u->s;
 	uint64_t begin, end, max = u->addrsz == 8 ? ~0ull : 0xffffffffull, n;
@@ -797,12 +810,14 @@ static int loc_first(const struct dwarf_unit *u, uint64_t off, uint8_t *op)
 		if (!n)
 			return 0;
 		*op = *r.p;
+		*len = (size_t)n;
 		return 1;
 	}
 }
 
 /* The same in a DWARF 5 list at OFF of .debug_loclists. */
-static int loclists_first(const struct dwarf_unit *u, uint64_t off, uint8_t *op)
+static int loclists_first(const struct dwarf_unit *u, uint64_t off, uint8_t *op,
+			  size_t *len)
 {
 	const struct dwarf_scan_secs *s = u->s;
 	uint64_t n;
@@ -850,33 +865,35 @@ static int loclists_first(const struct dwarf_unit *u, uint64_t off, uint8_t *op)
 		if (!n)
 			return 0;
 		*op = *r.p;
+		*len = (size_t)n;
 		return 1;
 	}
 }
 
-int dwarf_attr__first_op(const struct dwarf_unit *u, const struct dwarf_attr *a, uint8_t *op)
+int dwarf_attr__first_op(const struct dwarf_unit *u, const struct dwarf_attr *a, uint8_t *op,
+			 size_t *len)
 {
 	const uint8_t *p;
-	size_t len;
 	uint64_t off;
 
 	switch (a->form) {
 	case DW_FORM_block1: case DW_FORM_block2: case DW_FORM_block4: case DW_FORM_block:
 	case DW_FORM_exprloc:
-		if (dwarf_attr__block(u, a, &p, &len))
+		if (dwarf_attr__block(u, a, &p, len))
 			return -EINVAL;
-		if (!len)
+		if (!*len)
 			return 0;
 		*op = p[0];
 		return 1;
 	case DW_FORM_sec_offset:
 		off = fixed(&(struct rd){ a->p, u->end, 0 }, u->offsz);
-		return u->version >= 5 ? loclists_first(u, off, op) : loc_first(u, off, op);
+		return u->version >= 5 ? loclists_first(u, off, op, len)
+				       : loc_first(u, off, op, len);
 	case DW_FORM_data4: case DW_FORM_data8:
 		if (u->version >= 4)
 			return -EINVAL;		/* a constant since DWARF 4 */
 		off = fixed(&(struct rd){ a->p, u->end, 0 }, a->form == DW_FORM_data4 ? 4 : 8);
-		return loc_first(u, off, op);
+		return loc_first(u, off, op, len);
 	default:
 		return -ENOTSUP;
 	}

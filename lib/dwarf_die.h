@@ -35,6 +35,8 @@
 struct dwarf_spec {
 	uint16_t name, form;
 	int16_t size;		/* bytes of the value; -1 variable; -2 unknown form */
+	int32_t at;		/* where the value starts in the DIE when every
+				 * value before it has a fixed size, else -1 */
 	int64_t implicit;	/* DW_FORM_implicit_const's value */
 };
 
@@ -44,8 +46,8 @@ struct dwarf_abbrev {
 	uint32_t tag;
 	uint8_t children, known;
 	int32_t fixed;		/* bytes of all its values, -1 if some vary */
-	int32_t sib_at;		/* offset of DW_AT_sibling's value; -1 none,
-				 * -2 after a value of variable size */
+	int32_t sib;		/* index of its DW_AT_sibling spec, -1 none */
+	uint16_t sib_form;
 };
 
 struct dwarf_unit {
@@ -69,6 +71,7 @@ struct dwarf_unit {
 struct dwarf_die {
 	const uint8_t *p;		/* its first attribute value */
 	const uint8_t *end;		/* past its last */
+	const uint8_t *sib;		/* its DW_AT_sibling value, or NULL */
 	const struct dwarf_abbrev *ab;
 	uint64_t off;			/* in .debug_info */
 };
@@ -156,10 +159,15 @@ int dwarf_unit__addrx(const struct dwarf_unit *u, uint64_t idx, uint64_t *addr);
 /*
  * The first operation of the first location a location attribute
  * describes (an expression, or the first range of its location list, as
- * libdw's dwarf_getlocations at offset 0): 1 with its opcode in *OP, 0 when
- * there is none (an empty expression or list), -ENOTSUP (DW_FORM_loclistx,
- * an entry kind it does not know), -EINVAL.
+ * libdw's dwarf_getlocations at offset 0): 1 with its opcode in *OP and
+ * the expression's length in bytes in *LEN, 0 when there is none (an
+ * empty expression or list), -ENOTSUP (DW_FORM_loclistx, an entry kind it
+ * does not know), -EINVAL.  The rest of the expression is not decoded:
+ * libdw refuses a whole expression for an operation it does not know
+ * (DW_OP_GNU_uninit), so a caller that needs libdw's verdict on a longer
+ * one asks libdw.
  */
-int dwarf_attr__first_op(const struct dwarf_unit *u, const struct dwarf_attr *a, uint8_t *op);
+int dwarf_attr__first_op(const struct dwarf_unit *u, const struct dwarf_attr *a, uint8_t *op,
+			 size_t *len);
 
 #endif

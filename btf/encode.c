@@ -538,9 +538,11 @@ static void batch_scratch_free(struct enc_batch *b)
 
 /*
  * libdw creates its record of a unit by reading every unit header before
- * it, the first time a unit is asked for.  A worker that jumps over another
- * worker's batch would thus fault those headers' pages back in (with
- * fault-around, 64 KB each) after their owner gave them back.  So each
+ * it, the first time a unit is asked for.  The encoder reads DIEs with
+ * lib/dwarf_die and asks libdw only for rare values, so such a first
+ * request can come at any unit: it would fault in (with fault-around, 64
+ * KB each) the pages of every header before it, 32 MB of vmlinux at -j1,
+ * and a worker would fault back pages another worker gave back.  So each
  * handle reads all the headers once, up front, and the pages go back.
  */
 static void src_prime(struct dwarf_src *s, const struct encoder *e)
@@ -952,6 +954,8 @@ static int run_serial(struct encoder *e)
 	int err;
 
 	err = src_open_enc(&s, e);
+	if (!err)
+		src_prime(&s, e);
 	for (k = 0; !err && k < e->njobs; k++) {
 		e->jobs[k].err = run_job(e, &e->jobs[k], &s);
 		err = take_job(e, &e->jobs[k]);

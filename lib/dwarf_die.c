@@ -226,7 +226,8 @@ static int abbrevs_read(struct dwarf_unit *u, uint64_t off)
 			form = uleb(&r);
 			if (r.bad || (!name && !form))
 				break;
-			if (name > UINT16_MAX || form > UINT16_MAX)
+			if (name > UINT16_MAX || form > UINT16_MAX ||
+			    u->nspecs - a->first >= UINT16_MAX)
 				return -EINVAL;
 			if (array__grow(&u->specs, &u->specs_cap, u->nspecs + 1, sizeof(*u->specs),
 					1024))
@@ -247,9 +248,14 @@ static int abbrevs_read(struct dwarf_unit *u, uint64_t off)
 			else if (fixed_so_far)
 				a->fixed += n;
 		}
-		if (!fixed_so_far)
-			a->fixed = -1;
 		a->n = (uint32_t)(u->nspecs - a->first);
+		a->var0 = (uint16_t)a->n;
+		if (!fixed_so_far) {
+			a->fixed = -1;
+			for (a->var0 = 0; u->specs[a->first + a->var0].at >= 0 &&
+			     u->specs[a->first + a->var0].size >= 0; a->var0++)
+				;
+		}
 	}
 	return r.bad ? -EINVAL : 0;
 }
@@ -410,9 +416,13 @@ static int die_at(const struct dwarf_unit *u, const uint8_t *p, struct dwarf_die
 
 	if (p >= u->end)
 		return 1;
-	code = uleb(&r);
-	if (r.bad)
-		return -EINVAL;
+	if (*p < 0x80) {
+		code = *r.p++;		/* one byte: most codes */
+	} else {
+		code = uleb(&r);
+		if (r.bad)
+			return -EINVAL;
+	}
 	if (!code)
 		return 1;
 	if (code >= u->ncodes || !u->byc[code].known)
@@ -430,8 +440,12 @@ static int die_at(const struct dwarf_unit *u, const uint8_t *p, struct dwarf_die
 			d->sib = r.p + u->specs[a->first + a->sib].at;
 		return 0;
 	}
-	sp = u->specs + a->first;
-	for (end = sp + a->n; sp < end && !r.bad; sp++) {
+	/* From the first value of variable size: those before it are fixed. */
+	sp = u->specs + a->first + a->var0;
+	if ((uint64_t)(u->end - r.p) < (uint64_t)sp->at)
+		return -EINVAL;
+	r.p += sp->at;
+	for (end = u->specs + a->first + a->n; sp < end && !r.bad; sp++) {
 		if (sp->size >= 0)
 			skip(&r, sp->size);
 		else
@@ -536,24 +550,16 @@ int dwarf_die__sibling(const struct dwarf_unit *u, const struct dwarf_die *d,
 	return die_at(u, p, s);
 }
 
-int dwarf_attr__next(const struct dwarf_unit *u, struct dwarf_attr_iter *it,
-		     struct dwarf_attr *a)
+int dwarf_attr__next_slow(const struct dwarf_unit *u, struct dwarf_attr_iter *it,
+			  struct dwarf_attr *a)
 {
 	const struct dwarf_spec *sp = it->sp;
 	struct rd r;
 	unsigned int form;
 
-	if (sp >= it->spend)
-		return 0;
 	it->sp++;
 	a->name = sp->name;
 	a->implicit = sp->implicit;
-	if (sp->size >= 0) {
-		a->form = sp->form;
-		a->p = it->p;
-		it->p += sp->size;	/* inside the DIE: die_at measured it */
-		return 1;
-	}
 	r = (struct rd){ it->p, u->end, 0 };
 	form = sp->form;
 	if (form == DW_FORM_indirect) {
@@ -694,7 +700,7 @@ static const char *strx(const struct dwarf_unit *u, uint64_t idx)
 	return sec_str(s->str, s->str_len, fixed(&r, u->offsz));
 }
 
-const char *dwarf_attr__string(const struct dwarf_unit *u, const struct dwarf_attr *a)
+const char *dwarf_attr__string_slow(const struct dwarf_unit *u, const struct dwarf_attr *a)
 {
 	const struct dwarf_scan_secs *s = u->s;
 	struct rd r = { a->p, u->end, 0 };
@@ -720,7 +726,7 @@ const char *dwarf_attr__string(const struct dwarf_unit *u, const struct dwarf_at
 	}
 }
 
-int dwarf_attr__ref(const struct dwarf_unit *u, const struct dwarf_attr *a, uint64_t *off)
+int dwarf_attr__ref_slow(const struct dwarf_unit *u, const struct dwarf_attr *a, uint64_t *off)
 {
 	struct rd r = { a->p, u->end, 0 };
 	uint64_t v;

@@ -26,6 +26,8 @@
 #ifndef FRUGAL_DWARF_DIE_H
 #define FRUGAL_DWARF_DIE_H
 
+#include <dwarf.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -48,6 +50,7 @@ struct dwarf_abbrev {
 	int32_t fixed;		/* bytes of all its values, -1 if some vary */
 	int32_t sib;		/* index of its DW_AT_sibling spec, -1 none */
 	uint16_t sib_form;
+	uint16_t var0;		/* index of its first spec of variable size */
 };
 
 struct dwarf_unit {
@@ -132,8 +135,27 @@ static inline void dwarf_die__attrs(const struct dwarf_unit *u, const struct dwa
 	it->sp = u->specs + d->ab->first;
 	it->spend = it->sp + d->ab->n;
 }
-int dwarf_attr__next(const struct dwarf_unit *u, struct dwarf_attr_iter *it,
-		     struct dwarf_attr *a);
+int dwarf_attr__next_slow(const struct dwarf_unit *u, struct dwarf_attr_iter *it,
+			  struct dwarf_attr *a);
+
+/* The hot cases inline (a value of fixed size), the others out of line. */
+static inline int dwarf_attr__next(const struct dwarf_unit *u, struct dwarf_attr_iter *it,
+				   struct dwarf_attr *a)
+{
+	const struct dwarf_spec *sp = it->sp;
+
+	if (sp >= it->spend)
+		return 0;
+	if (sp->size < 0)
+		return dwarf_attr__next_slow(u, it, a);
+	it->sp++;
+	a->name = sp->name;
+	a->form = sp->form;
+	a->implicit = sp->implicit;
+	a->p = it->p;
+	it->p += sp->size;	/* inside the DIE: it was measured */
+	return 1;
+}
 
 /*
  * Values, as libdw's dwarf_form* read them: 0, or -EINVAL when the form
@@ -147,10 +169,46 @@ int dwarf_attr__sdata(const struct dwarf_unit *u, const struct dwarf_attr *a, in
 int dwarf_attr__flag(const struct dwarf_unit *u, const struct dwarf_attr *a, bool *v);
 /* The string of a string form; NULL if none (not a string, out of bounds,
  * or in a supplementary file). */
-const char *dwarf_attr__string(const struct dwarf_unit *u, const struct dwarf_attr *a);
+const char *dwarf_attr__string_slow(const struct dwarf_unit *u, const struct dwarf_attr *a);
+
+static inline uint32_t dwarf_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline const char *dwarf_attr__string(const struct dwarf_unit *u,
+					     const struct dwarf_attr *a)
+{
+	const struct dwarf_scan_secs *s = u->s;
+	uint32_t off;
+
+	/* .debug_str by a 32-bit offset: nearly every name GCC writes. */
+	if (a->form == DW_FORM_strp && u->offsz == 4) {
+		off = dwarf_le32(a->p);
+		if (off < s->str_len && !s->str[s->str_len - 1])
+			return (const char *)s->str + off;
+		return NULL;
+	}
+	return dwarf_attr__string_slow(u, a);
+}
 /* A reference as a .debug_info offset: 0, -ENOTSUP (type unit,
  * supplementary file), -EINVAL. */
-int dwarf_attr__ref(const struct dwarf_unit *u, const struct dwarf_attr *a, uint64_t *off);
+int dwarf_attr__ref_slow(const struct dwarf_unit *u, const struct dwarf_attr *a, uint64_t *off);
+
+static inline int dwarf_attr__ref(const struct dwarf_unit *u, const struct dwarf_attr *a,
+				  uint64_t *off)
+{
+	uint32_t v;
+
+	if (a->form == DW_FORM_ref4) {
+		v = dwarf_le32(a->p);
+		if (v >= u->next - u->off)
+			return -EINVAL;
+		*off = u->off + v;
+		return 0;
+	}
+	return dwarf_attr__ref_slow(u, a, off);
+}
 /* A block or exprloc's bytes: 0, or -EINVAL. */
 int dwarf_attr__block(const struct dwarf_unit *u, const struct dwarf_attr *a,
 		      const uint8_t **p, size_t *len);

@@ -183,7 +183,28 @@ static int add_ent(struct enc_batch *b, const die_t *die, int nids)
 	return 0;
 }
 
-static int scan_children(struct enc_batch *b, const die_t *parent, bool top);
+static int scan_children(struct enc_batch *b, const die_t *parent, bool top,
+			 uint64_t *last_param);
+
+/*
+ * A function, and where its last parameter is: its other children (locals,
+ * blocks, call sites: most of them) are walked once, in the first walk, and
+ * the walks over its parameters stop there.
+ */
+static int add_sub(struct enc_batch *b, const die_t *die)
+{
+	uint64_t last = 0;
+	size_t i = b->nsubs;
+	int err;
+
+	if (array__grow(&b->subs, &b->subs_cap, b->nsubs + 1, sizeof(*b->subs), 64))
+		return -ENOMEM;
+	b->subs[b->nsubs++].die = *die;
+	/* Nested functions (a GCC extension) may grow b->subs meanwhile. */
+	err = scan_children(b, die, false, &last);
+	b->subs[i].last_param = last;
+	return err;
+}
 
 /*
  * BTF integers are 1, 2, 4, 8 or 16 bytes.  clang describes DW_OP_convert
@@ -229,13 +250,12 @@ static int scan_die(struct enc_batch *b, const die_t *die, bool top)
 	case DW_TAG_union_type:
 	case DW_TAG_class_type:
 		err = add_ent(b, die, 1);
-		return err ? err : scan_children(b, die, false);
+		return err ? err : scan_children(b, die, false, NULL);
 	case DW_TAG_atomic_type:
 	case DW_TAG_unspecified_type:
 		return add_ent(b, die, 0);
 	case DW_TAG_subprogram:
-		err = add_die(&b->subs, &b->nsubs, &b->subs_cap, die);
-		return err ? err : scan_children(b, die, false);
+		return add_sub(b, die);
 	/*
 	 * Local types live under their function or lexical block; inlined
 	 * copies point at the abstract instance's, so their (many, deeply
@@ -243,7 +263,7 @@ static int scan_die(struct enc_batch *b, const die_t *die, bool top)
 	 */
 	case DW_TAG_lexical_block:
 	case DW_TAG_namespace:
-		return scan_children(b, die, false);
+		return scan_children(b, die, false, NULL);
 	case DW_TAG_variable:
 		if (top && (feats & (BTF_FEAT_VAR | BTF_FEAT_GLOBAL_VAR)))
 			return add_die(&b->gvars, &b->ngvars, &b->gvars_cap, die);
@@ -259,16 +279,24 @@ static int scan_die(struct enc_batch *b, const die_t *die, bool top)
  */
 #define MAX_NESTING 512
 
-static int scan_children(struct enc_batch *b, const die_t *parent, bool top)
+/* LAST_PARAM (may be NULL) gets the offset of the last parameter child. */
+static int scan_children(struct enc_batch *b, const die_t *parent, bool top,
+			 uint64_t *last_param)
 {
+	unsigned int tag;
 	die_t c;
 	int r, err = 0;
 
 	if (++b->depth > MAX_NESTING)
 		return enc_batch__err(b, -ELOOP, "DIE 0x%llx: nested too deep",
 				      (unsigned long long)parent->off);
-	for (r = first(b, parent, &c); !r && !err; r = next(b, &c))
+	for (r = first(b, parent, &c); !r && !err; r = next(b, &c)) {
+		tag = dwarf_die__tag(&c);
+		if (last_param && (tag == DW_TAG_formal_parameter ||
+				   tag == DW_TAG_unspecified_parameters))
+			*last_param = c.off;
 		err = scan_die(b, &c, top);
+	}
 	b->depth--;
 	if (err)
 		return err;
@@ -828,7 +856,7 @@ static int emit_enum(struct enc_batch *b, const die_t *die)
  * function's, not a subroutine type's).  DW_AT_abstract_origin is followed
  * so out-of-line copies of inline functions get their names and types.
  */
-static int emit_proto(struct enc_batch *b, const die_t *die, bool named)
+static int emit_proto(struct enc_batch *b, const die_t *die, bool named, uint64_t last)
 {
 	uint32_t ret, t;
 	die_t c;
@@ -840,7 +868,7 @@ static int emit_proto(struct enc_batch *b, const die_t *die, bool named)
 	id = btf__add_func_proto(b->btf, ret);
 	if (id < 0)
 		return btf_ret(b, die, id);
-	for (r = first(b, die, &c); !r; r = next(b, &c)) {
+	for (r = first(b, die, &c); !r && c.off <= last; r = next(b, &c)) {
 		unsigned int tag = dwarf_die__tag(&c);
 
 		if (tag == DW_TAG_unspecified_parameters) {
@@ -887,7 +915,7 @@ static int emit_ent(struct enc_batch *b, const struct cu_ent *e, const die_t *di
 	case DW_TAG_enumeration_type:
 		return emit_enum(b, die);
 	case DW_TAG_subroutine_type:
-		err = emit_proto(b, die, false);
+		err = emit_proto(b, die, false, UINT64_MAX);
 		return err < 0 ? err : 0;
 	}
 	err = type_id(b, die, false, &t);
@@ -948,13 +976,13 @@ static int emit_type_decl_tags(struct enc_batch *b, const struct cu_ent *e, cons
 }
 
 /* pahole 1.24: every parameter must be named, else no FUNC. */
-static bool params_named(const struct enc_batch *b, const die_t *die)
+static bool params_named(const struct enc_batch *b, const die_t *die, uint64_t last)
 {
 	struct dwarf_attr a;
 	die_t c;
 	int r;
 
-	for (r = first(b, die, &c); !r; r = next(b, &c))
+	for (r = first(b, die, &c); !r && c.off <= last; r = next(b, &c))
 		if (dwarf_die__tag(&c) == DW_TAG_formal_parameter &&
 		    !attr_integrate(b, &c, DW_AT_name, &a))
 			return false;
@@ -1126,9 +1154,9 @@ static bool param_is_struct(const struct enc_batch *b, const die_t *parm)
  * prototype's hash, and whether the compiler moved a register parameter
  * (unless a struct parameter makes the register mapping unknowable).
  */
-static int func_sig(struct enc_batch *b, const die_t *die, struct enc_fsig *out)
+static int func_sig(struct enc_batch *b, const die_t *die, uint64_t last, struct enc_fsig *out)
 {
-	const uint8_t *regs;
+	const uint8_t *regs = NULL;
 	int nregs = param_regs(b->ctx, &regs), i = 0, err, r;
 	bool unexpected = false, has_struct = false;
 	uint64_t h = 14695981039346656037ull;
@@ -1139,7 +1167,7 @@ static int func_sig(struct enc_batch *b, const die_t *die, struct enc_fsig *out)
 	if (err)
 		return err;
 	h = type_sig(b->btf, t, h);
-	for (r = first(b, die, &c); !r; r = next(b, &c)) {
+	for (r = first(b, die, &c); !r && c.off <= last; r = next(b, &c)) {
 		unsigned int tag = dwarf_die__tag(&c);
 
 		if (tag == DW_TAG_unspecified_parameters) {
@@ -1206,8 +1234,10 @@ static int func_slot(const struct enc_batch *b, const char *name, bool *saved)
  * definitions are all looked at; the FUNC is the first one's, and the
  * encoder drops it at the end if they disagree (encode.c).
  */
-static int emit_func(struct enc_batch *b, const die_t *die)
+static int emit_func(struct enc_batch *b, const struct cu_sub *sub)
 {
+	const die_t *die = &sub->die;
+	uint64_t last = sub->last_param;
 	const struct enc_ctx *ctx = b->ctx;
 	const char *name;
 	int idx = -1, proto, id, err, i = 0, r;
@@ -1217,7 +1247,7 @@ static int emit_func(struct enc_batch *b, const die_t *die)
 	if (flag(b, die, DW_AT_declaration))
 		return 0;
 	name = diename(b, die);
-	if (!name || !params_named(b, die))
+	if (!name || !params_named(b, die, last))
 		return 0;
 	if (ctx->nfuncs) {
 		idx = func_slot(b, name, &saved);
@@ -1226,7 +1256,7 @@ static int emit_func(struct enc_batch *b, const die_t *die)
 		if (saved && b->fsig) {
 			struct enc_fsig s;
 
-			err = func_sig(b, die, &s);
+			err = func_sig(b, die, last, &s);
 			if (err)
 				return err;
 			fsig_merge(&b->fsig[idx], &s);
@@ -1236,7 +1266,7 @@ static int emit_func(struct enc_batch *b, const die_t *die)
 	} else if (!flag(b, die, DW_AT_external)) {
 		return 0;
 	}
-	proto = emit_proto(b, die, true);
+	proto = emit_proto(b, die, true, last);
 	if (proto < 0)
 		return proto;
 	id = btf__add_func(b->btf, name, BTF_FUNC_STATIC, proto);
@@ -1249,7 +1279,7 @@ static int emit_func(struct enc_batch *b, const die_t *die)
 	err = emit_decl_tags(b, die, id, -1);
 	if (err)
 		return err;
-	for (r = first(b, die, &c); !r; r = next(b, &c)) {
+	for (r = first(b, die, &c); !r && c.off <= last; r = next(b, &c)) {
 		if (dwarf_die__tag(&c) != DW_TAG_formal_parameter)
 			continue;
 		err = emit_decl_tags(b, &c, id, i++);
@@ -1653,7 +1683,7 @@ int dcu__encode(struct enc_batch *b, struct dwarf_unit *u, Dwarf *dbg)
 	b->int_id = 0;
 	b->has_array = false;
 	b->next_id = btf__type_cnt(b->btf);
-	err = scan_children(b, &cudie, true);
+	err = scan_children(b, &cudie, true, NULL);
 	if (!err && b->nents >= UINT32_MAX)
 		err = enc_batch__err(b, -E2BIG, "too many types in one unit");
 	if (!err)

@@ -532,7 +532,8 @@ static void batch_scratch_free(struct enc_batch *b)
 	b->ents = NULL;
 	b->ent_hash = NULL;
 	b->ent_hash_cap = 0;
-	b->subs = b->gvars = NULL;
+	b->subs = NULL;
+	b->gvars = NULL;
 	b->ents_cap = b->subs_cap = b->gvars_cap = 0;
 }
 

@@ -83,6 +83,12 @@ struct cu_ent {
 	uint16_t nids;			/* 0: an alias of its DW_AT_type */
 };
 
+/* A function definition of the CU, and the offset of its last parameter (0: none). */
+struct cu_sub {
+	struct dwarf_die die;
+	uint64_t last_param;
+};
+
 /* A VAR emitted by a batch, in emission order: its DATASEC slot. */
 struct enc_var {
 	uint64_t off;
@@ -103,7 +109,8 @@ struct enc_batch {
 	size_t nents, ents_cap;
 	uint32_t *ent_hash;		/* ents by DIE offset (dwarf_cu.c) */
 	size_t ent_hash_cap, ent_mask;
-	struct dwarf_die *subs, *gvars;
+	struct cu_sub *subs;
+	struct dwarf_die *gvars;
 	struct dwarf_unit *u;		/* the CU's cursor (its worker's) */
 	Dwarf *dbg;			/* for what the cursor leaves to libdw */
 	/* DWARF name (.debug_str pointer) -> string offset in btf */

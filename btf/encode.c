@@ -343,9 +343,9 @@ static int src_open_enc(struct dwarf_src *s, const struct encoder *e)
  * anonymous memory, 20 MB in a large module).  Read again, they would
  * show the file's bytes, without the relocations, so they are made
  * unreadable too: a reader that came back would fault, never read wrong
- * values.  No reader does: libdw reads a unit's header once, when it
- * first reaches the unit, and DIEs refer only within their unit
- * (src_open_enc() checks).
+ * values.  No reader does: the encoder's cursor (lib/dwarf_die) reads one
+ * unit at a time, libdw read every unit's header up front (src_prime()),
+ * and DIEs refer only within their unit (src_open_enc() checks).
  */
 static void src_retire(const struct dwarf_src *s, Dwarf_Off start, Dwarf_Off end)
 {

@@ -196,6 +196,9 @@ static int abbrevs_read(struct dwarf_unit *u, uint64_t off)
 
 	if (off < s->abbrev_len)
 		r = (struct rd){ s->abbrev + off, s->abbrev + s->abbrev_len, 0 };
+	/* Never NULL: DIEs of attribute-less abbreviations point into it. */
+	if (array__grow(&u->specs, &u->specs_cap, 1, sizeof(*u->specs), 1024))
+		return -ENOMEM;
 	if (u->ncodes)
 		memset(u->byc, 0, u->ncodes * sizeof(*u->byc));
 	u->nspecs = 0;

@@ -179,12 +179,15 @@ static int add_ent(struct enc_batch *b, const die_t *die, int nids)
 	e->die = *die;
 	e->id = nids ? b->next_id : 0;
 	e->nids = nids;
+	e->mfirst = -1;
+	e->mcount = 0;
 	b->next_id += nids;
 	return 0;
 }
 
 static int scan_children(struct enc_batch *b, const die_t *parent, bool top,
 			 uint64_t *last_param);
+static int scan_struct(struct enc_batch *b, const die_t *die);
 
 /*
  * A function, and where its last parameter is: its other children (locals,
@@ -250,7 +253,7 @@ static int scan_die(struct enc_batch *b, const die_t *die, bool top)
 	case DW_TAG_union_type:
 	case DW_TAG_class_type:
 		err = add_ent(b, die, 1);
-		return err ? err : scan_children(b, die, false, NULL);
+		return err ? err : scan_struct(b, die);
 	case DW_TAG_atomic_type:
 	case DW_TAG_unspecified_type:
 		return add_ent(b, die, 0);
@@ -301,6 +304,67 @@ static int scan_children(struct enc_batch *b, const die_t *parent, bool top,
 	if (err)
 		return err;
 	return r < 0 ? dwarf_err(b, parent, r) : 0;
+}
+
+/*
+ * A struct's children, its members kept in b->members for the second
+ * walk, which then reads them without stepping again over every DIE in
+ * between.  When a nested type's members come between them (C++ nests
+ * types in classes), its second walk walks the children again instead.
+ */
+static int scan_struct(struct enc_batch *b, const die_t *die)
+{
+	size_t ei = b->nents - 1, m0 = b->nmembers, before;
+	bool kept = true;
+	die_t c;
+	int r, err = 0;
+
+	if (++b->depth > MAX_NESTING)
+		return enc_batch__err(b, -ELOOP, "DIE 0x%llx: nested too deep",
+				      (unsigned long long)die->off);
+	for (r = first(b, die, &c); !r && !err; r = next(b, &c)) {
+		if (dwarf_die__tag(&c) == DW_TAG_member) {
+			if (kept)
+				err = add_die(&b->members, &b->nmembers, &b->members_cap, &c);
+			continue;	/* no types below a member */
+		}
+		before = b->nmembers;
+		err = scan_die(b, &c, false);
+		if (b->nmembers != before)
+			kept = false;
+	}
+	b->depth--;
+	if (err)
+		return err;
+	if (r < 0)
+		return dwarf_err(b, die, r);
+	if (kept && m0 <= INT32_MAX && b->nmembers - m0 <= UINT32_MAX) {
+		b->ents[ei].mfirst = (int32_t)m0;
+		b->ents[ei].mcount = (uint32_t)(b->nmembers - m0);
+	}
+	return 0;
+}
+
+/*
+ * The members of struct entry E: for (i = 0; !member(b, e, die, &i, &c);).
+ * 0 with the next in *C, 1 at the end, < 0 on bad DWARF.  *I is the
+ * position (an index into b->members, or 0 then 1 while walking).
+ */
+static int member(const struct enc_batch *b, const struct cu_ent *e, const die_t *die,
+		  size_t *i, die_t *c)
+{
+	int r;
+
+	if (e->mfirst >= 0) {
+		if (*i >= e->mcount)
+			return 1;
+		*c = b->members[e->mfirst + (*i)++];
+		return 0;
+	}
+	do {
+		r = (*i)++ ? next(b, c) : first(b, die, c);
+	} while (!r && dwarf_die__tag(c) != DW_TAG_member);
+	return r;
 }
 
 /*
@@ -725,10 +789,12 @@ static uint64_t member_bit_offset(const struct enc_batch *b, struct die_attrs *d
 	return off;
 }
 
-static int emit_struct(struct enc_batch *b, const die_t *die, unsigned int tag)
+static int emit_struct(struct enc_batch *b, const struct cu_ent *e, const die_t *die,
+		       unsigned int tag)
 {
 	const char *name = diename(b, die);
 	bool is_union = tag == DW_TAG_union_type;
+	size_t i = 0;
 	die_t c;
 	int err, id, r;
 
@@ -744,12 +810,10 @@ static int emit_struct(struct enc_batch *b, const die_t *die, unsigned int tag)
 	if (err < 0)
 		return btf_ret(b, die, err);
 	set_type_name(b, id, err);
-	for (r = first(b, die, &c); !r; r = next(b, &c)) {
+	while (!(r = member(b, e, die, &i, &c))) {
 		struct die_attrs da;
 		uint32_t t = 0;
 
-		if (dwarf_die__tag(&c) != DW_TAG_member)
-			continue;
 		err = die_attrs__read(b, &c, &da);
 		if (err)
 			return dwarf_err(b, &c, err);
@@ -911,7 +975,7 @@ static int emit_ent(struct enc_batch *b, const struct cu_ent *e, const die_t *di
 	case DW_TAG_structure_type:
 	case DW_TAG_union_type:
 	case DW_TAG_class_type:
-		return emit_struct(b, die, tag);
+		return emit_struct(b, e, die, tag);
 	case DW_TAG_enumeration_type:
 		return emit_enum(b, die);
 	case DW_TAG_subroutine_type:
@@ -957,16 +1021,15 @@ static int emit_decl_tags(struct enc_batch *b, const die_t *die, uint32_t id, in
 static int emit_type_decl_tags(struct enc_batch *b, const struct cu_ent *e, const die_t *die)
 {
 	unsigned int tag = dwarf_die__tag(die);
-	int idx = 0, err, r;
+	int idx = 0, err;
+	size_t i = 0;
 	die_t c;
 
 	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
 	    tag != DW_TAG_typedef)
 		return 0;
 	if (tag != DW_TAG_typedef) {
-		for (r = first(b, die, &c); !r; r = next(b, &c)) {
-			if (dwarf_die__tag(&c) != DW_TAG_member)
-				continue;
+		while (!member(b, e, die, &i, &c)) {
 			err = emit_decl_tags(b, &c, e->id, idx++);
 			if (err)
 				return err;
@@ -1671,7 +1734,7 @@ int dcu__encode(struct enc_batch *b, struct dwarf_unit *u, Dwarf *dbg)
 	size_t i;
 	int err;
 
-	b->nents = b->nsubs = b->ngvars = 0;
+	b->nents = b->nsubs = b->ngvars = b->nmembers = 0;
 	b->depth = 0;
 	b->u = u;
 	b->dbg = dbg;

@@ -511,6 +511,7 @@ static void batch_free(struct enc_batch *b)
 	free(b->vars);
 	free(b->ents);
 	free(b->ent_hash);
+	free(b->members);
 	free(b->subs);
 	free(b->gvars);
 	memset(b, 0, sizeof(*b));
@@ -526,8 +527,11 @@ static void batch_scratch_free(struct enc_batch *b)
 	free(b->func_done);
 	free(b->ents);
 	free(b->ent_hash);
+	free(b->members);
 	free(b->subs);
 	free(b->gvars);
+	b->members = NULL;
+	b->members_cap = 0;
 	b->func_done = NULL;
 	b->ents = NULL;
 	b->ent_hash = NULL;

@@ -81,6 +81,9 @@ struct cu_ent {
 	struct dwarf_die die;		/* kept: read again without a lookup */
 	uint32_t id;
 	uint16_t nids;			/* 0: an alias of its DW_AT_type */
+	int32_t mfirst;			/* a struct's members: b->members[mfirst,
+					 * + mcount); -1: walk its children */
+	uint32_t mcount;
 };
 
 /* A function definition of the CU, and the offset of its last parameter (0: none). */
@@ -111,6 +114,8 @@ struct enc_batch {
 	size_t ent_hash_cap, ent_mask;
 	struct cu_sub *subs;
 	struct dwarf_die *gvars;
+	struct dwarf_die *members;	/* of the CU's structs (scan_struct()) */
+	size_t nmembers, members_cap;
 	struct dwarf_unit *u;		/* the CU's cursor (its worker's) */
 	Dwarf *dbg;			/* for what the cursor leaves to libdw */
 	/* DWARF name (.debug_str pointer) -> string offset in btf */

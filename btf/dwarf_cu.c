@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * One compile unit's DIEs -> BTF types, read through lib/dwarf_die (a DIE
- * cursor of our own: libdw's walk cost 2.6 times as much), with no
- * intermediate tree.  Two walks: the first gives every type DIE its BTF id
+ * cursor of our own: every DIE and attribute of the 6.12 vmlinux read
+ * through it takes 1.15 s, through libdw 2.46 s, bench/dwarfwalk), with
+ * no intermediate tree.  Two walks: the first gives every type DIE its BTF id
  * (a DIE may refer to one defined later, and btf__add_field() must follow
  * its struct directly, so ids are known before anything is emitted); the
  * second revisits only the type DIEs and emits them in DIE order.  The

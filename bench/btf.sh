@@ -140,21 +140,25 @@ fi
 
 # The floor under the -j1 figure: where frugal's CPU goes (its --verbose
 # breakdown), and what walking every DIE and reading every attribute costs
-# through libdw as the encoder reads them, and with a minimal decoder
-# (bench/dwarfwalk.c; both must meet the same DIEs and attributes).
+# through libdw, with the minimal decoder (lib/dwarf_scan) and with the
+# encoder's own DIE cursor (lib/dwarf_die) (bench/dwarfwalk.c; all three
+# must meet the same DIEs and attributes).
 echo
 echo "the floor, 6.12 vmlinux, -j1 (CPU s):"
 "$FRUGAL" btf encode --verbose -j1 $F612 --btf_encode_detached="$tmp/floor.btf" "$V612" 2>&1 >/dev/null |
 	sed -n 's/^btf: CPU s: /  frugal: /p'
-for w in libdw raw; do
+for w in libdw raw die; do
 	"$O/bench/dwarfwalk" "$w" "$V612" > "$tmp/walk.$w" ||
 		{ echo "bench-btf: dwarfwalk $w failed" >&2; exit 1; }
 	read -r _ _ u _ d _ a _ c _ < "$tmp/walk.$w"
-	printf '  walk every DIE, read every attribute, %-14s %6.2f s  (%s units, %s DIEs, %s attributes)\n' \
-		"$([ "$w" = raw ] && echo "minimal decoder" || echo libdw):" "$c" "$u" "$d" "$a"
+	case $w in libdw) l=libdw ;; raw) l="minimal decoder" ;; die) l="encoder's cursor" ;; esac
+	printf '  walk every DIE, read every attribute, %-17s %6.2f s  (%s units, %s DIEs, %s attributes)\n' \
+		"$l:" "$c" "$u" "$d" "$a"
 done
-[ "$(cut -d' ' -f2-7 "$tmp/walk.libdw")" = "$(cut -d' ' -f2-7 "$tmp/walk.raw")" ] ||
-	echo "  the two walkers DISAGREE on what they met"
+for w in raw die; do
+	[ "$(cut -d' ' -f2-7 "$tmp/walk.libdw")" = "$(cut -d' ' -f2-7 "$tmp/walk.$w")" ] ||
+		echo "  the walkers DISAGREE on what they met (libdw, $w)"
+done
 
 # The modules: each tool on its own vmlinux BTF, as a build's make -j2 runs
 # them (two encoders at a time, each single-threaded as a module is).

@@ -11,7 +11,17 @@
  * walk alone, after the file is opened.  The decoder is lib/dwarf_scan,
  * which the encoder uses to learn a module's names (btf/encode_base.c).
  *
- *   dwarfwalk libdw|raw FILE
+ *   dwarfwalk libdw|raw|die FILE
+ *   dwarfwalk check FILE
+ *
+ * "die" walks with lib/dwarf_die, the encoder's cursor, reading each
+ * attribute as the encoder would.  "check" walks libdw and lib/dwarf_die
+ * in lockstep and compares what the encoder reads: the tree (offsets,
+ * tags, children, siblings), each attribute's name and form, and the
+ * values: constants, strings, references, flags, blocks, DW_AT_name
+ * through abstract origins and specifications, the first operation of
+ * a location.  It prints the counts and the first difference, and fails
+ * on any.
  *
  * bench/btf.sh runs both on the 6.12 vmlinux beside the encoder's own
  * figures.  Both read every value (summed into a checksum that is
@@ -20,12 +30,15 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "lib/dwarf_die.h"
 #include "lib/dwarf_scan.h"
 #include "lib/elf_file.h"
 
@@ -157,19 +170,356 @@ static int walk_raw(struct elf_file *ef, struct counts *c)
 	return err;
 }
 
+/* --- the encoder's cursor (lib/dwarf_die) ------------------------------------- */
+
+static int secs_read(struct elf_file *ef, struct dwarf_scan_secs *s)
+{
+	int err = 0;
+
+	memset(s, 0, sizeof(*s));
+	err = err ?: section(ef, ".debug_info", &s->info, &s->info_len);
+	err = err ?: section(ef, ".debug_abbrev", &s->abbrev, &s->abbrev_len);
+	err = err ?: section(ef, ".debug_str", &s->str, &s->str_len);
+	err = err ?: section(ef, ".debug_line_str", &s->line_str, &s->line_str_len);
+	err = err ?: section(ef, ".debug_str_offsets", &s->str_offsets, &s->str_offsets_len);
+	err = err ?: section(ef, ".debug_addr", &s->addr, &s->addr_len);
+	err = err ?: section(ef, ".debug_loc", &s->loc, &s->loc_len);
+	err = err ?: section(ef, ".debug_loclists", &s->loclists, &s->loclists_len);
+	return err;
+}
+
+static uint64_t die_value(const struct dwarf_unit *u, const struct dwarf_attr *a)
+{
+	const uint8_t *p;
+	const char *str;
+	uint64_t v = 0;
+	size_t len;
+	bool f;
+
+	if ((str = dwarf_attr__string(u, a)))
+		return (unsigned char)str[0];
+	if (!dwarf_attr__ref(u, a, &v))
+		return v;
+	if (!dwarf_attr__flag(u, a, &f))
+		return f;
+	if (!dwarf_attr__block(u, a, &p, &len))
+		return len;
+	dwarf_attr__udata(u, a, &v);
+	return v;
+}
+
+static int walk_die_tree(const struct dwarf_unit *u, struct dwarf_die *d, struct counts *c)
+{
+	struct dwarf_attr_iter it;
+	struct dwarf_attr a;
+	struct dwarf_die ch;
+	int r;
+
+	do {
+		c->dies++;
+		dwarf_die__attrs(u, d, &it);
+		while ((r = dwarf_attr__next(u, &it, &a)) > 0) {
+			c->attrs++;
+			c->sum += die_value(u, &a);
+		}
+		if (r < 0)
+			return r;
+		r = dwarf_die__child(u, d, &ch);
+		if (r < 0)
+			return r;
+		if (!r && (r = walk_die_tree(u, &ch, c)))
+			return r;
+		r = dwarf_die__sibling(u, d, d);
+	} while (r == 0);
+	return r < 0 ? r : 0;
+}
+
+static int walk_die(struct elf_file *ef, struct counts *c)
+{
+	struct dwarf_scan_secs s;
+	struct dwarf_unit u;
+	struct dwarf_die cu;
+	uint64_t off = 0;
+	int err = secs_read(ef, &s);
+
+	if (!err && !s.info)
+		err = -ENODATA;
+	dwarf_unit__init(&u, &s);
+	while (!err && off < s.info_len) {
+		err = dwarf_unit__open(&u, off);
+		if (!err)
+			err = dwarf_unit__cudie(&u, &cu);
+		if (!err)
+			err = walk_die_tree(&u, &cu, c);
+		c->units++;
+		off = u.next;
+	}
+	dwarf_unit__fini(&u);
+	return err;
+}
+
+/* --- libdw and lib/dwarf_die in lockstep ------------------------------------- */
+
+struct check {
+	const struct dwarf_unit *u;
+	uint64_t values, bad;
+	char first[256];
+};
+
+__attribute__((format(printf, 3, 4)))
+static void differ(struct check *k, Dwarf_Die *l, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!k->bad++) {
+		n = snprintf(k->first, sizeof(k->first), "DIE 0x%llx: ",
+			     (unsigned long long)dwarf_dieoffset(l));
+		va_start(ap, fmt);
+		vsnprintf(k->first + n, sizeof(k->first) - n, fmt, ap);
+		va_end(ap);
+	}
+}
+
+/* The attributes whose constants the encoder reads. */
+static bool constant_attr(unsigned int name)
+{
+	switch (name) {
+	case DW_AT_byte_size: case DW_AT_encoding: case DW_AT_bit_size: case DW_AT_bit_offset:
+	case DW_AT_data_bit_offset: case DW_AT_data_member_location: case DW_AT_const_value:
+	case DW_AT_count: case DW_AT_upper_bound: case DW_AT_lower_bound: case DW_AT_language:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void check_value(struct check *k, Dwarf_Die *l, Dwarf_Attribute *la,
+			const struct dwarf_attr *a)
+{
+	const struct dwarf_unit *u = k->u;
+	const char *ls, *ms;
+	Dwarf_Word lw;
+	Dwarf_Sword lsv;
+	Dwarf_Die ref;
+	Dwarf_Block blk;
+	uint64_t mw, off;
+	int64_t msv;
+	const uint8_t *p;
+	size_t len;
+	bool lf, mf;
+	int lok, mok;
+
+	k->values++;
+	ls = dwarf_formstring(la);
+	ms = dwarf_attr__string(u, a);
+	if ((ls || ms) && (!ls || !ms || strcmp(ls, ms)))
+		differ(k, l, "attribute 0x%x: string '%s', ours '%s'", a->name,
+		       ls ? ls : "(none)", ms ? ms : "(none)");
+	if (a->form == DW_FORM_ref1 || a->form == DW_FORM_ref2 || a->form == DW_FORM_ref4 ||
+	    a->form == DW_FORM_ref8 || a->form == DW_FORM_ref_udata || a->form == DW_FORM_ref_addr) {
+		lok = dwarf_formref_die(la, &ref) != NULL;
+		mok = dwarf_attr__ref(u, a, &off) == 0;
+		if (lok != mok || (lok && dwarf_dieoffset(&ref) != off))
+			differ(k, l, "attribute 0x%x: reference differs", a->name);
+	}
+	lok = dwarf_formflag(la, &lf) == 0;
+	mok = dwarf_attr__flag(u, a, &mf) == 0;
+	if (lok != mok || (lok && lf != mf))
+		differ(k, l, "attribute 0x%x: flag differs", a->name);
+	if (constant_attr(a->name)) {
+		lok = dwarf_formudata(la, &lw) == 0;
+		mok = dwarf_attr__udata(u, a, &mw) == 0;
+		if (lok != mok || (lok && lw != mw))
+			differ(k, l, "attribute 0x%x form 0x%x: constant %s%llx, ours %s%llx",
+			       a->name, a->form, lok ? "" : "none ", (unsigned long long)lw,
+			       mok ? "" : "none ", (unsigned long long)mw);
+		if (a->form == DW_FORM_sdata &&
+		    (dwarf_formsdata(la, &lsv) || dwarf_attr__sdata(u, a, &msv) || lsv != msv))
+			differ(k, l, "attribute 0x%x: signed constant differs", a->name);
+	}
+	if (a->form != DW_FORM_data16) {
+		lok = dwarf_formblock(la, &blk) == 0;
+		mok = dwarf_attr__block(u, a, &p, &len) == 0;
+		if (lok != mok || (lok && (blk.length != len || memcmp(blk.data, p, len))))
+			differ(k, l, "attribute 0x%x: block differs", a->name);
+	}
+}
+
+/* The first operation of a parameter's or variable's location, both ways. */
+static void check_location(struct check *k, Dwarf_Die *l, const struct dwarf_die *d)
+{
+	Dwarf_Addr base, start, end;
+	Dwarf_Attribute la;
+	struct dwarf_attr a;
+	Dwarf_Op *expr;
+	size_t len, mlen;
+	uint8_t op;
+	int lr, mr;
+
+	if (!dwarf_attr(l, DW_AT_location, &la))
+		return;
+	if (dwarf_die__attr(k->u, d, DW_AT_location, &a) != 1) {
+		differ(k, l, "DW_AT_location: not found");
+		return;
+	}
+	k->values++;
+	mr = dwarf_attr__first_op(k->u, &a, &op, &mlen);
+	if (mr == -ENOTSUP)
+		return;		/* the encoder asks libdw */
+	lr = dwarf_getlocations(&la, 0, &base, &start, &end, &expr, &len);
+	lr = lr > 0 && len ? 1 : 0;
+	/*
+	 * What the encoder decides on: a first operation that is not a
+	 * register (libdw agrees, or refuses the whole expression), or one
+	 * register alone; a register with more after it goes to libdw.
+	 */
+	if (mr > 0 && op >= DW_OP_reg0 && op <= DW_OP_reg31 && mlen > 1)
+		return;
+	if (mr > 0 && !(op >= DW_OP_reg0 && op <= DW_OP_reg31) ? lr && expr[0].atom != op
+	    : lr != (mr > 0) || (lr && (expr[0].atom != op || len != 1)))
+		differ(k, l, "DW_AT_location: first op %s0x%x, ours %s0x%x (%d)",
+		       lr ? "" : "none ", lr ? expr[0].atom : 0, mr > 0 ? "" : "none ", op, mr);
+}
+
+struct lattrs {
+	Dwarf_Attribute a[256];
+	size_t n;
+};
+
+static int lattr_cb(Dwarf_Attribute *a, void *arg)
+{
+	struct lattrs *la = arg;
+
+	if (la->n < 256)
+		la->a[la->n++] = *a;
+	return DWARF_CB_OK;
+}
+
+static void check_die(struct check *k, Dwarf_Die *l, const struct dwarf_die *d,
+		      struct counts *c)
+{
+	const struct dwarf_unit *u = k->u;
+	static struct lattrs la;
+	struct dwarf_attr_iter it;
+	struct dwarf_attr a;
+	const char *ln, *mn;
+	size_t i = 0;
+	int r;
+
+	c->dies++;
+	if (dwarf_dieoffset(l) != d->off || (unsigned int)dwarf_tag(l) != dwarf_die__tag(d) ||
+	    !!dwarf_haschildren(l) != dwarf_die__has_children(d)) {
+		differ(k, l, "ours 0x%llx: offset, tag or children differ",
+		       (unsigned long long)d->off);
+		return;
+	}
+	la.n = 0;
+	dwarf_getattrs(l, lattr_cb, &la, 0);
+	dwarf_die__attrs(u, d, &it);
+	while ((r = dwarf_attr__next(u, &it, &a)) > 0) {
+		c->attrs++;
+		if (i >= la.n || dwarf_whatattr(&la.a[i]) != a.name ||
+		    dwarf_whatform(&la.a[i]) != a.form) {
+			differ(k, l, "attribute %zu: 0x%x/0x%x, ours 0x%x/0x%x", i,
+			       i < la.n ? dwarf_whatattr(&la.a[i]) : 0,
+			       i < la.n ? dwarf_whatform(&la.a[i]) : 0, a.name, a.form);
+			return;
+		}
+		check_value(k, l, &la.a[i++], &a);
+	}
+	if (r < 0 || i != la.n)
+		differ(k, l, "%zu attributes, ours %zu (%d)", la.n, i, r);
+	ln = dwarf_diename(l);
+	mn = dwarf_die__attr_integrate(u, d, DW_AT_name, &a) > 0 ? dwarf_attr__string(u, &a) : NULL;
+	if ((ln || mn) && (!ln || !mn || strcmp(ln, mn)))
+		differ(k, l, "name '%s', ours '%s'", ln ? ln : "", mn ? mn : "");
+	if (dwarf_tag(l) == DW_TAG_formal_parameter || dwarf_tag(l) == DW_TAG_variable)
+		check_location(k, l, d);
+}
+
+static void check_tree(struct check *k, Dwarf_Die *l, struct dwarf_die *d, struct counts *c)
+{
+	Dwarf_Die lc;
+	struct dwarf_die mc;
+	int lr, mr;
+
+	for (;;) {
+		check_die(k, l, d, c);
+		if (k->bad)
+			return;
+		lr = dwarf_child(l, &lc);
+		mr = dwarf_die__child(k->u, d, &mc);
+		if (lr != mr) {
+			differ(k, l, "first child: %d, ours %d", lr, mr);
+			return;
+		}
+		if (!lr)
+			check_tree(k, &lc, &mc, c);
+		if (k->bad)
+			return;
+		lr = dwarf_siblingof(l, l);
+		mr = dwarf_die__sibling(k->u, d, d);
+		if (lr != mr) {
+			differ(k, l, "next sibling: %d, ours %d", lr, mr);
+			return;
+		}
+		if (lr)
+			return;
+	}
+}
+
+static int walk_check(struct elf_file *ef, struct counts *c)
+{
+	Dwarf *dbg = dwarf_begin_elf(ef->elf, DWARF_C_READ, NULL);
+	struct check k = { 0 };
+	struct dwarf_scan_secs s;
+	struct dwarf_unit u;
+	struct dwarf_die d;
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie, sub;
+	Dwarf_Half ver;
+	uint8_t type;
+	int err;
+
+	if (!dbg)
+		return -ENODATA;
+	err = secs_read(ef, &s);
+	dwarf_unit__init(&u, &s);
+	k.u = &u;
+	while (!err && !k.bad && dwarf_get_units(dbg, cu, &cu, &ver, &type, &cudie, &sub) == 0) {
+		c->units++;
+		err = dwarf_unit__open(&u, dwarf_dieoffset(&cudie) - dwarf_cuoffset(&cudie));
+		if (!err)
+			err = dwarf_unit__cudie(&u, &d);
+		if (!err)
+			check_tree(&k, &cudie, &d, c);
+	}
+	printf("check units %llu dies %llu attrs %llu values %llu differences %llu\n",
+	       (unsigned long long)c->units, (unsigned long long)c->dies,
+	       (unsigned long long)c->attrs, (unsigned long long)k.values,
+	       (unsigned long long)k.bad);
+	if (k.bad)
+		fprintf(stderr, "dwarfwalk: first difference: %s\n", k.first);
+	dwarf_unit__fini(&u);
+	dwarf_end(dbg);
+	return err ? err : k.bad ? -EDOM : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct counts c = { 0 };
 	struct elf_file ef;
 	char why[256] = "";
 	double t0;
-	int err, raw;
+	const char *mode = argc == 3 ? argv[1] : "";
+	int err;
 
-	if (argc != 3 || (strcmp(argv[1], "libdw") && strcmp(argv[1], "raw"))) {
-		fprintf(stderr, "usage: dwarfwalk libdw|raw FILE\n");
+	if (strcmp(mode, "libdw") && strcmp(mode, "raw") && strcmp(mode, "die") &&
+	    strcmp(mode, "check")) {
+		fprintf(stderr, "usage: dwarfwalk libdw|raw|die|check FILE\n");
 		return 2;
 	}
-	raw = !strcmp(argv[1], "raw");
 	elf_version(EV_CURRENT);
 	err = elf_file__open(&ef, argv[2], why, sizeof(why));
 	if (!err)
@@ -186,12 +536,17 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	t0 = cpu_now();
-	err = raw ? walk_raw(&ef, &c) : walk_libdw(&ef, &c);
+	err = !strcmp(mode, "raw") ? walk_raw(&ef, &c) : !strcmp(mode, "die") ? walk_die(&ef, &c)
+	      : !strcmp(mode, "check") ? walk_check(&ef, &c) : walk_libdw(&ef, &c);
 	if (err) {
 		fprintf(stderr, "dwarfwalk: %s: %s walk failed after %llu units: %s\n", argv[2],
 			argv[1], (unsigned long long)c.units, strerror(-err));
 		elf_file__close(&ef);
 		return 1;
+	}
+	if (!strcmp(mode, "check")) {
+		elf_file__close(&ef);
+		return 0;
 	}
 	printf("%s units %llu dies %llu attrs %llu cpu_s %.3f sum %llx\n", argv[1],
 	       (unsigned long long)c.units, (unsigned long long)c.dies,

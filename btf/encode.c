@@ -34,6 +34,7 @@
 #include "btf/encode_int.h"
 #include "btf/encode_write.h"
 #include "lib/array.h"
+#include "lib/dwarf_die.h"
 #include "lib/dwarf_scan.h"
 
 #define BATCH_BYTES (6u << 20)
@@ -47,10 +48,17 @@ struct cu_ref {
 	Dwarf_Off start, end;	/* unit bytes in .debug_info */
 };
 
-/* One worker's view of the DWARF: its own Elf and Dwarf handles. */
+/*
+ * One worker's view of the DWARF: its own Dwarf handle (for setup and the
+ * rare values lib/dwarf_die leaves to libdw) and its own DIE cursor over
+ * the sections that handle reads (relocated, or inflated, as libdw has
+ * them).
+ */
 struct dwarf_src {
 	Dwarf *dbg;
 	Dwfl *dwfl;
+	struct dwarf_scan_secs secs;
+	struct dwarf_unit unit;
 	uint64_t pcpu_addr;	/* .data..percpu address as DWARF sees it */
 	const char *info;	/* .debug_info in the mapped file, or NULL */
 	size_t info_len;
@@ -170,16 +178,13 @@ static int src_open_rel(struct dwarf_src *s, const struct enc_ctx *ctx)
  * the section table and data pointers now, so the handles it makes for
  * each worker (here, before any thread starts) share the Elf read-only.
  */
-static int src_open(struct dwarf_src *s, const struct enc_ctx *ctx)
+static int src_open_mapped(struct dwarf_src *s, const struct enc_ctx *ctx)
 {
 	GElf_Shdr shdr;
 	Elf_Scn *scn;
 	char *raw;
 	size_t rawlen;
 
-	memset(s, 0, sizeof(*s));
-	if (ctx->is_rel && !ctx->ef.priv)
-		return src_open_rel(s, ctx);
 	s->pcpu_addr = ctx->pcpu_addr;
 	s->dbg = dwarf_begin_elf(ctx->ef.elf, DWARF_C_READ, NULL);
 	if (!s->dbg)
@@ -205,8 +210,62 @@ static int src_open(struct dwarf_src *s, const struct enc_ctx *ctx)
 	return 0;
 }
 
+/* The sections the cursor reads, as S's Dwarf handle has them. */
+static int src_secs(struct dwarf_src *s)
+{
+	static const struct {
+		const char *name;
+		size_t data, len;
+	} secs[] = {
+#define SEC(n, f) { n, offsetof(struct dwarf_scan_secs, f), offsetof(struct dwarf_scan_secs, f##_len) }
+		SEC(".debug_info", info), SEC(".debug_abbrev", abbrev), SEC(".debug_str", str),
+		SEC(".debug_line_str", line_str), SEC(".debug_str_offsets", str_offsets),
+		SEC(".debug_addr", addr), SEC(".debug_loc", loc), SEC(".debug_loclists", loclists),
+#undef SEC
+	};
+	Elf *elf = dwarf_getelf(s->dbg);
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+	size_t shstrndx, i;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return -ENODATA;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS ||
+		    !(n = elf_strptr(elf, shstrndx, shdr.sh_name)) || strncmp(n, ".debug_", 7))
+			continue;
+		for (i = 0; i < sizeof(secs) / sizeof(secs[0]); i++) {
+			char *base = (char *)&s->secs;
+
+			if (strcmp(n, secs[i].name) || *(const uint8_t **)(base + secs[i].data))
+				continue;
+			/* libdw inflates what it reads; anything still compressed is not read. */
+			d = (shdr.sh_flags & SHF_COMPRESSED) ? NULL : elf_getdata(scn, NULL);
+			if (d && d->d_buf && d->d_size) {
+				*(const uint8_t **)(base + secs[i].data) = d->d_buf;
+				*(size_t *)(base + secs[i].len) = d->d_size;
+			}
+		}
+	}
+	dwarf_unit__init(&s->unit, &s->secs);
+	return s->secs.info && s->secs.abbrev ? 0 : -ENODATA;
+}
+
+static int src_open(struct dwarf_src *s, const struct enc_ctx *ctx)
+{
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	err = ctx->is_rel && !ctx->ef.priv ? src_open_rel(s, ctx) : src_open_mapped(s, ctx);
+	return err ? err : src_secs(s);
+}
+
 static void src_close(struct dwarf_src *s)
 {
+	dwarf_unit__fini(&s->unit);
 	if (s->dwfl)
 		dwfl_end(s->dwfl);
 	else if (s->dbg)
@@ -284,9 +343,9 @@ static int src_open_enc(struct dwarf_src *s, const struct encoder *e)
  * anonymous memory, 20 MB in a large module).  Read again, they would
  * show the file's bytes, without the relocations, so they are made
  * unreadable too: a reader that came back would fault, never read wrong
- * values.  No reader does: libdw reads a unit's header once, when it
- * first reaches the unit, and DIEs refer only within their unit
- * (src_open_enc() checks).
+ * values.  No reader does: the encoder's cursor (lib/dwarf_die) reads one
+ * unit at a time, libdw read every unit's header up front (src_prime()),
+ * and DIEs refer only within their unit (src_open_enc() checks).
  */
 static void src_retire(const struct dwarf_src *s, Dwarf_Off start, Dwarf_Off end)
 {
@@ -362,9 +421,22 @@ static int parse_langs(struct enc_ctx *ctx, const char *list)
 	return 0;
 }
 
-static bool lang_excluded(const struct enc_ctx *ctx, Dwarf_Die *cu)
+/* libdw's dwarf_srclang: DW_AT_language, -1 without one. */
+static int srclang(const struct dwarf_unit *u, const struct dwarf_die *cu)
 {
-	int lang = dwarf_srclang(cu), i;
+	struct dwarf_attr a;
+	uint64_t v;
+
+	if (dwarf_die__attr_integrate(u, cu, DW_AT_language, &a) <= 0 ||
+	    dwarf_attr__udata(u, &a, &v))
+		return -1;
+	return (int)v;
+}
+
+static bool lang_excluded(const struct enc_ctx *ctx, const struct dwarf_unit *u,
+			  const struct dwarf_die *cu)
+{
+	int lang = ctx->nlang_excl ? srclang(u, cu) : -1, i;
 
 	for (i = 0; i < ctx->nlang_excl; i++)
 		if (ctx->lang_excl[i] == lang)
@@ -438,6 +510,8 @@ static void batch_free(struct enc_batch *b)
 	free(b->fsig);
 	free(b->vars);
 	free(b->ents);
+	free(b->ent_hash);
+	free(b->members);
 	free(b->subs);
 	free(b->gvars);
 	memset(b, 0, sizeof(*b));
@@ -452,19 +526,28 @@ static void batch_scratch_free(struct enc_batch *b)
 	b->str_cap = b->str_n = 0;
 	free(b->func_done);
 	free(b->ents);
+	free(b->ent_hash);
+	free(b->members);
 	free(b->subs);
 	free(b->gvars);
+	b->members = NULL;
+	b->members_cap = 0;
 	b->func_done = NULL;
 	b->ents = NULL;
-	b->subs = b->gvars = NULL;
+	b->ent_hash = NULL;
+	b->ent_hash_cap = 0;
+	b->subs = NULL;
+	b->gvars = NULL;
 	b->ents_cap = b->subs_cap = b->gvars_cap = 0;
 }
 
 /*
  * libdw creates its record of a unit by reading every unit header before
- * it, the first time a unit is asked for.  A worker that jumps over another
- * worker's batch would thus fault those headers' pages back in (with
- * fault-around, 64 KB each) after their owner gave them back.  So each
+ * it, the first time a unit is asked for.  The encoder reads DIEs with
+ * lib/dwarf_die and asks libdw only for rare values, so such a first
+ * request can come at any unit: it would fault in (with fault-around, 64
+ * KB each) the pages of every header before it, 32 MB of vmlinux at -j1,
+ * and a worker would fault back pages another worker gave back.  So each
  * handle reads all the headers once, up front, and the pages go back.
  */
 static void src_prime(struct dwarf_src *s, const struct encoder *e)
@@ -493,7 +576,7 @@ static int run_job(struct encoder *e, struct job *j, struct dwarf_src *s)
 	struct enc_batch *b = &j->b;
 	Dwarf_Off dropped = 0;
 	double t0 = thread_cpu(), t1;
-	Dwarf_Die cu;
+	struct dwarf_die cu;
 	size_t i;
 	int err;
 
@@ -509,13 +592,16 @@ static int run_job(struct encoder *e, struct job *j, struct dwarf_src *s)
 			return -ENOMEM;
 	}
 	for (i = j->first; i < j->last; i++) {
-		if (!dwarf_offdie(s->dbg, e->cus[i].die, &cu))
-			return enc_batch__err(b, -EINVAL, "bad compile unit at 0x%llx: %s",
-					      (unsigned long long)e->cus[i].start,
-					      dwarf_errmsg(-1));
-		if (dwarf_tag(&cu) != DW_TAG_compile_unit || lang_excluded(&e->ctx, &cu))
+		err = dwarf_unit__open(&s->unit, e->cus[i].start);
+		if (!err)
+			err = dwarf_unit__cudie(&s->unit, &cu);
+		if (err)
+			return enc_batch__err(b, err, "bad compile unit at 0x%llx",
+					      (unsigned long long)e->cus[i].start);
+		if (dwarf_die__tag(&cu) != DW_TAG_compile_unit ||
+		    lang_excluded(&e->ctx, &s->unit, &cu))
 			continue;
-		err = dcu__encode(b, &cu);
+		err = dcu__encode(b, &s->unit, s->dbg);
 		if (err)
 			return err;
 		src_retire(s, e->cus[i].start, e->cus[i].end);
@@ -873,6 +959,8 @@ static int run_serial(struct encoder *e)
 	int err;
 
 	err = src_open_enc(&s, e);
+	if (!err)
+		src_prime(&s, e);
 	for (k = 0; !err && k < e->njobs; k++) {
 		e->jobs[k].err = run_job(e, &e->jobs[k], &s);
 		err = take_job(e, &e->jobs[k]);
@@ -972,7 +1060,7 @@ static void unmap_base(struct base_map *m)
 static int prune_base(struct encoder *e)
 {
 	struct base_map bm = { .ef = { .fd = -1 } };
-	struct dwarf_scan_secs dw;
+	struct dwarf_scan_secs dw = { 0 };
 	const char **extra;
 	const void *raw;
 	size_t n = 0, i, size;

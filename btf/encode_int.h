@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "btf/encode.h"
+#include "lib/dwarf_die.h"
 #include "lib/elf_file.h"
 
 struct btf;
@@ -77,10 +78,18 @@ struct enc_ctx {
 
 /* One DIE that becomes types [id, id + nids) in the batch's BTF. */
 struct cu_ent {
-	Dwarf_Off off;
-	Dwarf_Die die;			/* kept: no dwarf_offdie() lookups later */
+	struct dwarf_die die;		/* kept: read again without a lookup */
 	uint32_t id;
 	uint16_t nids;			/* 0: an alias of its DW_AT_type */
+	int32_t mfirst;			/* a struct's members: b->members[mfirst,
+					 * + mcount); -1: walk its children */
+	uint32_t mcount;
+};
+
+/* A function definition of the CU, and the offset of its last parameter (0: none). */
+struct cu_sub {
+	struct dwarf_die die;
+	uint64_t last_param;
 };
 
 /* A VAR emitted by a batch, in emission order: its DATASEC slot. */
@@ -101,9 +110,14 @@ struct enc_batch {
 	/* scratch for the CU being encoded */
 	struct cu_ent *ents;
 	size_t nents, ents_cap;
-	Dwarf_Die *subs, *gvars;
-	Dwarf_Off cu_start;		/* unit offset: base of CU-local refs */
-	struct Dwarf_CU *cu;
+	uint32_t *ent_hash;		/* ents by DIE offset (dwarf_cu.c) */
+	size_t ent_hash_cap, ent_mask;
+	struct cu_sub *subs;
+	struct dwarf_die *gvars;
+	struct dwarf_die *members;	/* of the CU's structs (scan_struct()) */
+	size_t nmembers, members_cap;
+	struct dwarf_unit *u;		/* the CU's cursor (its worker's) */
+	Dwarf *dbg;			/* for what the cursor leaves to libdw */
 	/* DWARF name (.debug_str pointer) -> string offset in btf */
 	const char **str_keys;
 	uint32_t *str_offs;
@@ -111,6 +125,7 @@ struct enc_batch {
 	bool decl_tags;			/* look for clang's btf_decl_tag */
 	int alias_depth;		/* id-less aliases (_Atomic) followed in one
 					 * type lookup: bounds a loop in bad DWARF */
+	int depth;			/* of DIE nesting in the first walk */
 	size_t nsubs, subs_cap, ngvars, gvars_cap;
 	uint32_t int_id;		/* "int" of this CU, the array index */
 	bool has_array;
@@ -166,8 +181,11 @@ int enc_ctx__func_prefix(const struct enc_ctx *ctx, const char *name);
 /* The function symbol a FUNC named NAME stands for, under ctx->feats. */
 int enc_ctx__func_of(const struct enc_ctx *ctx, const char *name);
 
-/* Encode the CU whose DIE is CUDIE into b->btf.  0 or -errno + b->err. */
-int dcu__encode(struct enc_batch *b, Dwarf_Die *cudie);
+/*
+ * Encode the compile unit open in U into b->btf; DBG (may be NULL) is
+ * asked for the rare values U leaves to libdw.  0 or -errno + b->err.
+ */
+int dcu__encode(struct enc_batch *b, struct dwarf_unit *u, Dwarf *dbg);
 
 int enc_batch__err(struct enc_batch *b, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

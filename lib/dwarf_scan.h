@@ -23,10 +23,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The sections, as mapped (relocated, for ET_REL files). */
+/*
+ * The sections, as mapped (relocated, for ET_REL files).  The walk reads
+ * the first five; lib/dwarf_die also reads addresses and location lists.
+ */
 struct dwarf_scan_secs {
 	const uint8_t *info, *abbrev, *str, *line_str, *str_offsets;
 	size_t info_len, abbrev_len, str_len, line_str_len, str_offsets_len;
+	const uint8_t *addr, *loc, *loclists;
+	size_t addr_len, loc_len, loclists_len;
 };
 
 struct dwarf_scan_stats {

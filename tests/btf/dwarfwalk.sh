@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# bench/dwarfwalk's minimal DWARF decoder (the floor bench-btf reports, and
-# the start of a DIE reader of our own) against libdw: over every unit of a
-# file both must meet the same units, DIEs and attributes.  Fixtures from
+# lib/dwarf_scan (the minimal walk) and lib/dwarf_die (the encoder's DIE
+# cursor) against libdw, through bench/dwarfwalk: over every unit of a file
+# all three must meet the same units, DIEs and attributes, and in lockstep
+# with libdw ("dwarfwalk check") the cursor must read what libdw reads of
+# every value the encoder uses: the tree, names and forms, constants,
+# strings, references, flags, blocks, names through abstract origins, the
+# first operation of each location.  Fixtures from
 # gcc and clang at DWARF 4 and 5 (one -gdwarf64), a spread of modules of
 # both kernel packages, and both vmlinux files (the packages come from the
 # same cache as kernel.sh and kernel612.sh; absent and unreachable, those
@@ -21,13 +25,18 @@ agree() {
 	for f in "$@"; do
 		a=$("$WALK" libdw "$f" 2>&1 | cut -d' ' -f2-7)
 		b=$("$WALK" raw "$f" 2>&1 | cut -d' ' -f2-7)
+		c=$("$WALK" die "$f" 2>&1 | cut -d' ' -f2-7)
 		n=$((n + 1))
-		if [ -z "$a" ] || [ "$a" != "$b" ] || [[ "$a" != units* ]]; then
-			bad="$(basename "$f"): libdw '$a', decoder '$b'"
+		if [ -z "$a" ] || [ "$a" != "$b" ] || [ "$a" != "$c" ] || [[ "$a" != units* ]]; then
+			bad="$(basename "$f"): libdw '$a', decoder '$b', cursor '$c'"
+			break
+		fi
+		if ! d=$("$WALK" check "$f" 2>&1); then
+			bad="$(basename "$f"): $(echo "$d" | tail -1)"
 			break
 		fi
 	done
-	check "$label: the decoder meets what libdw meets in $n files${bad:+ ($bad)}" test -z "$bad"
+	check "$label: the decoder and the cursor meet what libdw meets, the cursor reads what libdw reads, in $n files${bad:+ ($bad)}" test -z "$bad"
 }
 
 # ---- fixtures -------------------------------------------------------------------
@@ -50,6 +59,7 @@ agree "fixtures" "${objs[@]}"
 # Bad input: a file with no DWARF is an error for both walkers.
 printf 'int x;\n' > "$W/nodw.c" && gcc -c "$W/nodw.c" -o "$W/nodw.o"
 expect_exit "the decoder refuses a file without .debug_info" 1 "$WALK" raw "$W/nodw.o"
+expect_exit "the cursor refuses a file without .debug_info" 1 "$WALK" die "$W/nodw.o"
 
 # ---- the kernels' modules and vmlinux ---------------------------------------------
 # spread N DIR: N of DIR's unpacked modules, spread over them by name.

@@ -877,11 +877,6 @@ int lock_collect__finish(struct lock_collect *c, struct lock_table *t,
 			cli_log("lock:   %#018llx %#018llx\n",
 				(unsigned long long)c->skel->bss->mismatch_walked[i],
 				(unsigned long long)c->skel->bss->mismatch_unwound[i]);
-		cli_log("dbg: bpos %llu bwords %llu bp %#llx bk %llu base %#llx top %llu path %#llx\n",
-			c->skel->bss->dbg_info[0], c->skel->bss->dbg_info[1], c->skel->bss->dbg_info[2],
-			c->skel->bss->dbg_info[3], c->skel->bss->dbg_info[4], c->skel->bss->dbg_info[5], c->skel->bss->dbg_info[6]);
-		for (int i = 0; i < 128; i++)
-			cli_log("dbgw %3d %#llx %#018llx\n", i, c->skel->bss->dbg_info[4] + i * 8, c->skel->bss->dbg_win[i]);
 	}
 	return 0;
 }

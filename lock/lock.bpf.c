@@ -424,7 +424,6 @@ struct walk_ctx {
 	__u64 base, path;
 	__u32 top, pos;
 	bool ended, failed;
-	__u32 bpos, bwords, bk; __u64 bp, bpath;
 };
 
 /*
@@ -486,7 +485,6 @@ static long walk_frame(__u64 k, struct walk_ctx *w)
 			goto fail;
 		if (bp < w->base + pos * 8 || bp >= w->base + w->top * 8 || (bp & 7))
 			goto fail;
-		w->bpos = pos; w->bwords = words; w->bp = bp; w->bk = k; w->bpath = w->path;
 		w->pos = (bp - w->base) / 8 + 1;
 	} else if (fact & (FACT_TOP | FACT_BOTH)) {
 		__u32 d = FACT_DIST(fact);
@@ -509,7 +507,6 @@ fail:
  * (the window bounds only the learning: a deep stack's outer frames are
  * walked with facts learned where the stack was shallower).
  */
-__u64 dbg_cur[8], dbg_cur1[8], dbg_info[8], dbg_win[128];
 static __always_inline bool walk_stack(__u64 base, __u32 top, __u64 *stack)
 {
 	struct walk_ctx w = { .stack = stack, .base = base, .top = top, .pos = first_slot - 1,
@@ -518,8 +515,6 @@ static __always_inline bool walk_stack(__u64 base, __u32 top, __u64 *stack)
 	if (!first_slot || walk_off || nr_below > 2)
 		return false;
 	bpf_loop(LOCK_MAX_STACK, walk_frame, &w, 0);
-	if (bpf_get_smp_processor_id() == 0) { dbg_cur[0]=w.bpos; dbg_cur[1]=w.bwords; dbg_cur[2]=w.bp; dbg_cur[3]=w.bk; dbg_cur[4]=base; dbg_cur[5]=top; dbg_cur[6]=w.bpath; }
-	else { dbg_cur1[0]=w.bpos; dbg_cur1[1]=w.bwords; dbg_cur1[2]=w.bp; dbg_cur1[3]=w.bk; dbg_cur1[4]=base; dbg_cur1[5]=top; dbg_cur1[6]=w.bpath; }
 	return !w.failed;
 }
 
@@ -839,11 +834,6 @@ static __always_inline long get_stack(void *ctx, __u64 *stack, __u32 nest)
 		n = bpf_get_stack(ctx, stack, size, stack_skip & BPF_F_SKIP_FIELD_MASK);
 		for (__u32 i = 0; i < LOCK_MAX_STACK && i < max_stack; i++) {
 			if (tmp->w[i] != stack[i]) {
-				if (!mismatch_saved) {
-					__u64 *dc = bpf_get_smp_processor_id() == 0 ? dbg_cur : dbg_cur1;
-					for (int j = 0; j < 8; j++) dbg_info[j] = dc[j];
-					bpf_probe_read_kernel(dbg_win, sizeof(dbg_win), (void *)base);
-				}
 				count(LC_STACK_MISMATCH);
 				save_mismatch(tmp->w, stack);
 				break;

@@ -9,82 +9,12 @@
 
 #include "lib/array.h"
 #include "lib/dwarf_die.h"
+#include "lib/dwarf_rd.h"
 
 /* Codes above this are refused (GCC and clang number them from 1, densely). */
 #define MAX_CODE	(1u << 20)
 /* dwarf_attr_integrate's bound on abstract_origin/specification chains. */
 #define MAX_CHAIN	16
-
-struct rd {
-	const uint8_t *p, *end;
-	int bad;
-};
-
-static inline uint64_t uleb(struct rd *r)
-{
-	uint64_t v = 0;
-	unsigned int shift = 0;
-
-	while (r->p < r->end) {
-		uint8_t b = *r->p++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			return v;
-	}
-	r->bad = 1;
-	return 0;
-}
-
-static int64_t sleb(struct rd *r)
-{
-	uint64_t v = 0;
-	unsigned int shift = 0;
-	uint8_t b = 0;
-
-	while (r->p < r->end) {
-		b = *r->p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80)) {
-			if (shift < 64 && (b & 0x40))
-				v |= ~0ull << shift;
-			return (int64_t)v;
-		}
-	}
-	r->bad = 1;
-	return 0;
-}
-
-/* N little-endian bytes; only the low 8 are kept. */
-static inline uint64_t fixed(struct rd *r, size_t n)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	if ((size_t)(r->end - r->p) < n) {
-		r->bad = 1;
-		r->p = r->end;
-		return 0;
-	}
-	for (i = 0; i < n && i < 8; i++)
-		v |= (uint64_t)r->p[i] << (8 * i);
-	r->p += n;
-	return v;
-}
-
-static void skip(struct rd *r, uint64_t n)
-{
-	if ((uint64_t)(r->end - r->p) < n) {
-		r->bad = 1;
-		r->p = r->end;
-		return;
-	}
-	r->p += n;
-}
 
 /* The byte size of FORM's value in unit U; -1 when it varies, -2 unknown. */
 static int form_size(const struct dwarf_unit *u, unsigned int form)

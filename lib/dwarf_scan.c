@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/array.h"
+#include "lib/dwarf_rd.h"
 #include "lib/dwarf_scan.h"
 
 struct spec {
@@ -31,56 +32,6 @@ struct abbrevs {
 
 /* Codes above this are refused (GCC numbers them from 1, densely). */
 #define MAX_CODE	(1u << 20)
-
-struct rd {
-	const uint8_t *p, *end;
-	int bad;
-};
-
-static uint64_t uleb(struct rd *r)
-{
-	uint64_t v = 0;
-	unsigned int shift = 0;
-
-	while (r->p < r->end) {
-		uint8_t b = *r->p++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			return v;
-	}
-	r->bad = 1;
-	return 0;
-}
-
-/* N little-endian bytes (values past 8 bytes are skipped, not kept). */
-static uint64_t fixed(struct rd *r, size_t n)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	if ((size_t)(r->end - r->p) < n) {
-		r->bad = 1;
-		r->p = r->end;
-		return 0;
-	}
-	for (i = 0; i < n && i < 8; i++)
-		v |= (uint64_t)r->p[i] << (8 * i);
-	r->p += n;
-	return v;
-}
-
-static void skip(struct rd *r, uint64_t n)
-{
-	if ((uint64_t)(r->end - r->p) < n) {
-		r->bad = 1;
-		r->p = r->end;
-		return;
-	}
-	r->p += n;
-}
 
 /* The table at OFF of .debug_abbrev, decoded for one unit. */
 static int abbrevs_read(struct abbrevs *t, const struct dwarf_scan_secs *s, uint64_t off)

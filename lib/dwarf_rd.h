@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The byte reader lib/dwarf_scan.c and lib/dwarf_die.c share: LEB128 and
+ * little-endian values over [p, end), a sticky `bad` flag instead of an
+ * error per call (a caller checks it once per DIE or unit).
+ */
+#ifndef FRUGAL_DWARF_RD_H
+#define FRUGAL_DWARF_RD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct rd {
+	const uint8_t *p, *end;
+	int bad;
+};
+
+static inline uint64_t uleb(struct rd *r)
+{
+	uint64_t v = 0;
+	unsigned int shift = 0;
+
+	while (r->p < r->end) {
+		uint8_t b = *r->p++;
+
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			return v;
+	}
+	r->bad = 1;
+	return 0;
+}
+
+static inline int64_t sleb(struct rd *r)
+{
+	uint64_t v = 0;
+	unsigned int shift = 0;
+	uint8_t b = 0;
+
+	while (r->p < r->end) {
+		b = *r->p++;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80)) {
+			if (shift < 64 && (b & 0x40))
+				v |= ~0ull << shift;
+			return (int64_t)v;
+		}
+	}
+	r->bad = 1;
+	return 0;
+}
+
+/* N little-endian bytes; only the low 8 are kept (longer values skipped). */
+static inline uint64_t fixed(struct rd *r, size_t n)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if ((size_t)(r->end - r->p) < n) {
+		r->bad = 1;
+		r->p = r->end;
+		return 0;
+	}
+	for (i = 0; i < n && i < 8; i++)
+		v |= (uint64_t)r->p[i] << (8 * i);
+	r->p += n;
+	return v;
+}
+
+static inline void skip(struct rd *r, uint64_t n)
+{
+	if ((uint64_t)(r->end - r->p) < n) {
+		r->bad = 1;
+		r->p = r->end;
+		return;
+	}
+	r->p += n;
+}
+
+#endif

@@ -92,7 +92,13 @@ for sig in TERM INT; do
 		sleep "0.0$((RANDOM % 10))$((RANDOM % 10))"	# 0 to 99 ms: mid-load
 		kill -$sig $pid
 		for j in $(seq 100); do kill -0 $pid 2>/dev/null || break; sleep 0.05; done
-		if kill -0 $pid 2>/dev/null; then bad="$bad $sig:hung"; kill -KILL $pid; fi
+		if kill -0 $pid 2>/dev/null; then
+			# Where it is stuck, for the failure line: kernel stack and state.
+			bad="$bad $sig:hung[$(grep -E '^(State|SigBlk|SigIgn|SigCgt)' /proc/$pid/status 2>/dev/null |
+				tr -s '\t\n' '  ') wchan=$(cat /proc/$pid/wchan 2>/dev/null) $(head -4 /proc/$pid/stack 2>/dev/null |
+				tr '\n' ' ')]"
+			kill -KILL $pid
+		fi
 		wait $pid
 		rc=$?
 		# 0 (stopped after attaching: a report), or the signal's status.

@@ -186,6 +186,7 @@ struct lock_accounting {
 	uint64_t u_merged;		/* waits added to rows */
 	uint64_t u_filtered;		/* removed by -Y */
 	uint64_t u_lost_records;	/* records the buffers lost (kernel's count) */
+	uint64_t u_queue_peak;		/* most bytes of records queued in user space */
 	uint64_t u_unjoined;		/* ends whose begin record never came */
 	uint64_t u_open;		/* recorded waits not ended at stop */
 	uint64_t u_stacks, u_frames, u_shallow;	/* unwinding */

@@ -343,6 +343,7 @@ static size_t acct_user_lines(const struct lock_accounting *a, struct lock_acct_
 	L("user_lost_task", "  not recorded: no wait slot", u[UL_DROP_TASK]);
 	L("user_open_at_stop", "  futex waits still open at stop", a->u_open);
 	L("user_lost_records", "ring records lost (kernel's count)", a->u_lost_records);
+	L("user_queue_peak_bytes", "records queued for the unwinder, peak (bytes)", a->u_queue_peak);
 	L("user_stacks_unwound", "user stacks unwound (DWARF CFI)", a->u_stacks);
 	L("user_stack_frames", "  their frames", a->u_frames);
 	L("user_stacks_shallow", "  of one frame or none", a->u_shallow);

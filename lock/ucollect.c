@@ -9,13 +9,23 @@
  *
  * Every wait the programs recorded is, at the end, in a row, filtered by
  * -Y, lost with a counted reason, or still open at the stop.
+ *
+ * A thread of its own empties the kernel's buffers into a queue in user
+ * space (lib/recq.h) and the main thread unwinds from there: a stall of
+ * the unwinder (a new process's debug files read from a cold disk, a
+ * loaded CPU) then costs memory for a while, not records.
  */
 #include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/wait.h>
 
 #include <linux/perf_event.h>
@@ -25,6 +35,7 @@
 
 #include "cli/cli.h"
 #include "lib/array.h"
+#include "lib/recq.h"
 #include "lock/lock_int.h"
 #include "lock/futex.skel.h"
 
@@ -56,7 +67,15 @@ struct lock_ucollect {
 	struct bpf_link *links[6];
 	struct perf_buffer *pb;
 	struct perf_buffer *wake;	/* new processes: the reader wakes at each */
-	int epfd;			/* both buffers' */
+	int epfd;			/* both buffers' and quitfd: the drain thread's */
+	struct recq *q;			/* records read, not yet taken */
+	pthread_t drain;
+	bool draining;			/* the drain thread runs */
+	bool inline_read;		/* records taken as read: no thread */
+	atomic_bool quit, drained;
+	int quitfd, evfd;		/* to the drain thread; from it, to poll */
+	atomic_int drain_err;
+	void *qbuf;			/* a record off the queue */
 	struct lock_ustacks *st;
 	struct lock_urec_begin *rec;	/* the record being read, aligned */
 	const struct lock_opts *o;
@@ -330,22 +349,21 @@ static void on_end(struct lock_ucollect *u, const struct lock_urec_end *e)
 	half(u, e->seq, P_END, 0, 0, false, e->ns);
 }
 
-static enum bpf_perf_event_ret on_event(void *ctx, int cpu, struct perf_event_header *h)
+/* One record of the buffers: the program's, or the kernel's count of lost ones. */
+static void take(struct lock_ucollect *u, const struct perf_event_header *h)
 {
-	struct lock_ucollect *u = ctx;
-	struct { struct perf_event_header h; uint32_t size; char data[]; } *raw = (void *)h;
-	struct { struct perf_event_header h; uint64_t id, lost; } *lost = (void *)h;
+	const struct { struct perf_event_header h; uint32_t size; char data[]; } *raw = (void *)h;
+	const struct { struct perf_event_header h; uint64_t id, lost; } *lost = (void *)h;
 	struct lock_urec_begin *b = u->rec;
 
-	(void)cpu;
 	if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*lost)) {
 		u->lost_records += lost->lost;
-		return LIBBPF_PERF_EVENT_CONT;
+		return;
 	}
 	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*raw) ||
 	    raw->size > h->size - sizeof(*raw) || raw->size < sizeof(uint32_t) ||
 	    raw->size > sizeof(*b))
-		return LIBBPF_PERF_EVENT_CONT;
+		return;
 	/* The raw data sits 4 bytes into an 8-byte aligned record: copied to
 	 * aligned storage before its 64-bit fields are read. */
 	memcpy(b, raw->data, raw->size);
@@ -358,7 +376,27 @@ static enum bpf_perf_event_ret on_event(void *ctx, int cpu, struct perf_event_he
 		on_begin(u, b);
 	else if (b->kind == LOCK_REC_UEND && raw->size >= sizeof(struct lock_urec_end))
 		on_end(u, (const void *)b);
-	return u->err ? LIBBPF_PERF_EVENT_ERROR : LIBBPF_PERF_EVENT_CONT;
+}
+
+/*
+ * libbpf's callback: on the drain thread, the record goes to the queue
+ * (waiting there while the queue is full: the kernel's buffer then fills
+ * and counts what it loses); after it, at the stop, it is taken at once.
+ */
+static enum bpf_perf_event_ret on_event(void *ctx, int cpu, struct perf_event_header *h)
+{
+	struct lock_ucollect *u = ctx;
+	int err;
+
+	(void)cpu;
+	if (u->inline_read) {
+		take(u, h);
+		return u->err ? LIBBPF_PERF_EVENT_ERROR : LIBBPF_PERF_EVENT_CONT;
+	}
+	err = recq__push(u->q, h, h->size);
+	if (err && err != -ECANCELED)
+		u->drain_err = err;
+	return err ? LIBBPF_PERF_EVENT_ERROR : LIBBPF_PERF_EVENT_CONT;
 }
 
 /* ---- loading ---- */
@@ -437,11 +475,118 @@ static int open_buffers(struct lock_ucollect *u, const struct lock_opts *o)
 	if (!u->wake)
 		return -errno;
 	u->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (u->epfd < 0 ||
+	u->quitfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	u->evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (u->epfd < 0 || u->quitfd < 0 || u->evfd < 0 ||
 	    epoll_ctl(u->epfd, EPOLL_CTL_ADD, perf_buffer__epoll_fd(u->pb), &ev) ||
-	    epoll_ctl(u->epfd, EPOLL_CTL_ADD, perf_buffer__epoll_fd(u->wake), &ev))
+	    epoll_ctl(u->epfd, EPOLL_CTL_ADD, perf_buffer__epoll_fd(u->wake), &ev) ||
+	    epoll_ctl(u->epfd, EPOLL_CTL_ADD, u->quitfd, &ev))
 		return -errno;
+	/*
+	 * The queue holds 8 times the kernel's buffers, at least 32 MB: held
+	 * only while the unwinder is behind, given back as it catches up.
+	 */
+	long cpus = libbpf_num_possible_cpus();
+	size_t limit = (size_t)kb * 1024 * 8 * (cpus > 0 ? (size_t)cpus : 1);
+
+	u->q = recq__new(limit > (32U << 20) ? limit : 32U << 20);
+	u->qbuf = malloc(1U << 16);	/* a perf record's size is 16 bits */
+	return u->q && u->qbuf ? 0 : -ENOMEM;
+}
+
+static void kick(int fd)
+{
+	uint64_t one = 1;
+
+	if (write(fd, &one, sizeof(one)) < 0) {
+		/* EAGAIN: the counter is full, the reader is woken anyway. */
+	}
+}
+
+/* The drain thread: each wake-up of the buffers, into the queue. */
+static void *drain(void *arg)
+{
+	struct lock_ucollect *u = arg;
+	struct epoll_event ev[4];
+	int n;
+
+	while (!atomic_load(&u->quit) && !u->drain_err) {
+		n = epoll_wait(u->epfd, ev, 4, -1);
+		if (n < 0 && errno != EINTR) {
+			u->drain_err = -errno;
+			break;
+		}
+		if (atomic_load(&u->quit))
+			break;
+		/* New processes first: their names are taken before their waits'. */
+		n = perf_buffer__consume(u->wake);
+		n = n < 0 ? n : perf_buffer__consume(u->pb);
+		if (n < 0 && !u->drain_err && !atomic_load(&u->quit))
+			u->drain_err = n;
+		kick(u->evfd);
+	}
+	atomic_store(&u->drained, true);
+	kick(u->evfd);
+	return NULL;
+}
+
+static int start_drain(struct lock_ucollect *u)
+{
+	sigset_t all, old;
+	int err;
+
+	/* Signals stay the main thread's. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	err = pthread_create(&u->drain, NULL, drain, u);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err)
+		return -err;
+	u->draining = true;
 	return 0;
+}
+
+/* The records the drain thread queued, taken in order. */
+static void take_queued(struct lock_ucollect *u)
+{
+	const struct perf_event_header *h = u->qbuf;
+	ssize_t n;
+
+	while (!u->err && (n = recq__pop(u->q, u->qbuf, 1U << 16)) > 0)
+		if ((size_t)n >= sizeof(*h) && h->size == n)
+			take(u, h);
+}
+
+/*
+ * End the drain thread (the gate is closed: no record comes after what the
+ * buffers hold), taking what it queues meanwhile so that it never waits
+ * for room; then what is left in the buffers, read here.
+ */
+static int end_drain(struct lock_ucollect *u)
+{
+	struct pollfd p = { .fd = u->evfd, .events = POLLIN };
+	uint64_t v;
+
+	if (u->draining) {
+		atomic_store(&u->quit, true);
+		kick(u->quitfd);
+		while (!atomic_load(&u->drained)) {
+			take_queued(u);
+			if (poll(&p, 1, 100) > 0 && read(u->evfd, &v, sizeof(v)) < 0) {
+				/* EAGAIN: another read had it. */
+			}
+		}
+		pthread_join(u->drain, NULL);
+		u->draining = false;
+	}
+	u->inline_read = true;
+	take_queued(u);
+	if (u->err)
+		return u->err;
+	int n = perf_buffer__consume(u->wake);
+
+	n = n < 0 ? n : perf_buffer__consume(u->pb);
+	return u->err ?: n < 0 ? n : 0;
 }
 
 struct lock_ucollect *lock_ucollect__open(const struct lock_opts *o, struct bpf_map *targets,
@@ -455,7 +600,7 @@ struct lock_ucollect *lock_ucollect__open(const struct lock_opts *o, struct bpf_
 	if (!u)
 		goto fail;
 	u->o = o;
-	u->epfd = -1;
+	u->epfd = u->quitfd = u->evfd = -1;
 	u->tail_size = o->mode == LOCK_AGGR_CALLER ? o->max_stack * sizeof(uint64_t) :
 		       o->mode == LOCK_AGGR_TASK ? LOCK_COMM_LEN :
 		       o->mode == LOCK_AGGR_ADDR ? LOCK_SLAB_LEN : 0;
@@ -483,6 +628,7 @@ struct lock_ucollect *lock_ucollect__open(const struct lock_opts *o, struct bpf_
 	err = err ?: futex_bpf__load(s);
 	err = err ?: open_buffers(u, o);
 	err = err ?: attach(u);
+	err = err ?: start_drain(u);
 	if (err)
 		goto fail;
 	cli_log("lock: -U: futex programs attached (%u-byte stacks)\n", o->ustack_size);
@@ -498,7 +644,7 @@ fail:
 
 int lock_ucollect__fd(const struct lock_ucollect *u)
 {
-	return u->epfd;
+	return u->evfd;
 }
 
 static double thread_cpu(void)
@@ -514,9 +660,19 @@ int lock_ucollect__consume(struct lock_ucollect *u, struct lock_table *t)
 	double t0 = thread_cpu();
 	int n;
 
+	uint64_t v;
+
 	u->table = t;
-	n = perf_buffer__consume(u->wake);
-	n = n < 0 ? n : perf_buffer__consume(u->pb);
+	if (read(u->evfd, &v, sizeof(v)) < 0) {
+		/* EAGAIN: nothing new, or the queue was taken meanwhile. */
+	}
+	if (u->inline_read) {
+		n = perf_buffer__consume(u->wake);
+		n = n < 0 ? n : perf_buffer__consume(u->pb);
+	} else {
+		take_queued(u);
+		n = u->drain_err;
+	}
 	u->unwind_s += thread_cpu() - t0;
 	if (u->err)
 		return u->err;
@@ -547,6 +703,7 @@ static int read_counters(struct lock_ucollect *u, struct lock_accounting *a)
 	a->u_merged = u->merged;
 	a->u_filtered = u->filtered;
 	a->u_lost_records = u->lost_records;
+	a->u_queue_peak = u->q ? recq__peak(u->q) : 0;
 	a->u_unwind_s = u->unwind_s;
 	a->u_open = a->u_unjoined = 0;
 	for (k = 0; k < u->pend_cap; k++) {
@@ -689,7 +846,13 @@ int lock_ucollect__finish(struct lock_ucollect *u, struct lock_table *t,
 	uint64_t stacks, frames, shallow;
 	int err;
 
+	double t0;
+
 	err = stop(u);
+	u->table = t;
+	t0 = thread_cpu();
+	err = err ?: end_drain(u);
+	u->unwind_s += thread_cpu() - t0;
 	err = err ?: lock_ucollect__read(u, t, a);
 	lock_ustacks__stats(u->st, &stacks, &frames, &shallow);
 	cli_log("lock: -U: %llu user stacks unwound, %.1f ms of CPU for the records\n",
@@ -706,10 +869,22 @@ void lock_ucollect__destroy(struct lock_ucollect *u)
 {
 	if (!u)
 		return;
+	if (u->draining) {
+		atomic_store(&u->quit, true);
+		recq__cancel(u->q);
+		kick(u->quitfd);
+		pthread_join(u->drain, NULL);
+	}
 	perf_buffer__free(u->pb);
 	perf_buffer__free(u->wake);
 	if (u->epfd >= 0)
 		close(u->epfd);
+	if (u->quitfd >= 0)
+		close(u->quitfd);
+	if (u->evfd >= 0)
+		close(u->evfd);
+	recq__free(u->q);
+	free(u->qbuf);
 	detach_behind(u);
 	futex_bpf__destroy(u->skel);
 	lock_ustacks__free(u->st);

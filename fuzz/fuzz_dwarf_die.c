@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lib/dwarf_die, the encoder's DIE cursor, over arbitrary sections.  Input
- * as fuzz_dwarf_scan's (its seeds serve both): two little-endian u16
- * lengths (.debug_abbrev, .debug_str), those sections, then .debug_info.
+ * lib/dwarf_die, the encoder's DIE cursor, over arbitrary sections (input:
+ * fuzz/dwarf_input.h, as fuzz_dwarf_scan's, whose seeds serve both).
  * The string section also stands for .debug_line_str, .debug_str_offsets,
  * .debug_addr, .debug_loc and .debug_loclists, so that every form's reader
  * meets arbitrary bytes.  Each section is a buffer of its own size, so a
@@ -19,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz/dwarf_input.h"
 #include "lib/dwarf_die.h"
 
 #define MAX_DEPTH 64
@@ -110,38 +110,19 @@ static uint64_t walk_units(const struct dwarf_scan_secs *s)
 	return n;
 }
 
-static uint8_t *dup(const uint8_t *p, size_t n)
-{
-	uint8_t *q = malloc(n ? n : 1);
-
-	if (!q)
-		abort();
-	memcpy(q, p, n);
-	return q;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct dwarf_scan_secs s = { 0 };
-	size_t la, ls;
+	struct dwarf_scan_secs s;
+	size_t ls;
 
-	if (size < 4)
+	if (fuzz_dwarf_secs(data, size, &s))
 		return 0;
-	la = data[0] | data[1] << 8;
-	ls = data[2] | data[3] << 8;
-	data += 4, size -= 4;
-	if (la > size || ls > size - la)
-		return 0;
-	s.abbrev = dup(data, la), s.abbrev_len = la;
-	s.str = dup(data + la, ls), s.str_len = ls;
-	s.info = dup(data + la + ls, size - la - ls), s.info_len = size - la - ls;
+	ls = s.str_len;
 	s.line_str = s.str_offsets = s.addr = s.loc = s.loclists = s.str;
 	s.line_str_len = s.str_offsets_len = s.addr_len = s.loc_len = s.loclists_len = ls;
 	g = &s;
 	if (walk_units(&s) != walk_units(&s))
 		abort();
-	free((void *)s.abbrev);
-	free((void *)s.str);
-	free((void *)s.info);
+	fuzz_dwarf_free(&s);
 	return 0;
 }

@@ -11,8 +11,6 @@
 #include "lib/dwarf_die.h"
 #include "lib/dwarf_rd.h"
 
-/* Codes above this are refused (GCC and clang number them from 1, densely). */
-#define MAX_CODE	(1u << 20)
 /* dwarf_attr_integrate's bound on abstract_origin/specification chains. */
 #define MAX_CHAIN	16
 
@@ -117,15 +115,13 @@ static void skip_form(const struct dwarf_unit *u, struct rd *r, unsigned int for
 static int abbrevs_read(struct dwarf_unit *u, uint64_t off)
 {
 	const struct dwarf_scan_secs *s = u->s;
-	struct rd r = { NULL, NULL, 1 };
+	struct rd r = rd_at(s->abbrev, s->abbrev_len, off);
 	uint64_t code, name, form, tag;
 	struct dwarf_abbrev *a;
 	struct dwarf_spec *sp;
 	bool fixed_so_far;
 	int n;
 
-	if (off < s->abbrev_len)
-		r = (struct rd){ s->abbrev + off, s->abbrev + s->abbrev_len, 0 };
 	/* Never NULL: DIEs of attribute-less abbreviations point into it. */
 	if (array__grow(&u->specs, &u->specs_cap, 1, sizeof(*u->specs), 1024))
 		return -ENOMEM;
@@ -133,14 +129,8 @@ static int abbrevs_read(struct dwarf_unit *u, uint64_t off)
 		memset(u->byc, 0, u->ncodes * sizeof(*u->byc));
 	u->nspecs = 0;
 	while (!r.bad && (code = uleb(&r)) != 0) {
-		if (code > MAX_CODE)
-			return -EINVAL;
-		if (array__grow(&u->byc, &u->cap, code + 1, sizeof(*u->byc), 256))
-			return -ENOMEM;
-		if (code + 1 > u->ncodes) {
-			memset(u->byc + u->ncodes, 0, (code + 1 - u->ncodes) * sizeof(*u->byc));
-			u->ncodes = code + 1;
-		}
+		if ((n = rd_code_slot(&u->byc, &u->cap, &u->ncodes, code, sizeof(*u->byc))))
+			return n;
 		a = &u->byc[code];
 		if (a->known)
 			return -EINVAL;		/* a code defined twice */

@@ -7,8 +7,12 @@
 #ifndef FRUGAL_DWARF_RD_H
 #define FRUGAL_DWARF_RD_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#include "lib/array.h"
 
 struct rd {
 	const uint8_t *p, *end;
@@ -79,6 +83,38 @@ static inline void skip(struct rd *r, uint64_t n)
 		return;
 	}
 	r->p += n;
+}
+
+/* A reader of SEC (LEN bytes) from OFF on; bad from the start past its end. */
+static inline struct rd rd_at(const uint8_t *sec, size_t len, uint64_t off)
+{
+	if (!sec || off >= len)
+		return (struct rd){ NULL, NULL, 1 };
+	return (struct rd){ sec + off, sec + len, 0 };
+}
+
+/* Abbreviation codes above this are refused (GCC and clang number them from 1, densely). */
+#define RD_MAX_CODE (1u << 20)
+
+/*
+ * A unit's abbreviations indexed by code: the table *TAB (*CAP entries of
+ * ELEM bytes, *NCODES of them in use) grown and zeroed up to CODE.  0,
+ * -EINVAL for a code past RD_MAX_CODE, or -ENOMEM.
+ */
+static inline int rd_code_slot(void *tab, size_t *cap, size_t *ncodes, uint64_t code,
+			       size_t elem)
+{
+	unsigned char **t = tab;
+
+	if (code > RD_MAX_CODE)
+		return -EINVAL;
+	if (array__grow(tab, cap, code + 1, elem, 256))
+		return -ENOMEM;
+	if (code + 1 > *ncodes) {
+		memset(*t + *ncodes * elem, 0, (code + 1 - *ncodes) * elem);
+		*ncodes = code + 1;
+	}
+	return 0;
 }
 
 #endif

@@ -30,31 +30,20 @@ struct abbrevs {
 	size_t nspecs, specs_cap;
 };
 
-/* Codes above this are refused (GCC numbers them from 1, densely). */
-#define MAX_CODE	(1u << 20)
-
 /* The table at OFF of .debug_abbrev, decoded for one unit. */
 static int abbrevs_read(struct abbrevs *t, const struct dwarf_scan_secs *s, uint64_t off)
 {
-	struct rd r = { NULL, NULL, 1 };
+	struct rd r = rd_at(s->abbrev, s->abbrev_len, off);
 	uint64_t code, name, form;
 	struct abbrev *a;
-
-	if (off < s->abbrev_len)
-		r = (struct rd){ s->abbrev + off, s->abbrev + s->abbrev_len, 0 };
+	int err;
 
 	if (t->ncodes)
 		memset(t->byc, 0, t->ncodes * sizeof(*t->byc));
 	t->nspecs = 0;
 	while (!r.bad && (code = uleb(&r)) != 0) {
-		if (code > MAX_CODE)
-			return -EINVAL;
-		if (array__grow(&t->byc, &t->cap, code + 1, sizeof(*t->byc), 256))
-			return -ENOMEM;
-		if (code + 1 > t->ncodes) {
-			memset(t->byc + t->ncodes, 0, (code + 1 - t->ncodes) * sizeof(*t->byc));
-			t->ncodes = code + 1;
-		}
+		if ((err = rd_code_slot(&t->byc, &t->cap, &t->ncodes, code, sizeof(*t->byc))))
+			return err;
 		a = &t->byc[code];
 		uleb(&r);			/* the tag */
 		a->children = (uint8_t)fixed(&r, 1);

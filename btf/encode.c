@@ -193,7 +193,7 @@ static int src_open_mapped(struct dwarf_src *s, const struct enc_ctx *ctx)
 	raw = elf_rawfile(ctx->ef.elf, &rawlen);
 	scn = elf_file__section(&ctx->ef, ".debug_info", &shdr);
 	if (raw && scn && !ctx->ef.priv && !(shdr.sh_flags & SHF_COMPRESSED) &&
-	    shdr.sh_type == SHT_PROGBITS && shdr.sh_offset + shdr.sh_size <= rawlen) {
+	    shdr.sh_type == SHT_PROGBITS && elf_range_ok(shdr.sh_offset, shdr.sh_size, rawlen)) {
 		s->info = raw + shdr.sh_offset;
 		s->info_len = shdr.sh_size;
 	}

@@ -50,7 +50,7 @@ static int kfunc_sets(const struct elf_file *ef, const struct elf_symtab *st,
 		if (!name || shndx != ids_shndx || strncmp(name, SET8_PFX, strlen(SET8_PFX)))
 			continue;
 		off = sym.st_value - (ef->ehdr.e_type == ET_REL ? 0 : ids->sh_addr);
-		if (off + 8 > data->d_size)
+		if (!elf_range_ok(off, 8, data->d_size))
 			continue;
 		memcpy(&flags, (const char *)data->d_buf + off + 4, 4);
 		if (!(flags & BTF_SET8_KFUNCS))
@@ -152,7 +152,7 @@ static int collect_kfuncs(const struct elf_file *ef, const struct elf_symtab *st
 			continue;
 		off = sym.st_value - (ef->ehdr.e_type == ET_REL ? 0 : ids->sh_addr);
 		flags = 0;
-		if (off + 8 <= data->d_size)
+		if (elf_range_ok(off, 8, data->d_size))
 			memcpy(&flags, (const char *)data->d_buf + off + 4, 4);
 		if (array__grow(&k, &cap, *n + 1, sizeof(*k), 64)) {
 			free(k);

@@ -299,7 +299,7 @@ static int apply_rela(struct elf_file *ef, Elf_Scn *rscn, const GElf_Shdr *rsh,
 			return -ENOTSUP;
 		if (!w)
 			continue;
-		if (r.r_offset + w > target->d_size ||
+		if (!elf_range_ok(r.r_offset, (uint64_t)w, target->d_size) ||
 		    !gelf_getsym(syms, (int)GELF_R_SYM(r.r_info), &sym))
 			return -EINVAL;
 		/* An ET_REL symbol's value is its offset in its section. */

@@ -10,6 +10,7 @@
 #include <gelf.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct elf_file {
 	int fd;
@@ -74,5 +75,14 @@ int elf_file__symtab(const struct elf_file *ef, struct elf_symtab *st);
 /* Symbol I: its name (NULL if unnamed) and its real section index. */
 const char *elf_file__sym(const struct elf_file *ef, const struct elf_symtab *st,
 			  size_t i, GElf_Sym *sym, Elf32_Word *shndx);
+
+/*
+ * Does [OFF, OFF + LEN) lie within SIZE bytes?  Written so that no sum
+ * wraps: offsets and sizes come from the file, which may be hostile.
+ */
+static inline bool elf_range_ok(uint64_t off, uint64_t len, uint64_t size)
+{
+	return off <= size && len <= size - off;
+}
 
 #endif

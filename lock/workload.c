@@ -21,10 +21,15 @@
 #include <limits.h>
 #include <poll.h>
 #include <sys/mman.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "cli/tools.h"
+#include "lib/io.h"
+#include "lib/iodir.h"
 
 #define BENCH_MAX_TASKS 4096
 
@@ -342,6 +347,73 @@ static bool wait_done(const struct bench *b, unsigned int n)
 	return true;
 }
 
+/*
+ * Is task TID of PID parked where a worker ends, blocked in clock_nanosleep
+ * (until --hold is over) or, the pipe reader, in read?  A worker's done byte
+ * is in the pipe before its write returns: it may still be in that write's
+ * tail (waking the reader) when the bench says "run over".
+ */
+static bool task_parked(pid_t pid, const char *tid)
+{
+	char path[64], buf[32];
+	ssize_t n;
+	long nr;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%s/syscall", (int)pid, tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT;	/* gone: it contends no more */
+	n = io__read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	nr = strtol(buf, NULL, 10);
+	return strncmp(buf, "running", 7) && (nr == SYS_clock_nanosleep || nr == SYS_read);
+}
+
+/* Every task of PID but SELF parked?  An unreadable /proc counts as yes. */
+static bool tasks_parked(pid_t pid, pid_t self)
+{
+	struct iodir d;
+	struct iodir_entry e;
+	char path[32];
+	bool all = true;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if (iodir__open(&d, AT_FDCWD, path))
+		return true;
+	while (all && iodir__next(&d, &e, false) > 0)
+		if (atoi(e.name) != self)
+			all = task_parked(pid, e.name);
+	iodir__close(&d);
+	return all;
+}
+
+/*
+ * Wait until every worker thread and process is parked, so that a tracer
+ * stopped on "run over" misses nothing and sees nothing more; never past
+ * --hold.  True when all are.
+ */
+static bool wait_parked(const struct bench *b, const pid_t *pids, unsigned int npids)
+{
+	struct timespec tick = { 0, 1000000 };
+	pid_t self = (pid_t)syscall(SYS_gettid);
+	unsigned int i;
+
+	while (!past(&b->leave)) {
+		bool all = tasks_parked(getpid(), self);
+
+		for (i = 0; all && i < npids; i++)
+			all = tasks_parked(pids[i], 0);
+		if (all)
+			return true;
+		nanosleep(&tick, NULL);
+	}
+	return false;
+}
+
 int lock_bench_main(int argc, char **argv)
 {
 	struct bench b = { .threads = 4, .procs = 4, .duration = 2, .done = { -1, -1 }, .memfd = -1 };
@@ -403,10 +475,11 @@ int lock_bench_main(int argc, char **argv)
 		nthreads++;
 	}
 	/*
-	 * Say when every worker has stopped contending (tests stop their
-	 * tracers on this line, during --hold, rather than after a sleep).
+	 * Say when every worker has stopped contending and is parked (tests
+	 * stop their tracers on this line, during --hold, rather than after a
+	 * sleep).
 	 */
-	if (wait_done(&b, nthreads + (npids ? npids - 1 : 0)))
+	if (wait_done(&b, nthreads + (npids ? npids - 1 : 0)) && wait_parked(&b, pids, npids))
 		fprintf(stderr, "frugal bench lock: run over\n");
 out:
 	for (i = 0; i < nthreads; i++)

@@ -130,7 +130,7 @@ for n in 1 2; do
 	eval f$n=$!
 done
 for i in $(seq 60); do grep -q attached "$W/two1.err" && grep -q attached "$W/two2.err" && break; sleep 0.05; done
-for i in $(seq 400); do grep -q "run over" "$W/bench.err" && break; sleep 0.05; done
+run_over "$W/bench.err" $b
 kill -INT $f1 $f2
 wait $f1 $f2
 kill $b; wait $b 2>/dev/null

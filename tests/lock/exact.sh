@@ -28,7 +28,7 @@ run() {
 	perf stat -e lock:contention_begin,lock:contention_end -x, -o "$_tmp/$name.perf" -p "$pids" & p=$!
 	"$FRUGAL" lock -v --json $fopts -p "$pids" >"$_tmp/$name.json" 2>"$_tmp/$name.err" & f=$!
 	for i in $(seq 50); do grep -q attached "$_tmp/$name.err" && break; sleep 0.05; done
-	for i in $(seq 400); do grep -q "run over" "$_tmp/$name.bench" && break; sleep 0.05; done
+	run_over "$_tmp/$name.bench" $b
 	check "$name: the bench's run was over before the tracers stopped" grep -q "run over" "$_tmp/$name.bench"
 	kill -INT $f $p
 	wait $f $p

@@ -20,7 +20,7 @@ pids=$(echo $b $(pgrep -P $b) | tr ' ' ,)
 perf stat -e lock:contention_end -x, -o "$_tmp/perf" -p "$pids" & p=$!
 "$FRUGAL" lock -v -I 1 --json -t -p "$pids" >"$_tmp/lines" 2>"$_tmp/err" & f=$!
 for i in $(seq 50); do grep -q attached "$_tmp/err" && break; sleep 0.05; done
-for i in $(seq 400); do grep -q "run over" "$_tmp/bench" && break; sleep 0.05; done
+run_over "$_tmp/bench" $b
 check "the bench's run was over before the tracers stopped" grep -q "run over" "$_tmp/bench"
 kill -INT $f $p
 wait $f $p

@@ -23,7 +23,7 @@ waiters() {
 for i in $(seq 100); do waiters && break; sleep 0.05; done
 "$FRUGAL" lock -o -Y rwsem,mutex --json -v --tid "$tids" >"$_tmp/o.json" 2>"$_tmp/o.err" & f=$!
 for i in $(seq 50); do grep -q attached "$_tmp/o.err" && break; sleep 0.05; done
-for i in $(seq 400); do grep -q "run over" "$_tmp/ob" && break; sleep 0.05; done
+run_over "$_tmp/ob" $b
 kill -INT $f; wait $f; kill $b; wait $b 2>/dev/null
 check "owner: -o implies -t (task rows), and JSON says they are owners" \
 	test "$(json "$_tmp/o.json" 'd["mode"], d.get("owner")')" = "('task', True)"

@@ -1323,6 +1323,12 @@ static int emit_func(struct enc_batch *b, const struct cu_sub *sub)
 			err = func_sig(b, die, last, &s);
 			if (err)
 				return err;
+			if (!(b->fsig[idx].flags & FSIG_SEEN)) {
+				if (array__grow(&b->fsigs, &b->fsigs_cap, b->nfsigs + 1,
+						sizeof(*b->fsigs), 256))
+					return -ENOMEM;
+				b->fsigs[b->nfsigs++].idx = (uint32_t)idx;
+			}
 			fsig_merge(&b->fsig[idx], &s);
 		}
 		if (b->func_done[idx])

@@ -64,6 +64,7 @@ struct dwarf_src {
 	size_t info_len;
 	char *rel_info;		/* .debug_info relocated in memory (ET_REL), or NULL */
 	size_t rel_len;
+	struct enc_fsig *fsig;	/* its batches' verdicts, per function symbol */
 };
 
 struct job {
@@ -270,6 +271,7 @@ static void src_close(struct dwarf_src *s)
 		dwfl_end(s->dwfl);
 	else if (s->dbg)
 		dwarf_end(s->dbg);
+	free(s->fsig);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -507,7 +509,7 @@ static void batch_free(struct enc_batch *b)
 	free(b->str_offs);
 	btf__free(b->btf);
 	free(b->func_done);
-	free(b->fsig);
+	free(b->fsigs);
 	free(b->vars);
 	free(b->ents);
 	free(b->ent_hash);
@@ -586,11 +588,9 @@ static int run_job(struct encoder *e, struct job *j, struct dwarf_src *s)
 	b->func_done = calloc(e->ctx.nfuncs + 1, 1);
 	if (!b->btf || !b->func_done)
 		return -ENOMEM;
-	if (e->fsig) {
-		b->fsig = calloc(e->ctx.nfuncs + 1, sizeof(*b->fsig));
-		if (!b->fsig)
-			return -ENOMEM;
-	}
+	if (e->fsig && !s->fsig && !(s->fsig = calloc(e->ctx.nfuncs + 1, sizeof(*s->fsig))))
+		return -ENOMEM;
+	b->fsig = e->fsig ? s->fsig : NULL;
 	for (i = j->first; i < j->last; i++) {
 		err = dwarf_unit__open(&s->unit, e->cus[i].start);
 		if (!err)
@@ -612,6 +612,12 @@ static int run_job(struct encoder *e, struct job *j, struct dwarf_src *s)
 		}
 	}
 	src_release(s, e->cus[j->first].start, e->cus[j->last - 1].end);
+	/* The verdicts go with the batch; the array is clean for the next. */
+	for (i = 0; i < b->nfsigs; i++) {
+		b->fsigs[i].s = s->fsig[b->fsigs[i].idx];
+		memset(&s->fsig[b->fsigs[i].idx], 0, sizeof(*s->fsig));
+	}
+	b->fsig = NULL;
 	batch_scratch_free(b);
 	t1 = thread_cpu();
 	j->t_encode = t1 - t0;
@@ -657,12 +663,10 @@ static void merge_fsigs(struct encoder *e, const struct enc_batch *b)
 {
 	size_t i;
 
-	for (i = 0; b->fsig && i < e->ctx.nfuncs; i++) {
-		const struct enc_fsig *s = &b->fsig[i];
-		struct enc_fsig *d = &e->fsig[i];
+	for (i = 0; i < b->nfsigs; i++) {
+		const struct enc_fsig *s = &b->fsigs[i].s;
+		struct enc_fsig *d = &e->fsig[b->fsigs[i].idx];
 
-		if (!(s->flags & FSIG_SEEN))
-			continue;
 		if (!(d->flags & FSIG_SEEN)) {
 			*d = *s;
 			continue;
@@ -676,35 +680,37 @@ static void merge_fsigs(struct encoder *e, const struct enc_batch *b)
 /*
  * pahole leaves out a saved function (consistent_func, optimized_func)
  * whose definitions disagree or that has a parameter in an unexpected
- * register.  Its FUNC was emitted by the first definition's batch; drop it.
+ * register.  Its FUNC was emitted by the first definition's batch: it
+ * goes, with the prototypes folded FUNCs left unused (one rebuild).
  */
-static int drop_rejected_funcs(struct encoder *e)
+static int drop_funcs(struct encoder *e)
 {
 	uint32_t id, n = btf__type_cnt(e->acc), start = 1;
+	bool protos = e->folded && !e->ctx.base;
 	const struct btf_type *t;
-	uint8_t *drop;
+	uint8_t *drop = NULL;
 	size_t ndrop = 0;
 	int idx, err;
 
-	if (!e->fsig)
-		return 0;
-	if (e->ctx.base)
-		start = btf__type_cnt(e->ctx.base);
-	drop = calloc(n, 1);
-	if (!drop)
-		return -ENOMEM;
-	for (id = start; id < n; id++) {
-		t = btf__type_by_id(e->acc, id);
-		if (!btf_is_func(t))
-			continue;
-		idx = enc_ctx__func_of(&e->ctx, btf__name_by_offset(e->acc, t->name_off));
-		if (idx >= 0 && (e->fsig[idx].flags & (FSIG_UNEXPECTED | FSIG_MISMATCH))) {
-			drop[id] = 1;
-			ndrop++;
+	if (e->fsig) {
+		if (e->ctx.base)
+			start = btf__type_cnt(e->ctx.base);
+		drop = calloc(n, 1);
+		if (!drop)
+			return -ENOMEM;
+		for (id = start; id < n; id++) {
+			t = btf__type_by_id(e->acc, id);
+			if (!btf_is_func(t))
+				continue;
+			idx = enc_ctx__func_of(&e->ctx, btf__name_by_offset(e->acc, t->name_off));
+			if (idx >= 0 && (e->fsig[idx].flags & (FSIG_UNEXPECTED | FSIG_MISMATCH))) {
+				drop[id] = 1;
+				ndrop++;
+			}
 		}
 	}
 	e->dropped = ndrop;
-	err = ndrop ? enc_gc_funcs(&e->acc, e->ctx.base, drop) : 0;
+	err = ndrop || protos ? enc_gc(&e->acc, e->ctx.base, ndrop ? drop : NULL, protos) : 0;
 	free(drop);
 	return err;
 }
@@ -1240,10 +1246,8 @@ static int encode(const struct btf_enc_opts *opts, bool prune)
 	t1 = thread_cpu();
 	if (!err && e.since_dedup)
 		err = acc_dedup(&e);
-	if (!err && e.folded && !e.ctx.base)
-		err = enc_gc_protos(&e.acc);
 	if (!err)
-		err = drop_rejected_funcs(&e);
+		err = drop_funcs(&e);
 	if (!err)
 		err = add_datasec(&e);
 	if (!err && (opts->features & BTF_FEAT_DECL_TAG_KFUNCS))

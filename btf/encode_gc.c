@@ -1,14 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Dropping the prototypes of folded FUNCs.  When a later batch defines a
- * function an earlier one already has, its FUNC is folded into the first
- * (see encode.c), which leaves that batch's prototype referenced by
- * nothing.  pahole never builds it, so it goes: a FUNC_PROTO nothing
- * refers to whose parameters have names (only a function's prototype has
- * named parameters; a DWARF subroutine type's do not).
+ * Dropping types from the merged result, in one rebuild of it.
+ *
+ * The prototypes of folded FUNCs.  When a later batch defines a function
+ * an earlier one already has, its FUNC is folded into the first (see
+ * encode.c), which leaves that batch's prototype referenced by nothing.
+ * pahole never builds it, so it goes: a FUNC_PROTO nothing refers to whose
+ * parameters have names (only a function's prototype has named
+ * parameters; a DWARF subroutine type's do not).
+ *
+ * The FUNCs of saved functions whose definitions disagree, with what only
+ * they used.  Both in one rebuild: each rebuild copies the whole result
+ * (50 ms on a 6.12 vmlinux), after the last batch, when nothing runs beside it.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <bpf/btf.h>
 
@@ -65,56 +72,9 @@ static bool orphan_proto(const struct btf_type *t, const uint8_t *refd, __u32 id
 	       btf_params(t)[0].name_off;
 }
 
-int enc_gc_protos(struct btf **pbtf)
-{
-	struct btf *old = *pbtf, *nb = NULL;
-	__u32 n = btf__type_cnt(old), id, next = 1, *map = NULL;
-	uint8_t *refd = calloc(n, 1);
-	struct btf_type *t;
-	int err = -ENOMEM;
-
-	map = calloc(n, sizeof(*map));
-	if (!refd || !map)
-		goto out;
-	for (id = 1; id < n; id++)
-		visit_ids((struct btf_type *)btf__type_by_id(old, id), mark, refd);
-	for (id = 1; id < n; id++)
-		map[id] = orphan_proto(btf__type_by_id(old, id), refd, id) ? 0 : next++;
-	err = 0;
-	if (next == n)
-		goto out;
-	nb = btf__new_empty();
-	err = -ENOMEM;
-	if (!nb)
-		goto out;
-	for (id = 1; id < n; id++) {
-		if (!map[id])
-			continue;
-		err = btf__add_type(nb, old, btf__type_by_id(old, id));
-		if (err < 0)
-			goto out;
-		t = (struct btf_type *)btf__type_by_id(nb, err);
-		visit_ids(t, remap, map);
-	}
-	btf__free(old);
-	*pbtf = nb;
-	nb = NULL;
-	err = 0;
-out:
-	btf__free(nb);
-	free(map);
-	free(refd);
-	return err;
-}
-
-static void mark_from(struct btf_type *t, uint8_t *refd)
-{
-	visit_ids(t, mark, refd);
-}
-
 /*
- * Copy OLD's own types that MAP keeps (map[id - start] = new id, 0: drop)
- * into a new BTF on BASE, their references renumbered.
+ * Copy OLD's own types that MAP keeps (map[id] = new id, 0: drop) into a
+ * new BTF on BASE, their references renumbered.
  */
 static int rebuild(struct btf **pbtf, const struct btf *base, __u32 *map, __u32 start)
 {
@@ -142,36 +102,55 @@ static int rebuild(struct btf **pbtf, const struct btf *base, __u32 *map, __u32 
 	return 0;
 }
 
-int enc_gc_funcs(struct btf **pbtf, const struct btf *base, const uint8_t *drop)
+/* Mark in REFD what the types of [START, N) not GONE refer to. */
+static void mark_refs(const struct btf *b, __u32 start, __u32 n, const uint8_t *gone,
+		      uint8_t *refd)
+{
+	__u32 id;
+
+	memset(refd, 0, n);
+	for (id = start; id < n; id++)
+		if (!gone || !gone[id])
+			visit_ids((struct btf_type *)btf__type_by_id(b, id), mark, refd);
+}
+
+int enc_gc(struct btf **pbtf, const struct btf *base, const uint8_t *drop, bool protos)
 {
 	struct btf *old = *pbtf;
 	__u32 n = btf__type_cnt(old), start = base ? btf__type_cnt(base) : 1;
 	__u32 id, next = start, *map = calloc(n, sizeof(*map));
-	uint8_t *refd = calloc(n, 1), *gone = calloc(n, 1);
+	uint8_t *refd = malloc(n), *gone = calloc(n, 1);
 	const struct btf_type *t;
 	int err = -ENOMEM;
 
 	if (!map || !refd || !gone)
 		goto out;
-	/* Dropped FUNCs and the DECL_TAGs on them go; then what only they used. */
-	for (id = start; id < n; id++) {
-		t = btf__type_by_id(old, id);
-		gone[id] = drop[id] || (btf_is_decl_tag(t) && t->type < n && drop[t->type]);
+	/* Prototypes nothing refers to, left by folded FUNCs. */
+	if (protos) {
+		mark_refs(old, start, n, NULL, refd);
+		for (id = start; id < n; id++)
+			gone[id] = orphan_proto(btf__type_by_id(old, id), refd, id);
 	}
-	for (id = start; id < n; id++)
-		if (!gone[id])
-			mark_from((struct btf_type *)btf__type_by_id(old, id), refd);
-	for (id = start; id < n; id++) {
-		t = btf__type_by_id(old, id);
-		if (drop[id] && !refd[t->type] && t->type >= start &&
-		    btf_is_func_proto(btf__type_by_id(old, t->type)))
-			gone[t->type] = 1;
+	/* Dropped FUNCs and the DECL_TAGs on them; then what only they used. */
+	if (drop) {
+		for (id = start; id < n; id++) {
+			t = btf__type_by_id(old, id);
+			gone[id] |= drop[id] ||
+				    (btf_is_decl_tag(t) && t->type < n && drop[t->type]);
+		}
+		mark_refs(old, start, n, gone, refd);
+		for (id = start; id < n; id++) {
+			t = btf__type_by_id(old, id);
+			if (drop[id] && !refd[t->type] && t->type >= start &&
+			    btf_is_func_proto(btf__type_by_id(old, t->type)))
+				gone[t->type] = 1;
+		}
 	}
 	for (id = 0; id < start; id++)
 		map[id] = id;
 	for (id = start; id < n; id++)
 		map[id] = gone[id] ? 0 : next++;
-	err = rebuild(pbtf, base, map, start);
+	err = next == n ? 0 : rebuild(pbtf, base, map, start);
 out:
 	free(gone);
 	free(refd);

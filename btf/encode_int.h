@@ -44,6 +44,12 @@ struct enc_fsig {
 	uint8_t flags;
 };
 
+/* A batch's verdict on function symbol IDX, for the merge. */
+struct enc_fsig_at {
+	uint32_t idx;
+	struct enc_fsig s;
+};
+
 enum {
 	FSIG_SEEN	= 1u << 0,
 	FSIG_UNEXPECTED	= 1u << 1,	/* a parameter in the wrong register */
@@ -104,7 +110,15 @@ struct enc_batch {
 	const struct enc_ctx *ctx;
 	struct btf *btf;
 	uint8_t *func_done;		/* per ctx->funcs: FUNC already emitted */
-	struct enc_fsig *fsig;		/* per ctx->funcs, when functions are saved */
+	/*
+	 * When functions are saved: the verdicts by function symbol, in an
+	 * array of its worker's (cleared after each batch, so that no batch
+	 * allocates and scans one per symbol), and the symbols this batch
+	 * saw, with their verdicts once it is encoded.
+	 */
+	struct enc_fsig *fsig;
+	struct enc_fsig_at *fsigs;
+	size_t nfsigs, fsigs_cap;
 	struct enc_var *vars;
 	size_t nvars, vars_cap;
 	/* scratch for the CU being encoded */
@@ -144,13 +158,13 @@ const struct enc_obj *enc_ctx__obj(const struct enc_ctx *ctx, const char *name,
 				   uint64_t addr);
 /* global_var: is there an object symbol NAME in section SHNDX? */
 bool enc_ctx__obj_in(const struct enc_ctx *ctx, const char *name, uint32_t shndx);
-/* Drop FUNC_PROTOs left unused by folded FUNCs (encode_gc.c). */
-int enc_gc_protos(struct btf **pbtf);
 /*
- * Rebuild *PBTF (split on BASE, or NULL) without the FUNCs DROP marks (one
- * byte per type id), their DECL_TAGs and the prototypes only they used.
+ * Rebuild *PBTF (split on BASE, or NULL) without, with PROTOS, the
+ * FUNC_PROTOs folded FUNCs left unused, and without the FUNCs DROP marks
+ * (one byte per type id, or NULL), their DECL_TAGs and the prototypes only
+ * they used.  One rebuild for both; none when nothing goes (encode_gc.c).
  */
-int enc_gc_funcs(struct btf **pbtf, const struct btf *base, const uint8_t *drop);
+int enc_gc(struct btf **pbtf, const struct btf *base, const uint8_t *drop, bool protos);
 
 /*
  * A module's base (RAW, SIZE bytes of BTF) pruned to the strings of its

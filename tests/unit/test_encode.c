@@ -112,7 +112,7 @@ static void test_gc(void)
 	btf__add_func_param(btf, NULL, i_int);
 	CHECK_EQ(p_orphan, 4);
 	CHECK_EQ(p_anon, 6);
-	if (CHECK_EQ(enc_gc_protos(&btf), 0)) {
+	if (CHECK_EQ(enc_gc(&btf, NULL, NULL, true), 0)) {
 		CHECK_EQ(btf__type_cnt(btf), 6);	/* void + 5 */
 		t = btf__type_by_id(btf, 3);
 		CHECK(btf_is_func(t) && t->type == 2, "FUNC f still points at its prototype");
@@ -120,6 +120,38 @@ static void test_gc(void)
 		CHECK(btf_is_ptr(t) && t->type == 1, "the PTR after the dropped one kept its target");
 		t = btf__type_by_id(btf, 5);
 		CHECK(btf_is_func_proto(t) && btf_vlen(t) == 1, "the unnamed prototype stays");
+	}
+	btf__free(btf);
+	TEST_END();
+}
+
+static void test_gc_both(void)
+{
+	struct btf *btf = btf__new_empty();
+	const struct btf_type *t;
+	uint8_t drop[9] = { 0 };
+	int i_int, p_f, p_g, g;
+
+	TEST_BEGIN("gc: folded prototypes and a rejected FUNC go in one rebuild");
+	i_int = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);		/* 1 */
+	p_f = btf__add_func_proto(btf, i_int);				/* 2 */
+	btf__add_func_param(btf, "a", i_int);
+	btf__add_func(btf, "f", BTF_FUNC_STATIC, p_f);			/* 3 */
+	btf__add_func_proto(btf, i_int);				/* 4: orphan */
+	btf__add_func_param(btf, "b", i_int);
+	p_g = btf__add_func_proto(btf, i_int);				/* 5: g's only */
+	btf__add_func_param(btf, "c", i_int);
+	g = btf__add_func(btf, "g", BTF_FUNC_STATIC, p_g);		/* 6: rejected */
+	btf__add_decl_tag(btf, "bpf_kfunc", g, -1);			/* 7: on g */
+	btf__add_ptr(btf, i_int);					/* 8 */
+	CHECK_EQ(g, 6);
+	drop[6] = 1;
+	if (CHECK_EQ(enc_gc(&btf, NULL, drop, true), 0)) {
+		CHECK_EQ(btf__type_cnt(btf), 5);	/* void, int, f's proto, f, the PTR */
+		t = btf__type_by_id(btf, 3);
+		CHECK(btf_is_func(t) && t->type == 2, "FUNC f still points at its prototype");
+		t = btf__type_by_id(btf, 4);
+		CHECK(btf_is_ptr(t) && t->type == 1, "the PTR kept its target");
 	}
 	btf__free(btf);
 	TEST_END();
@@ -275,6 +307,7 @@ int main(int argc, char **argv)
 	test_features();
 	test_elf_open();
 	test_gc();
+	test_gc_both();
 	test_write_raw();
 	test_write_elf();
 	test_encode_self();

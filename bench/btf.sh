@@ -10,7 +10,9 @@
 #    and -j values.
 # 2. Beside pahole 1.30 on Debian 13's 6.12 cloud kernel
 #    (scripts/fetch-trixie.sh), with the flags a 6.12 build passes: the
-#    vmlinux once at -j1 and -j2 each, then every module of the package as
+#    vmlinux at -j1 and -j2, interleaved, BENCH_ROUNDS_612 times (default
+#    3: the verdicts are on medians, as pahole's own CPU time moves 20%
+#    between runs), then every module of the package as
 #    split BTF on each tool's own vmlinux BTF, two at a time as a build's
 #    make -j2 runs them: total CPU, wall of the pass, largest and median
 #    peak RSS.  BENCH_MODULES=N takes N modules spread by size instead of
@@ -22,6 +24,7 @@ case "$O" in /*) ;; *) O="$TOP/$O" ;; esac
 FRUGAL=${FRUGAL:-$O/frugal}
 PAHOLE=${PAHOLE:-/usr/bin/pahole}
 ROUNDS=${BENCH_ROUNDS:-1}
+ROUNDS_612=${BENCH_ROUNDS_612:-3}
 FEATS="--btf_gen_floats --lang_exclude=rust"
 GTIME=/usr/bin/time	# GNU time (package "time"): peak RSS via %M
 
@@ -111,15 +114,19 @@ V612=$(readlink -f "$K612/vmlinux")
 F612="--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs --lang_exclude=rust"
 PAHOLE=$P130 FEATS=$F612 VMLINUX=$V612
 : > "$tmp/runs"
+rm -f "$tmp"/*.btf	# part 1's outputs share the names
 echo "bench-btf: $(cat "$K612/PACKAGE"), $(basename "$V612"), $(( $(stat -c %s "$V612") >> 20 )) MiB"
 echo "features: $F612; pahole $("$P130" --version) (trixie's, through its own ld.so); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 cat "$V612" > /dev/null
 printf '%-5s %-7s %-4s %8s %8s %9s\n' round tool jobs cpu_s wall_s rss_MiB
-for j in 1 2; do
-	run pahole "$j" 1
-	run frugal "$j" 1
+for r in $(seq 1 "$ROUNDS_612"); do
+	for j in 1 2; do
+		run pahole "$j" "$r"
+		run frugal "$j" "$r"
+	done
 done
 echo
+echo "medians of $ROUNDS_612 rounds:"
 printf '%-14s %14s %14s %8s\n' "" "pahole 1.30" frugal ratio
 # The targets of 6.12's vmlinux against pahole 1.30 (docs/btf-encode.md).
 line "-j1 CPU" 3 1 1 s 0.35
@@ -127,11 +134,7 @@ line "-j1 peak RSS" 5 1 1024 MiB 0.12
 line "-j2 CPU" 3 2 1 s ""
 line "-j2 wall" 4 2 1 s 0.35
 line "-j2 peak RSS" 5 2 1024 MiB 0.15
-if cmp -s "$tmp/frugal-j1-1.btf" "$tmp/frugal-j2-1.btf"; then
-	echo "frugal -j1 and -j2: byte-identical"
-else
-	echo "frugal -j1 and -j2: DIFFER"
-fi
+echo "frugal output byte-identical across its $(( ROUNDS_612 * 2 )) runs (-j1 and -j2): $(same frugal)"
 if "$FRUGAL" btf diff -q "$tmp/pahole-j2-1.btf" "$tmp/frugal-j2-1.btf"; then
 	echo "frugal vs pahole 1.30: no canonical difference; bytes $(stat -c %s "$tmp/frugal-j2-1.btf") vs $(stat -c %s "$tmp/pahole-j2-1.btf")"
 else

@@ -396,6 +396,24 @@ static int lattr_cb(Dwarf_Attribute *a, void *arg)
 	return DWARF_CB_OK;
 }
 
+/*
+ * Attribute I of D (A, read in order) found again by its name, as the
+ * encoder looks attributes up: the same value (where it starts comes
+ * from the abbreviation, from the DIE's start or its end, or by sizes).
+ */
+static void check_by_name(struct check *k, Dwarf_Die *l, const struct dwarf_die *d,
+			  const struct lattrs *la, size_t i, const struct dwarf_attr *a)
+{
+	struct dwarf_attr b;
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (dwarf_whatattr((Dwarf_Attribute *)&la->a[j]) == a->name)
+			return;		/* by name is the first of the name */
+	if (dwarf_die__attr(k->u, d, a->name, &b) != 1 || b.form != a->form || b.p != a->p)
+		differ(k, l, "attribute 0x%x by name: not where it is in order", a->name);
+}
+
 static void check_die(struct check *k, Dwarf_Die *l, const struct dwarf_die *d,
 		      struct counts *c)
 {
@@ -426,7 +444,8 @@ static void check_die(struct check *k, Dwarf_Die *l, const struct dwarf_die *d,
 			       i < la.n ? dwarf_whatform(&la.a[i]) : 0, a.name, a.form);
 			return;
 		}
-		check_value(k, l, &la.a[i++], &a);
+		check_value(k, l, &la.a[i], &a);
+		check_by_name(k, l, d, &la, i++, &a);
 	}
 	if (r < 0 || i != la.n)
 		differ(k, l, "%zu attributes, ours %zu (%d)", la.n, i, r);

@@ -503,10 +503,18 @@ static int plan_jobs(struct encoder *e)
 	return 0;
 }
 
+static void str_cache_free(struct str_cache *c)
+{
+	free(c->keys);
+	free(c->offs);
+	memset(c, 0, sizeof(*c));
+}
+
 static void batch_free(struct enc_batch *b)
 {
-	free(b->str_keys);
-	free(b->str_offs);
+	str_cache_free(&b->str_ptr);
+	str_cache_free(&b->str_inl);
+	free(b->da_maps);
 	btf__free(b->btf);
 	free(b->func_done);
 	free(b->fsigs);
@@ -521,11 +529,10 @@ static void batch_free(struct enc_batch *b)
 
 static void batch_scratch_free(struct enc_batch *b)
 {
-	free(b->str_keys);
-	free(b->str_offs);
-	b->str_keys = NULL;
-	b->str_offs = NULL;
-	b->str_cap = b->str_n = 0;
+	str_cache_free(&b->str_ptr);
+	str_cache_free(&b->str_inl);
+	free(b->da_maps);
+	b->da_maps = NULL;
 	free(b->func_done);
 	free(b->ents);
 	free(b->ent_hash);

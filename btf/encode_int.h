@@ -132,10 +132,17 @@ struct enc_batch {
 	size_t nmembers, members_cap;
 	struct dwarf_unit *u;		/* the CU's cursor (its worker's) */
 	Dwarf *dbg;			/* for what the cursor leaves to libdw */
-	/* DWARF name (.debug_str pointer) -> string offset in btf */
-	const char **str_keys;
-	uint32_t *str_offs;
-	size_t str_cap, str_n;
+	/*
+	 * Name -> string offset in btf: by .debug_str pointer (str_ptr), and
+	 * by content for the short names inlined in DIEs (str_inl).
+	 */
+	struct str_cache {
+		uint64_t *keys;		/* 0: a free slot */
+		uint32_t *offs;
+		size_t cap, n;
+	} str_ptr, str_inl;
+	struct da_map *da_maps;		/* members' attributes by abbreviation */
+	uint32_t da_gen;		/* of the CU: older maps are stale */
 	bool decl_tags;			/* look for clang's btf_decl_tag */
 	int alias_depth;		/* id-less aliases (_Atomic) followed in one
 					 * type lookup: bounds a loop in bad DWARF */

@@ -6,7 +6,7 @@
 
 #include "lib/array.h"
 
-int array__grow(void *p, size_t *cap, size_t need, size_t size, size_t first)
+int array__grow_to(void *p, size_t *cap, size_t need, size_t size, size_t first)
 {
 	void **pp = p, *q;
 	size_t n = *cap ? *cap : (first ? first : 1);

@@ -112,6 +112,20 @@ static void skip_form(const struct dwarf_unit *u, struct rd *r, unsigned int for
 }
 
 /* The abbreviation table at OFF of .debug_abbrev, decoded for unit U. */
+/* Each spec's back: the sizes from it to the end, while all are fixed. */
+static void spec_backs(struct dwarf_spec *sp, uint32_t n)
+{
+	int32_t tail = 0;
+	bool fixed = true;
+
+	while (n--) {
+		fixed = fixed && sp[n].size >= 0 && tail <= INT32_MAX - INT16_MAX;
+		if (fixed)
+			tail += sp[n].size;
+		sp[n].back = fixed ? tail : -1;
+	}
+}
+
 static int abbrevs_read(struct dwarf_unit *u, uint64_t off)
 {
 	const struct dwarf_scan_secs *s = u->s;
@@ -156,7 +170,7 @@ static int abbrevs_read(struct dwarf_unit *u, uint64_t off)
 					1024))
 				return -ENOMEM;
 			sp = &u->specs[u->nspecs++];
-			*sp = (struct dwarf_spec){ (uint16_t)name, (uint16_t)form, 0, 0, 0 };
+			*sp = (struct dwarf_spec){ .name = (uint16_t)name, .form = (uint16_t)form };
 			if (form == DW_FORM_implicit_const)
 				sp->implicit = sleb(&r);
 			n = form_size(u, (unsigned int)form);
@@ -172,6 +186,7 @@ static int abbrevs_read(struct dwarf_unit *u, uint64_t off)
 				a->fixed += n;
 		}
 		a->n = (uint32_t)(u->nspecs - a->first);
+		spec_backs(u->specs + a->first, a->n);
 		a->var0 = (uint16_t)a->n;
 		if (!fixed_so_far) {
 			a->fixed = -1;
@@ -307,15 +322,12 @@ int dwarf_unit__open(struct dwarf_unit *u, uint64_t off)
 	return read_bases(u);
 }
 
-/* Where the value of D's spec SP starts (SP one of D's; D measured). */
-static const uint8_t *die_value(const struct dwarf_unit *u, const struct dwarf_die *d,
-				const struct dwarf_spec *sp)
+const uint8_t *dwarf_die__value_slow(const struct dwarf_unit *u, const struct dwarf_die *d,
+				     const struct dwarf_spec *sp)
 {
 	const struct dwarf_spec *s;
 	struct rd r;
 
-	if (sp->at >= 0)
-		return d->p + sp->at;
 	/* From the last value whose place is known, by sizes. */
 	for (s = sp; s->at < 0; s--)
 		;
@@ -378,7 +390,7 @@ static int die_at(const struct dwarf_unit *u, const uint8_t *p, struct dwarf_die
 		return -EINVAL;
 	d->end = r.p;
 	if (a->sib >= 0)
-		d->sib = die_value(u, d, &u->specs[a->first + a->sib]);
+		d->sib = dwarf_die__value(u, d, &u->specs[a->first + a->sib]);
 	return 0;
 }
 
@@ -515,10 +527,10 @@ int dwarf_die__attr(const struct dwarf_unit *u, const struct dwarf_die *d, unsig
 		a->name = sp->name;
 		a->form = sp->form;
 		a->implicit = sp->implicit;
-		a->p = die_value(u, d, sp);
+		a->p = dwarf_die__value(u, d, sp);
 		return 1;
 	}
-	it = (struct dwarf_attr_iter){ die_value(u, d, sp), sp, end };
+	it = (struct dwarf_attr_iter){ dwarf_die__value(u, d, sp), sp, end };
 	return dwarf_attr__next(u, &it, a);
 }
 

@@ -39,6 +39,10 @@ struct dwarf_spec {
 	int16_t size;		/* bytes of the value; -1 variable; -2 unknown form */
 	int32_t at;		/* where the value starts in the DIE when every
 				 * value before it has a fixed size, else -1 */
+	int32_t back;		/* from the value's start to the DIE's end when
+				 * it and every value after it have a fixed
+				 * size, else -1 (a short DW_FORM_string name
+				 * first, then fixed sizes: GCC's members) */
 	int64_t implicit;	/* DW_FORM_implicit_const's value */
 };
 
@@ -126,6 +130,23 @@ int dwarf_die__attr(const struct dwarf_unit *u, const struct dwarf_die *d, unsig
  */
 int dwarf_die__attr_integrate(const struct dwarf_unit *u, const struct dwarf_die *d,
 			      unsigned int name, struct dwarf_attr *a);
+
+/*
+ * Where the value of spec SP of D's abbreviation starts (D measured, so it
+ * is inside D).  SP's form must not be DW_FORM_indirect.
+ */
+const uint8_t *dwarf_die__value_slow(const struct dwarf_unit *u, const struct dwarf_die *d,
+				     const struct dwarf_spec *sp);
+static inline const uint8_t *dwarf_die__value(const struct dwarf_unit *u,
+					      const struct dwarf_die *d,
+					      const struct dwarf_spec *sp)
+{
+	if (sp->at >= 0)
+		return d->p + sp->at;
+	if (sp->back >= 0)
+		return d->end - sp->back;
+	return dwarf_die__value_slow(u, d, sp);
+}
 
 /* Every attribute of D, in order: next gives 1, then 0 at the end. */
 static inline void dwarf_die__attrs(const struct dwarf_unit *u, const struct dwarf_die *d,

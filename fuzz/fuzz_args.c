@@ -27,6 +27,7 @@
 #include "btf/btf_int.h"
 #include "btf/canon.h"
 #include "cli/cli.h"
+#include "lib/cpus.h"
 #include "lock/lock_int.h"
 
 #define MAX_ARGS 32
@@ -167,7 +168,7 @@ static void check_cpus(const struct lock_opts *o)
 			abort();
 		return;
 	}
-	if (o->nr_cpus != nr_cpus || lock_cpu_list_parse(o->cpu_list, set, nr_cpus) ||
+	if (o->nr_cpus != nr_cpus || cpus__parse_list(o->cpu_list, set, nr_cpus) ||
 	    memcmp(set, o->cpus, sizeof(set)))
 		abort();
 }

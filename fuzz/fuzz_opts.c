@@ -4,7 +4,7 @@
  * The first byte picks the parser (and a CPU count); the rest, up to a NUL,
  * is the option's value.  The command lines around them are fuzz_args'.
  * Invariants:
- *  - -C (lock_cpu_list_parse): only CPUs below the count are ever marked,
+ *  - -C (cpus__parse_list, lib/cpus.c): only CPUs below the count are ever marked,
  *    and an accepted list is made of digits, '-' and ',';
  *  - -Y (lock_type_parse), --kinds (btf_canon__parse_cats): an accepted
  *    list gives a non-empty mask of known bits; a rejected one -EINVAL;
@@ -22,6 +22,7 @@
 #include "btf/canon.h"
 #include "btf/encode.h"
 #include "cli/cli.h"
+#include "lib/cpus.h"
 #include "lock/lock_int.h"
 
 static void check_cpus(const char *s, int nr)
@@ -32,7 +33,7 @@ static void check_cpus(const char *s, int nr)
 	memset(set, 0xaa, sizeof(set));
 	for (i = 0; i < nr; i++)
 		set[i] = 0;
-	r = lock_cpu_list_parse(s, set, nr);
+	r = cpus__parse_list(s, set, nr);
 	for (i = nr; i < (int)sizeof(set); i++)
 		if (set[i] != 0xaa)
 			abort();

@@ -2,8 +2,8 @@
 /*
  * The collector: open the BPF object, probe the attach path (tp_btf, then
  * raw tracepoints), fill the filter maps, merge the overflow records while running,
- * and at the end close the programs' gate before reading anything, so the
- * totals are final.
+ * and at the end stop the programs and wait out their runs in flight
+ * before reading anything, so the totals are final.
  *
  * Nothing is pinned: every program, link and map lives in a file descriptor
  * of this process and goes away with it, however it ends.
@@ -22,6 +22,7 @@
 
 #include "cli/cli.h"
 #include "lib/array.h"
+#include "lib/cpus.h"
 #include "lock/kbtf.h"
 #include "lock/lock_int.h"
 #include "lock/lock.skel.h"
@@ -47,7 +48,7 @@ struct lock_collect {
 	bool interval;
 	bool slab_names;		/* -l: rows carry their slab cache's name */
 	int merge_err;
-	bool stopped;			/* the gate is closed: the maps are final */
+	bool stopped;			/* the programs are stopped: the maps are final */
 	struct lock_ucollect *user;	/* -U: the futex programs */
 };
 
@@ -707,58 +708,22 @@ static void read_prog_stats(struct bpf_program *p, uint64_t *runs, uint64_t *ns,
 	*misses += info.recursion_misses;
 }
 
-static bool kernel_busy(const void *v)
-{
-	const struct lock_cpu_state *g = v;
-	bool busy = false;
-
-	for (int k = 0; k < 4; k++)
-		busy |= g->gate[k].in != g->gate[k].out;
-	return busy;
-}
-
-int lock_gates__wait(int fd, size_t size, bool (*busy)(const void *cpu_value))
-{
-	int nr_cpus = libbpf_num_possible_cpus(), i, tries, any = 1;
-	uint32_t zero = 0;
-	char *v;
-
-	if (nr_cpus < 0)
-		return nr_cpus;
-	v = calloc(nr_cpus, size);
-	if (!v)
-		return -ENOMEM;
-	__sync_synchronize();
-	for (tries = 0; any && tries < 20000; tries++) {
-		if (tries)
-			usleep(50);
-		if (bpf_map_lookup_elem(fd, &zero, v)) {
-			free(v);
-			return -errno;
-		}
-		for (any = 0, i = 0; i < nr_cpus; i++)
-			any |= busy(v + (size_t)i * size);
-	}
-	free(v);
-	return any ? -ETIMEDOUT : 0;
-}
-
 /*
- * Close the gate (lock.bpf.c) and wait until no program run is in flight:
- * from then on the maps are final.  A run lasts microseconds; the wait is
- * bounded all the same, and the links are closed if it ever runs out.
+ * Stop the programs (lock.bpf.c) and wait until no run is in flight: from
+ * then on the maps are final.  Should that wait fail, the links are closed
+ * first, and the report says so.
  */
 static int stop_programs(struct lock_collect *c)
 {
 	int err;
 
 	c->skel->bss->stopped = true;
-	err = lock_gates__wait(bpf_map__fd(c->skel->maps.cpu_state),
-			       sizeof(struct lock_cpu_state), kernel_busy);
-	if (err && err != -ETIMEDOUT)
-		return err;
-	if (err)
+	err = cpus__quiesce();
+	if (err) {
+		cli_err("stop", "cannot wait for the programs' runs in flight (%s): "
+			"the last events may be missing", strerror(-err));
 		destroy_links(c);
+	}
 	c->stopped = true;
 	return 0;
 }

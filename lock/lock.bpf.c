@@ -85,7 +85,7 @@ struct task_slots {
 };
 
 /* Spinning waits cannot sleep or migrate: their slots are per CPU, in the
- * CPU's state with the gate and the marks (one lookup a run). */
+ * CPU's state with the marks (one lookup a run). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -1228,7 +1228,7 @@ static __always_inline void on_begin(void *ctx, struct lock_cpu_state *cs, __u64
 
 /* ---- The end: runs while the lock is held, so it does the least ---- */
 
-static __always_inline void on_end(void *ctx, struct lock_cpu_state *cs, __u64 lock)
+static __always_inline void on_end(void *ctx, struct lock_cpu_state *cs, __u64 lock, __u32 nest)
 {
 	/*
 	 * Compared with the address the begin recorded, as a pointer: a
@@ -1262,17 +1262,22 @@ static __always_inline void on_end(void *ctx, struct lock_cpu_state *cs, __u64 l
 		count(LC_TIME_FAIL);
 		ns = 0;
 	}
-	if (s.row) {
+	/*
+	 * The second program, nested in an interrupt inside the first, sends
+	 * its wait to the buffers: the first may be halfway through adding to
+	 * this CPU's row, whose adds are therefore plain (no lock prefix
+	 * while the lock is held), and nothing else writes them.
+	 */
+	if (s.row && !nest) {
 		__u32 i = s.row - 1;
 		struct lock_row_sum *sum = bpf_map_lookup_elem(&row_sums, &i);
 
 		st = bpf_map_lookup_elem(&rows, &i);
 		if (sum && st) {
-			/* Atomic on this CPU's own line: a run of the second
-			 * program can interrupt this one.  The sum of the rows'
-			 * counts is the AGGR_HIT count (user space). */
-			__sync_fetch_and_add(&sum->total_ns, ns);
-			__sync_fetch_and_add(&sum->count, 1);
+			/* The sum of the rows' counts is the AGGR_HIT count
+			 * (user space). */
+			sum->total_ns += ns;
+			sum->count++;
 			/* Racy across CPUs: a lost update can only miss an
 			 * extreme, never a count or a total. */
 			if (st->max_ns < ns)
@@ -1297,36 +1302,19 @@ static __always_inline void on_end(void *ctx, struct lock_cpu_state *cs, __u64 l
 	}
 }
 
-/* ---- The gate and the pairs ---- */
+/* ---- The stop and the pairs ---- */
 
 /*
- * The stop gate.  User space stops a run by setting `stopped`, then waits
- * until every CPU has left as many program runs as it entered; after that
- * no program can touch a map, so the tables are final without waiting for
- * the kernel to detach anything (which it does afterwards, off the report's
- * path).  The entry count is an atomic add, a full barrier, so a run either
- * is counted before user space looks or sees `stopped`.  The exit count is
- * a plain store (x86 keeps stores in order, so every map write of the run
- * is visible before it): each program of a pair has its own counts, and a
- * program is never interrupted by itself, so nothing else writes them.
+ * The stop.  User space sets `stopped`, then runs on every CPU in turn
+ * (lib/cpus.c): the tracepoints call the programs with preemption off, so a
+ * run that started before the flag was seen has ended by the time the CPU
+ * switches to another task, and every run after the switch sees the flag.
+ * From then on no program touches a map and the tables are final, without
+ * waiting for the kernel to detach anything (which it does afterwards, off
+ * the report's path) and without a count of runs in and out: that was a
+ * locked add in every run, inside the critical section at the end.
  */
 bool stopped;
-
-static __always_inline bool gate_enter(struct lock_gate *g)
-{
-	__sync_fetch_and_add(&g->in, 1);
-	if (stopped) {
-		g->out++;
-		return false;
-	}
-	return true;
-}
-
-static __always_inline void gate_leave(struct lock_gate *g)
-{
-	barrier();
-	g->out++;
-}
 
 /*
  * Nesting.  The kernel runs a program at most once at a time per CPU: a
@@ -1361,7 +1349,6 @@ static __always_inline struct lock_cpu_state *cpu_state_get(void)
 static __always_inline int run(__u64 *ctx, bool end, __u32 nest)
 {
 	struct lock_cpu_state *cs;
-	struct lock_gate *g;
 
 	if (do_nothing)
 		return 0;
@@ -1370,15 +1357,13 @@ static __always_inline int run(__u64 *ctx, bool end, __u32 nest)
 		return 0;
 	if (!nest)
 		cs->running[end] = 1;
-	g = &cs->gate[end * 2 + (nest & 1)];
-	if (gate_enter(g)) {
+	if (!stopped) {
 		if (nest)
 			count(end ? LC_NESTED_END : LC_NESTED_BEGIN);
 		if (end)
-			on_end(ctx, cs, arg(ctx, 0));
+			on_end(ctx, cs, arg(ctx, 0), nest);
 		else
 			on_begin(ctx, cs, arg(ctx, 0), arg(ctx, 1), nest);
-		gate_leave(g);
 	}
 	if (!nest)
 		cs->running[end] = 0;

@@ -124,11 +124,10 @@ enum lock_target {
 };
 
 /*
- * The per-CPU state of the programs, one lookup per run: the stop gate
- * (runs in and out, read by user space), the marks that the first program
- * of each pair is running (so that the second handles only the runs the
- * kernel skips for the first: see lock.bpf.c), and the slot stack of
- * spinning waits.
+ * The per-CPU state of the programs, one lookup per run: the marks that
+ * the first program of each pair is running (so that the second handles
+ * only the runs the kernel skips for the first: see lock.bpf.c), and the
+ * slot stack of spinning waits.
  */
 struct lock_slot {
 	__u64 ts;		/* when the wait began */
@@ -143,12 +142,7 @@ struct lock_slot {
 #define LOCK_SLOT_LOST		(1U << 26)	/* the definition was lost: so is the wait */
 #define LOCK_SLOT_MASK		(LOCK_SLOT_FILTERED | LOCK_SLOT_LOST)
 
-struct lock_gate {
-	__u64 in, out;
-};
-
 struct lock_cpu_state {
-	struct lock_gate gate[4];	/* begin, begin2, end, end2 */
 	__u32 running[2];		/* the first program of the begin / end pair runs */
 	__u32 depth, pad;
 	struct lock_slot s[LOCK_CPU_DEPTH];

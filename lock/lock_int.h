@@ -134,8 +134,6 @@ int lock_opts__parse(struct lock_opts *o, int argc, char **argv, int *cmd_idx);
 unsigned int lock_opts__row_frames(const struct lock_opts *o);
 /* `frugal lock --help`. */
 void lock_opts__help(FILE *f);
-/* -C: mark SET[cpu] for each CPU of LIST below NR_CPUS.  0, -EINVAL, -ERANGE. */
-int lock_cpu_list_parse(const char *list, unsigned char *set, int nr_cpus);
 
 /* ---- the row table (table.c) ---- */
 
@@ -217,13 +215,7 @@ int lock_collect__interval(struct lock_collect *c, struct lock_table *t,
 			   struct lock_accounting *acct);
 /* SUMS[i]: key i of the per-CPU array FD summed over the CPUs, i < NR.  0 or -errno. */
 int lock_counters__read(int fd, uint32_t nr, uint64_t *sums);
-/*
- * With a program's `stopped` set: wait until every CPU's value of the
- * one-entry per-CPU array FD (SIZE bytes a CPU) is no longer BUSY (runs
- * in = runs out), up to ~1 s.  0, -ETIMEDOUT, or -errno.
- */
-int lock_gates__wait(int fd, size_t size, bool (*busy)(const void *cpu_value));
-/* Close the gate, drain the buffers, read the kernel table and the counters
+/* Stop the programs, drain the buffers, read the kernel table and the counters
  * (with -I: what came since the last interval). */
 int lock_collect__finish(struct lock_collect *c, struct lock_table *t,
 			 struct lock_accounting *acct);

@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 
 #include "cli/cli.h"
+#include "lib/cpus.h"
 #include "lock/lock_int.h"
 
 enum {
@@ -136,41 +137,6 @@ static int parse_key(const char *arg, enum lock_sort *key)
 	return cli_usage_err("-k: unknown key '%s'", arg);
 }
 
-int lock_cpu_list_parse(const char *list, unsigned char *set, int nr_cpus)
-{
-	const char *p = list;
-	char *end;
-
-	while (*p) {
-		unsigned long a, b;
-
-		/* strtoul would skip blanks and take a sign: only digits here. */
-		if (!isdigit((unsigned char)*p))
-			return -EINVAL;
-		errno = 0;
-		a = strtoul(p, &end, 10);
-		if (end == p || errno)
-			return -EINVAL;
-		b = a;
-		if (*end == '-') {
-			p = end + 1;
-			if (!isdigit((unsigned char)*p))
-				return -EINVAL;
-			b = strtoul(p, &end, 10);
-			if (end == p || errno || b < a)
-				return -EINVAL;
-		}
-		if (b >= (unsigned long)nr_cpus)
-			return -ERANGE;
-		for (; a <= b; a++)
-			set[a] = 1;
-		if (*end && *end != ',')
-			return -EINVAL;
-		p = *end ? end + 1 : end;
-	}
-	return 0;
-}
-
 /*
  * What was not given follows from what was.  Unwinding is most of the cost
  * of an event (~100 ns a frame), so without -v or -S only the frames that
@@ -207,7 +173,7 @@ static int check_cpus(struct lock_opts *o)
 
 	memset(o->cpus, 0, sizeof(o->cpus));
 	if (nr_cpus > LOCK_MAX_CPUS || nr_cpus < 1 ||
-	    lock_cpu_list_parse(o->cpu_list, o->cpus, nr_cpus))
+	    cpus__parse_list(o->cpu_list, o->cpus, nr_cpus))
 		return cli_usage_err("-C: '%s' is not a CPU list of this machine (0-%d)",
 				     o->cpu_list, nr_cpus - 1);
 	o->nr_cpus = nr_cpus;

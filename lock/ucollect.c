@@ -819,6 +819,38 @@ struct ucpu {
 	uint64_t seq, in, out;	/* futex.bpf.c's struct ucpu */
 };
 
+/*
+ * With `stopped` set: wait until every CPU's gate shows as many runs out as
+ * in, up to ~1 s.  Newer kernels run the syscall tracepoints' programs
+ * preemptibly (the tracepoints may fault), so a count, not a pass over the
+ * CPUs (lib/cpus.c), says when none is in flight.  0, -ETIMEDOUT (then the links are closed), or -errno.
+ */
+static int gates_wait(int fd, size_t size, bool (*busy)(const void *cpu_value))
+{
+	int nr_cpus = libbpf_num_possible_cpus(), i, tries, any = 1;
+	uint32_t zero = 0;
+	char *v;
+
+	if (nr_cpus < 0)
+		return nr_cpus;
+	v = calloc(nr_cpus, size);
+	if (!v)
+		return -ENOMEM;
+	__sync_synchronize();
+	for (tries = 0; any && tries < 20000; tries++) {
+		if (tries)
+			usleep(50);
+		if (bpf_map_lookup_elem(fd, &zero, v)) {
+			free(v);
+			return -errno;
+		}
+		for (any = 0, i = 0; i < nr_cpus; i++)
+			any |= busy(v + (size_t)i * size);
+	}
+	free(v);
+	return any ? -ETIMEDOUT : 0;
+}
+
 static bool user_busy(const void *v)
 {
 	const struct ucpu *g = v;
@@ -832,7 +864,7 @@ static int stop(struct lock_ucollect *u)
 	int err;
 
 	u->skel->bss->stopped = true;
-	err = lock_gates__wait(bpf_map__fd(u->skel->maps.ucpus), sizeof(struct ucpu), user_busy);
+	err = gates_wait(bpf_map__fd(u->skel->maps.ucpus), sizeof(struct ucpu), user_busy);
 	if (err == -ETIMEDOUT)
 		detach(u);
 	return err == -ETIMEDOUT ? 0 : err;

@@ -25,13 +25,24 @@ run() {
 	"$FRUGAL" bench lock $bopts -d "$d" --delay 2 --hold 20 2>"$_tmp/$name.bench" & b=$!
 	sleep 0.7
 	pids=$(echo $b $(pgrep -P $b) | tr ' ' ,)
-	perf stat -e lock:contention_begin,lock:contention_end -x, -o "$_tmp/$name.perf" -p "$pids" & p=$!
+	# perf starts with its counters off and says when they are all on (one
+	# per thread, 200 threads in the overflow case): only then does frugal
+	# start, so that no event is frugal's alone because perf was still
+	# opening counters.
+	rm -f "$_tmp/ctl" "$_tmp/ack"
+	mkfifo "$_tmp/ctl" "$_tmp/ack"
+	perf stat -e lock:contention_begin,lock:contention_end -x, -o "$_tmp/$name.perf" \
+		-D -1 --control fifo:"$_tmp/ctl","$_tmp/ack" -p "$pids" & p=$!
+	exec 8<>"$_tmp/ctl" 9<>"$_tmp/ack"
+	echo enable >&8
+	read -r -t 30 ack <&9 && [ "$ack" = ack ] || fail "$name: perf stat enabled its counters" "no ack"
 	"$FRUGAL" lock -v --json $fopts -p "$pids" >"$_tmp/$name.json" 2>"$_tmp/$name.err" & f=$!
 	for i in $(seq 50); do grep -q attached "$_tmp/$name.err" && break; sleep 0.05; done
 	run_over "$_tmp/$name.bench" $b
 	check "$name: the bench's run was over before the tracers stopped" grep -q "run over" "$_tmp/$name.bench"
 	kill -INT $f $p
 	wait $f $p
+	exec 8>&- 9<&-
 	kill $b; wait $b 2>/dev/null
 	PERF_END=$(awk -F, '$3 == "lock:contention_end" { print $1 }' "$_tmp/$name.perf")
 	PERF_BEGIN=$(awk -F, '$3 == "lock:contention_begin" { print $1 }' "$_tmp/$name.perf")

@@ -5,7 +5,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +14,7 @@
 #include <sys/syscall.h>
 
 #include "lib/cpus.h"
-#include "lib/io.h"
+#include "lib/linebuf.h"
 
 int cpus__parse_list(const char *list, unsigned char *set, int nr_cpus)
 {
@@ -61,24 +60,19 @@ static int grace_period(void)
 /* The online CPUs into SET (NR bytes): 0, or -errno. */
 static int online_cpus(unsigned char *set, int nr)
 {
-	char buf[4096];
-	ssize_t n;
-	int fd, err;
+	struct linebuf lb;
+	char buf[4096], *line;
+	size_t len;
+	int err;
 
-	fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = io__read_full(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n < 0)
-		return (int)n;
-	if (n == sizeof(buf) - 1)
-		return -E2BIG;
-	while (n > 0 && isspace((unsigned char)buf[n - 1]))
-		n--;
-	buf[n] = 0;
-	err = cpus__parse_list(buf, set, nr);
-	return err;
+	err = linebuf__open(&lb, "/sys/devices/system/cpu/online", buf, sizeof(buf));
+	if (err)
+		return err;
+	err = linebuf__next(&lb, &line, &len);
+	linebuf__close(&lb);
+	if (err <= 0)
+		return err ? err : -ENODATA;
+	return cpus__parse_list(line, set, nr);
 }
 
 /* Run on CPU, and be there: 0, or -errno (not allowed, offline). */

@@ -1115,6 +1115,8 @@ static int prune_base(struct encoder *e)
 	return 0;
 }
 
+#define OVERLAP "sections overlap each other or the ELF headers"
+
 static int open_input(struct encoder *e)
 {
 	const struct btf_enc_opts *o = e->ctx.opts;
@@ -1130,7 +1132,8 @@ static int open_input(struct encoder *e)
 	err = elf_file__inflate_zstd(&e->ctx.ef);
 	if (err)
 		return set_err(o, err, "zstd-compressed section: %s",
-			       err == -ENOTSUP ? "cannot load libzstd.so.1" : "corrupt data");
+			       err == -ENOTSUP ? "cannot load libzstd.so.1" :
+			       err == -ERANGE ? OVERLAP : "corrupt data");
 	/*
 	 * ET_REL: relocate the DWARF ourselves where we can (every worker can
 	 * then share it, and zstd sections work); libdwfl does it otherwise.
@@ -1139,8 +1142,8 @@ static int open_input(struct encoder *e)
 		err = elf_file__relocate_debug(&e->ctx.ef);
 		if (err)
 			return set_err(o, err, "cannot apply DWARF relocations: %s",
-				       err == -ENOTSUP ? "unsupported relocation type"
-						       : "bad relocation section");
+				       err == -ENOTSUP ? "unsupported relocation type" :
+				       err == -ERANGE ? OVERLAP : "bad relocation section");
 	}
 	err = enc_ctx__load_syms(&e->ctx);
 	if (err)

@@ -162,12 +162,78 @@ static int zstd_load(zstd_decompress_fn *dec, zstd_iserror_fn *iserr)
 	return *dec && *iserr ? 0 : -ENOTSUP;
 }
 
+struct span {
+	uint64_t lo, hi;
+};
+
+static int span_cmp(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/*
+ * Edits in a copy-on-write mapping land wherever the section header says
+ * the section lies.  libelf reads the ELF and section headers in place in
+ * that mapping, and elf_file__drop_clean() gives back pages it takes to
+ * hold only one section's file bytes: so a section that overlaps the
+ * headers or another section would turn a relocation into a rewritten
+ * section header (a string table's size, say) or lose an edit.  Linkers
+ * never write such files; a crafted one is refused before anything is
+ * edited.  -ERANGE when something overlaps or lies beyond the file.
+ */
+static int check_layout(const struct elf_file *ef)
+{
+	size_t shnum, n = 0, i;
+	uint64_t hsize = gelf_fsize(ef->elf, ELF_T_SHDR, 1, EV_CURRENT);
+	Elf_Scn *scn = NULL;
+	struct span *s;
+	GElf_Shdr sh;
+	int err = 0;
+
+	if (elf_getshdrnum(ef->elf, &shnum) || !hsize)
+		return -EINVAL;
+	s = calloc(shnum + 2, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s[n++] = (struct span){ 0, gelf_fsize(ef->elf, ELF_T_EHDR, 1, EV_CURRENT) };
+	if (shnum && (shnum > ef->size / hsize ||
+		      !elf_range_ok(ef->ehdr.e_shoff, shnum * hsize, ef->size)))
+		err = -ERANGE;
+	if (shnum)
+		s[n++] = (struct span){ ef->ehdr.e_shoff, ef->ehdr.e_shoff + shnum * hsize };
+	while (!err && (scn = elf_nextscn(ef->elf, scn)) && n < shnum + 2) {
+		if (!gelf_getshdr(scn, &sh)) {
+			err = -EINVAL;
+			break;
+		}
+		if (sh.sh_type == SHT_NOBITS || !sh.sh_size)
+			continue;
+		if (!elf_range_ok(sh.sh_offset, sh.sh_size, ef->size))
+			err = -ERANGE;
+		s[n++] = (struct span){ sh.sh_offset, sh.sh_offset + sh.sh_size };
+	}
+	if (!err) {
+		qsort(s, n, sizeof(*s), span_cmp);
+		for (i = 1; i < n && !err; i++)
+			if (s[i].lo < s[i - 1].hi)
+				err = -ERANGE;
+	}
+	free(s);
+	return err;
+}
+
 int elf_file__make_private(struct elf_file *ef)
 {
 	Elf *priv;
+	int err;
 
 	if (ef->priv)
 		return 0;
+	err = check_layout(ef);
+	if (err)
+		return err;
 	priv = elf_begin(ef->fd, ELF_C_READ_MMAP_PRIVATE, NULL);
 	if (!priv)
 		return -EINVAL;

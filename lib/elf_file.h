@@ -37,7 +37,12 @@ void elf_file__close(struct elf_file *ef);
  */
 int elf_file__inflate_zstd(struct elf_file *ef);
 
-/* Remap the file copy-on-write so section data may be edited in memory. */
+/*
+ * Remap the file copy-on-write so section data may be edited in memory.
+ * -ERANGE, and nothing remapped, when a section's bytes overlap another
+ * section's, the ELF header or the section header table, or lie beyond
+ * the file: an edit to one would land in the other.
+ */
 int elf_file__make_private(struct elf_file *ef);
 
 /*

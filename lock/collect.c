@@ -252,6 +252,7 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	ro->tail_size = c->tail_size;
 	ro->nr_rows = o->map_entries;
 	ro->do_nothing = o->floor;
+	ro->as_nested = o->as_nested;
 	ro->want_stack = want_stack;
 	ro->target_mode = o->target_mode;
 	ro->has_cpu = o->cpu_list != NULL;
@@ -598,7 +599,9 @@ int lock_collect__poll(struct lock_collect *c, struct lock_table *t, int timeout
 /*
  * The kernel's rows: the indexes handed out, each row's statistics and
  * definition.  A row still at count 0 (its waits never ended, or an insert
- * race left it unused) is not a row of the report.  With DELTA (-I), each
+ * race left it unused, or every wait of it ended nested in one of our runs
+ * and came through the buffers) is not a row of the report, but its
+ * definition goes to the buffered waits of its key if there are any.  With DELTA (-I), each
  * row adds what came since the last read, and its max and min start over:
  * an end that writes one between our read and our reset loses that
  * extreme for the interval (never its count or its time).
@@ -647,8 +650,12 @@ static int read_rows(struct lock_collect *c, struct lock_table *t, struct lock_a
 			if (st.count && bpf_map_update_elem(sfd, &i, &fresh, BPF_EXIST))
 				err = -errno;
 		}
-		if (!st.count)
+		if (!st.count) {
+			if (c->tail_size && lock_table__has(t, d.key))
+				err = err ?: lock_table__define(t, d.key, d.flags, &d.tail,
+								c->tail_size);
 			continue;
+		}
 		err = err ?: lock_table__add(t, d.key, &st, c->tail_size ? &d.tail : NULL,
 					     c->tail_size);
 		a->rows_kernel++;

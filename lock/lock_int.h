@@ -110,6 +110,7 @@ struct lock_opts {
 	bool follow_forks;		/* a command: its children are targets */
 	bool force_raw_tp;		/* testing the fallback */
 	bool floor;			/* --floor: programs that return at once */
+	bool as_nested;			/* --as-nested: every run takes the nested path */
 	bool top;			/* frugal lock top: the live view */
 	bool quiet;			/* -q: no logs, even with -v */
 	bool owner;			/* -o: -t's rows are the owners, not the waiters */
@@ -155,6 +156,8 @@ int lock_table__add(struct lock_table *t, uint64_t key, const struct lock_stat *
  * none yet (the row is made, at count 0, if it does not exist).  0 or -ENOMEM. */
 int lock_table__define(struct lock_table *t, uint64_t key, uint32_t flags,
 		       const void *tail, size_t tail_size);
+/* Does the table have a row of KEY, empty or not? */
+bool lock_table__has(const struct lock_table *t, uint64_t key);
 size_t lock_table__len(const struct lock_table *t);
 /* Rows sorted by KEY (descending), stable on the key value; NULL on -ENOMEM. */
 struct lock_row **lock_table__sorted(struct lock_table *t, enum lock_sort key);

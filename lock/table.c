@@ -183,6 +183,13 @@ int lock_table__define(struct lock_table *t, uint64_t key, uint32_t flags,
 	return r ? set_tail(t, r, tail, tail_size) : -ENOMEM;
 }
 
+bool lock_table__has(const struct lock_table *t, uint64_t key)
+{
+	const struct lock_row *r = t->cap ? find_slot(t->rows, t->used, t->cap, key) : NULL;
+
+	return r && t->used[r - t->rows];
+}
+
 /* Rows with at least one wait: a key defined through the ring whose waits
  * never ended is not a row. */
 size_t lock_table__len(const struct lock_table *t)

@@ -255,6 +255,23 @@ if [ -f "$t" ]; then
 	bad_input "bad input: truncated ELF" "$W/bad/truncated.o" "$W/bad/truncated.o"
 	gcc -O2 -c "$FX/types.c" -o "$W/bad/nodwarf.o"
 	bad_input "bad input: ELF without DWARF" "$W/bad/nodwarf.o" "$W/bad/nodwarf.o"
+	# .debug_info moved onto the section header table: relocating it in
+	# place would rewrite the headers libelf reads (a fuzzer's find).
+	python3 - "$t" "$W/bad/overlap.o" <<'PY'
+import struct, sys
+e = bytearray(open(sys.argv[1], 'rb').read())
+shoff, = struct.unpack_from('<Q', e, 0x28)
+shnum, shstrndx = struct.unpack_from('<HH', e, 0x3c)
+strs = struct.unpack_from('<Q', e, shoff + shstrndx * 64 + 24)[0]
+for i in range(shnum):
+    name = struct.unpack_from('<I', e, shoff + i * 64)[0]
+    if e[strs + name:].startswith(b'.debug_info\0'):
+        struct.pack_into('<Q', e, shoff + i * 64 + 24, shoff)
+open(sys.argv[2], 'wb').write(e)
+PY
+	bad_input "bad input: relocated section over the section headers" \
+		"$W/bad/overlap.o" "$W/bad/overlap.o"
+	check "bad input: the overlap is named" grep -q "sections overlap" "$W/bad.err"
 	printf 'garbage, not BTF\n' > "$W/bad/base.btf"
 	cp "$t" "$W/bad/module.o"
 	bad_input "bad input: --btf_base does not exist" "$W/bad/module.o" \

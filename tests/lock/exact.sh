@@ -7,6 +7,7 @@
 # Then the overflow case: -t -M 8 over 200+ contending threads, where the
 # kernel table holds 8 rows and the rest must arrive through the per-CPU
 # buffers (which take no lock: our own programs cause no contention).
+# Between them, the nested path forced with --as-nested.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lock.inc"
 can_bpf "lock exactness" || finish
@@ -59,6 +60,26 @@ check "exact: begins seen == perf's contention_begin" test "$(json $J \
 check "exact: rows + filtered + losses == completed" test "$(json $J \
 	'sum(r["contended"] for r in d["rows"]) + d["accounting"]["filtered"] + d["accounting"]["lost_no_begin"] + d["accounting"]["lost_ringbuf"]')" = "$completed"
 check "exact: nothing lost but counted skipped runs" test "$(losses_explained $J)" = True
+
+# --as-nested: every run takes the path of a contention nested in our own
+# programs (interrupts cannot be made to arrive on cue): keys built in the
+# nested scratch space, every wait sent through the buffers even when its
+# row is in the kernel table, and merged there by user space.
+run nested "--as-nested" 1 "-T 6 -P 4"
+J=$_tmp/nested.json
+completed=$(json $J 'd["accounting"]["completed"]')
+check "nested path: the run had contention ($completed)" test "${completed:-0}" -gt 20
+check "nested path: every wait came through the buffers" test "$(json $J \
+	'd["accounting"]["aggregated_in_kernel"] == 0 and d["accounting"]["overflow_events"] == d["accounting"]["merged_from_overflow"] > 0')" = True
+check "nested path: rows + filtered + losses == completed" test "$(json $J \
+	'sum(r["contended"] for r in d["rows"]) + d["accounting"]["filtered"] + d["accounting"]["lost_no_begin"] + d["accounting"]["lost_ringbuf"]')" = "$completed"
+check "nested path: one row per key (buffered waits merged into the kernel's rows)" test "$(json $J \
+	'len(d["rows"]) == len(set((r["caller"], tuple(r["stack"])) for r in d["rows"]))')" = True
+check "nested path: every row has its stack (the kernel row's definition)" test "$(json $J \
+	'd["accounting"]["lost_stack"] > 0 or all(r["stack"] and r["caller"] != "[unknown]" for r in d["rows"])')" = True
+check "nested path: nothing lost but counted skipped runs" test "$(losses_explained $J)" = True
+check "nested path: completed + ends skipped == perf's contention_end ($(seen $J) vs $PERF_END)" \
+	test "$(matches_kernel $J "$PERF_END")" = True
 
 run over "-t -M 8" 1.5 "-T 200 -P 0"
 J=$_tmp/over.json

@@ -1144,6 +1144,9 @@ static int open_input(struct encoder *e)
 			return set_err(o, err, "cannot apply DWARF relocations: %s",
 				       err == -ENOTSUP ? "unsupported relocation type" :
 				       err == -ERANGE ? OVERLAP : "bad relocation section");
+	} else if (e->ctx.is_rel && (err = elf_file__check_layout(&e->ctx.ef))) {
+		return set_err(o, err, "cannot apply DWARF relocations: %s",
+			       err == -ERANGE ? OVERLAP : "bad section headers");
 	}
 	err = enc_ctx__load_syms(&e->ctx);
 	if (err)

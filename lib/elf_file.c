@@ -181,9 +181,9 @@ static int span_cmp(const void *a, const void *b)
  * headers or another section would turn a relocation into a rewritten
  * section header (a string table's size, say) or lose an edit.  Linkers
  * never write such files; a crafted one is refused before anything is
- * edited.  -ERANGE when something overlaps or lies beyond the file.
+ * edited.
  */
-static int check_layout(const struct elf_file *ef)
+int elf_file__check_layout(const struct elf_file *ef)
 {
 	size_t shnum, n = 0, i;
 	uint64_t hsize = gelf_fsize(ef->elf, ELF_T_SHDR, 1, EV_CURRENT);
@@ -231,7 +231,7 @@ int elf_file__make_private(struct elf_file *ef)
 
 	if (ef->priv)
 		return 0;
-	err = check_layout(ef);
+	err = elf_file__check_layout(ef);
 	if (err)
 		return err;
 	priv = elf_begin(ef->fd, ELF_C_READ_MMAP_PRIVATE, NULL);

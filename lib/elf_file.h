@@ -38,11 +38,15 @@ void elf_file__close(struct elf_file *ef);
 int elf_file__inflate_zstd(struct elf_file *ef);
 
 /*
- * Remap the file copy-on-write so section data may be edited in memory.
- * -ERANGE, and nothing remapped, when a section's bytes overlap another
- * section's, the ELF header or the section header table, or lie beyond
- * the file: an edit to one would land in the other.
+ * Whether the file may be edited in a copy-on-write mapping: 0, or -ERANGE
+ * when a section's bytes overlap another section's, the ELF header or the
+ * section header table, or lie beyond the file (an edit to one would land
+ * in the other).  libdwfl relocates ET_REL files in such a mapping too.
  */
+int elf_file__check_layout(const struct elf_file *ef);
+
+/* Remap the file copy-on-write so section data may be edited in memory;
+ * elf_file__check_layout() first: its -ERANGE, and nothing remapped. */
 int elf_file__make_private(struct elf_file *ef);
 
 /*

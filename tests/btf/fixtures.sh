@@ -257,7 +257,7 @@ if [ -f "$t" ]; then
 	bad_input "bad input: ELF without DWARF" "$W/bad/nodwarf.o" "$W/bad/nodwarf.o"
 	# .debug_info moved onto the section header table: relocating it in
 	# place would rewrite the headers libelf reads (a fuzzer's find).
-	python3 - "$t" "$W/bad/overlap.o" <<'PY'
+	python3 - "$t" "$W/bad/overlap.o" "$W/bad/overlap-riscv.o" <<'PY'
 import struct, sys
 e = bytearray(open(sys.argv[1], 'rb').read())
 shoff, = struct.unpack_from('<Q', e, 0x28)
@@ -268,10 +268,15 @@ for i in range(shnum):
     if e[strs + name:].startswith(b'.debug_info\0'):
         struct.pack_into('<Q', e, shoff + i * 64 + 24, shoff)
 open(sys.argv[2], 'wb').write(e)
+struct.pack_into('<H', e, 0x12, 243)	# EM_RISCV: libdwfl relocates it
+open(sys.argv[3], 'wb').write(e)
 PY
 	bad_input "bad input: relocated section over the section headers" \
 		"$W/bad/overlap.o" "$W/bad/overlap.o"
 	check "bad input: the overlap is named" grep -q "sections overlap" "$W/bad.err"
+	bad_input "bad input: the same, relocated by libdwfl (EM_RISCV)" \
+		"$W/bad/overlap-riscv.o" "$W/bad/overlap-riscv.o"
+	check "bad input: the overlap is named (libdwfl)" grep -q "sections overlap" "$W/bad.err"
 	printf 'garbage, not BTF\n' > "$W/bad/base.btf"
 	cp "$t" "$W/bad/module.o"
 	bad_input "bad input: --btf_base does not exist" "$W/bad/module.o" \

@@ -601,10 +601,10 @@ int lock_collect__poll(struct lock_collect *c, struct lock_table *t, int timeout
  * definition.  A row still at count 0 (its waits never ended, or an insert
  * race left it unused, or every wait of it ended nested in one of our runs
  * and came through the buffers) is not a row of the report, but its
- * definition goes to the buffered waits of its key if there are any.  With DELTA (-I), each
- * row adds what came since the last read, and its max and min start over:
- * an end that writes one between our read and our reset loses that
- * extreme for the interval (never its count or its time).
+ * definition goes to the buffered waits of its key if there are any.  With
+ * DELTA (-I), each row adds what came since the last read, and its max and
+ * min start over: an end that writes one between our read and our reset
+ * loses that extreme for the interval (never its count or its time).
  */
 static int read_rows(struct lock_collect *c, struct lock_table *t, struct lock_accounting *a,
 		     bool delta)

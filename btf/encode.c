@@ -1144,7 +1144,9 @@ static int open_input(struct encoder *e)
 			return set_err(o, err, "cannot apply DWARF relocations: %s",
 				       err == -ENOTSUP ? "unsupported relocation type" :
 				       err == -ERANGE ? OVERLAP : "bad relocation section");
-	} else if (e->ctx.is_rel && (err = elf_file__check_layout(&e->ctx.ef))) {
+	} else if (e->ctx.is_rel && !e->ctx.ef.priv &&
+		   (err = elf_file__check_layout(&e->ctx.ef))) {
+		/* libdwfl will relocate it in a mapping of its own (src_open_rel). */
 		return set_err(o, err, "cannot apply DWARF relocations: %s",
 			       err == -ERANGE ? OVERLAP : "bad section headers");
 	}

@@ -185,9 +185,7 @@ int lock_table__define(struct lock_table *t, uint64_t key, uint32_t flags,
 
 bool lock_table__has(const struct lock_table *t, uint64_t key)
 {
-	const struct lock_row *r = t->cap ? find_slot(t->rows, t->used, t->cap, key) : NULL;
-
-	return r && t->used[r - t->rows];
+	return t->used[find_slot(t->rows, t->used, t->cap, key) - t->rows];
 }
 
 /* Rows with at least one wait: a key defined through the ring whose waits

@@ -399,13 +399,17 @@ static __always_inline __u64 address_of(void *p)
 	return v;
 }
 
+struct where {
+	__u64 sp;		/* the tracepoint's arguments */
+	__u64 stk;		/* the current task's stack; 0: unknown */
+};
+
 /* Where the window starts (above the tracepoint's two arguments) and how
  * many words of it lie on this task's stack; 0 when on another stack (an
  * interrupt's: the frames beyond it are elsewhere). */
-static __always_inline __u32 window_of(void *ctx, __u64 *basep, __u32 *topp)
+static __always_inline __u32 window_of(const struct where *w, __u64 *basep, __u32 *topp)
 {
-	__u64 base = address_of(ctx) + 2 * sizeof(__u64);
-	__u64 stk = read_ptr(bpf_get_current_task(), off_task_stack);
+	__u64 base = w->sp + 2 * sizeof(__u64), stk = w->stk;
 	__u64 left;
 
 	if (!stk || base < stk || base >= stk + LOCK_THREAD_SIZE)
@@ -810,7 +814,7 @@ static __always_inline void save_mismatch(const __u64 *walked, const __u64 *unwo
  * where the walker never walks: it only unwinds, and verifying it is then
  * cheap.
  */
-static __always_inline long get_stack(void *ctx, __u64 *stack, __u32 nest)
+static __always_inline long get_stack(void *ctx, const struct where *w, __u64 *stack, __u32 nest)
 {
 	__u32 size = max_stack * sizeof(__u64), nw = 0, top = 0;
 	bool walker = use_walker && !nest;
@@ -819,7 +823,7 @@ static __always_inline long get_stack(void *ctx, __u64 *stack, __u32 nest)
 	long n;
 
 	if (walker) {
-		nw = window_of(ctx, &base, &top);
+		nw = window_of(w, &base, &top);
 		walked = nw && walk_stack(base, top, stack);
 		if (walked && !stack_check) {
 			count(LC_STACK_WALKED);
@@ -889,11 +893,6 @@ static __always_inline __u32 lock_class(__u64 lock, __u32 flags)
  * task's).  Slots on two stacks that are both not the task's are kept: an
  * exception can interrupt an interrupt.
  */
-struct where {
-	__u64 sp;		/* the tracepoint's arguments */
-	__u64 stk;		/* the current task's stack; 0: unknown */
-};
-
 static __always_inline bool on_task_stack(__u64 a, __u64 stk)
 {
 	return stk && a - stk < LOCK_THREAD_SIZE;
@@ -1126,7 +1125,8 @@ static __always_inline __u64 owner_key(struct lock_slot *s, struct lock_rec_def 
 
 /* The key of the wait in S (its stack, task, lock or cgroup) and its row;
  * or S marked filtered when -S finds no matching frame. */
-static __always_inline void key_of(void *ctx, struct lock_slot *s, __u32 nest)
+static __always_inline void key_of(void *ctx, const struct where *w, struct lock_slot *s,
+				   __u32 nest)
 {
 	struct lock_rec_def *d = bpf_map_lookup_elem(&scratch, &(__u32){ nest });
 	__u32 *p;
@@ -1136,7 +1136,7 @@ static __always_inline void key_of(void *ctx, struct lock_slot *s, __u32 nest)
 		return;
 	}
 	if (want_stack) {
-		long n = get_stack(ctx, d->tail.stack, nest);
+		long n = get_stack(ctx, w, d->tail.stack, nest);
 
 		if (n <= 0) {
 			count(LC_STACK_FAIL);
@@ -1183,7 +1183,7 @@ static __always_inline bool accepted(__u64 lock, __u32 flags)
 }
 
 static __always_inline void on_begin(void *ctx, struct lock_cpu_state *cs, __u64 lock,
-				     __u32 flags, __u32 nest)
+				     __u32 flags, __u32 nest, __u64 sp)
 {
 	struct lock_slot s = { .lock = lock, .flags = flags & LCB_F_MASK };
 	struct task_slots *ts = NULL;
@@ -1192,7 +1192,7 @@ static __always_inline void on_begin(void *ctx, struct lock_cpu_state *cs, __u64
 	if (!is_target())
 		return;
 	count(LC_BEGINS);
-	w.sp = address_of(ctx);
+	w.sp = sp;
 	if (is_spinning(flags)) {
 		w.stk = off_task_stack ? read_ptr(bpf_get_current_task(), off_task_stack) : 0;
 		PRUNE(cs, LOCK_CPU_DEPTH, &w);
@@ -1220,7 +1220,7 @@ static __always_inline void on_begin(void *ctx, struct lock_cpu_state *cs, __u64
 	if (!accepted(lock, flags))
 		s.flags |= LOCK_SLOT_FILTERED;
 	else
-		key_of(ctx, &s, nest);
+		key_of(ctx, &w, &s, nest);
 	/* The wait starts now: our own cost above is not the lock's. */
 	s.ts = bpf_ktime_get_ns();
 	if (ts)
@@ -1348,6 +1348,20 @@ static __always_inline struct lock_cpu_state *cpu_state_get(void)
 	return bpf_map_lookup_elem(&cpu_state, &zero);
 }
 
+/*
+ * The address of the context as a number, for arithmetic, without the
+ * helper call address_of() makes: a privileged program may store a pointer
+ * in a map value, and what it loads back is a number.  One cell per copy
+ * of the pair, as the second may interrupt the first between the two.
+ */
+static __always_inline __u64 ctx_address(struct lock_cpu_state *cs, void *ctx, __u32 copy)
+{
+	volatile __u64 *cell = &cs->addr[copy & 1];
+
+	*cell = (__u64)ctx;
+	return *cell;
+}
+
 /* One run of a program of a pair: END picks the tracepoint, NEST the copy. */
 static __always_inline int run(__u64 *ctx, bool end, __u32 nest)
 {
@@ -1366,7 +1380,8 @@ static __always_inline int run(__u64 *ctx, bool end, __u32 nest)
 		if (end)
 			on_end(ctx, cs, arg(ctx, 0), nest | as_nested);
 		else
-			on_begin(ctx, cs, arg(ctx, 0), arg(ctx, 1), nest | as_nested);
+			on_begin(ctx, cs, arg(ctx, 0), arg(ctx, 1), nest | as_nested,
+				 ctx_address(cs, ctx, nest));
 	}
 	if (!nest)
 		cs->running[end] = 0;

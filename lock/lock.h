@@ -145,6 +145,7 @@ struct lock_slot {
 struct lock_cpu_state {
 	__u32 running[2];		/* the first program of the begin / end pair runs */
 	__u32 depth, pad;
+	__u64 addr[2];			/* the begin's pointer-to-number cell, per copy */
 	struct lock_slot s[LOCK_CPU_DEPTH];
 };
 

@@ -332,7 +332,9 @@ static __always_inline void count(__u32 which)
 
 static __always_inline bool is_spinning(__u32 flags)
 {
-	/* An optimistically spinning mutex may go to sleep: a task slot. */
+	/* An optimistically spinning mutex may go to sleep, and may also be
+	 * scheduled out inside its spin (need_resched) and resume elsewhere
+	 * before it begins again: a task slot. */
 	return (flags & (LCB_F_SPIN | LCB_F_MUTEX)) == LCB_F_SPIN;
 }
 

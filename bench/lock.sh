@@ -105,6 +105,8 @@ tool_argv() {
 	frugal/caller)	 ARGV=("$FRUGAL" lock -a) ;;
 	frugal8/caller)	 ARGV=("$FRUGAL" lock -a --max-stack 8) ;;
 	floor/caller)	 ARGV=("$FRUGAL" lock -a --floor) ;;
+	frugal1/caller)	 ARGV=("$FRUGAL" lock -a --skip-nested) ;;
+	floor1/caller)	 ARGV=("$FRUGAL" lock -a --floor --skip-nested) ;;
 	frugal/pressure) ARGV=("$FRUGAL" lock -a -t -M "$MAP_ENTRIES" --json) ;;
 	perf/caller)	 ARGV=("$PERF" lock contention -b -a) ;;
 	perf/pressure)	 ARGV=("$PERF" lock contention -b -a -t --map-nr-entries "$MAP_ENTRIES") ;;
@@ -268,11 +270,12 @@ now() { date +%s.%N; }
 # ---- 1. cost per event, contentions and RSS (statistics on) --------------------
 
 # tools_for WL: frugal keeps 4 frames by default, perf 8: measure frugal with 8
-# on epoll too; and the floor everywhere.
+# on epoll too; the floor everywhere; and both with --skip-nested (one
+# program per tracepoint, as perf has), to show what taking nested runs costs.
 tools_for() {
 	local tools=$TOOLS
 	[ "$1" = epoll ] && [[ $TOOLS == *frugal* ]] && tools="$tools frugal8"
-	[[ $TOOLS == *frugal* ]] && tools="$tools floor"
+	[[ $TOOLS == *frugal* ]] && tools="$tools floor frugal1 floor1"
 	echo "$tools"
 }
 
@@ -433,7 +436,7 @@ row() {	# metric frugal perf bpftrace target verdict
 }
 fmt() { awk -v v="$1" -v s="$2" -v f="$3" 'BEGIN { if (v == "NA" || v == "") print "NA"; else printf f "\n", v / s }'; }
 
-for t in frugal frugal8 floor perf bpftrace; do
+for t in frugal frugal8 floor frugal1 floor1 perf bpftrace; do
 	for wl in epoll messaging; do
 		b=$(cell $t.$wl.begin) e=$(cell $t.$wl.end)
 		R[$t.$wl.both]=$(awk -v b="$b" -v e="$e" 'BEGIN { if (b == "NA" || e == "NA") print "NA"; else print b + e }')
@@ -456,6 +459,15 @@ for wl in epoll messaging; do
 		'BEGIN { if (f == "NA" || z == "NA") print "NA"; else print f - z }')" "" "" "" "info"
 	row "$wl: floor (programs doing nothing)" "$(cell floor.$wl.both)" "" "" "" "begin+end ns"
 	row "$wl: floor: slowdown" "$(cell floor.$wl.slow)" "" "" "" ""
+	# --skip-nested: no second programs; what nesting costs is the
+	# difference.  Shown, not judged: the default is what is judged.
+	row "$wl: --skip-nested: ns per begin" "$(cell frugal1.$wl.begin)" "$(cell perf.$wl.begin)" "" "" ""
+	row "$wl: --skip-nested: ns per end" "$(cell frugal1.$wl.end)" "$(cell perf.$wl.end)" "" "(<= 100 ns)" \
+		"($(verdict "$(cell frugal1.$wl.end)" "<=" 100))"
+	row "$wl: --skip-nested: slowdown" "$(cell frugal1.$wl.slow)" "$(cell perf.$wl.slow)" "" "(<= perf)" \
+		"($(verdict "$(cell frugal1.$wl.slow)" "<=" "$(cell perf.$wl.slow)"))"
+	row "$wl: --skip-nested floor: begin+end" "$(cell floor1.$wl.both)" "" "" "" "ns"
+	row "$wl: --skip-nested floor: slowdown" "$(cell floor1.$wl.slow)" "" "" "" ""
 	lim=$(awk -v p="$(cell perf.$wl.both)" 'BEGIN { if (p == "NA") print "NA"; else print p / 2 }')
 	v=$([ "$wl" = epoll ] && verdict "$(cell frugal.$wl.both)" "<=" "$lim" || echo info)
 	row "$wl: ns per begin+end" "$(cell frugal.$wl.both)" "$(cell perf.$wl.both)" "$(cell bpftrace.$wl.both)" \

@@ -192,17 +192,18 @@ static int register_tp_btf(void)
 	return handler < 0 ? handler : 0;
 }
 
-static void set_autoload(struct lock_bpf *s, bool btf, bool fork)
+/* SECOND: the programs that take runs nested in the first (lock.bpf.c). */
+static void set_autoload(struct lock_bpf *s, bool btf, bool fork, bool second)
 {
 	bpf_program__set_autoload(s->progs.lock_begin_btf, btf);
-	bpf_program__set_autoload(s->progs.lock_begin2_btf, btf);
+	bpf_program__set_autoload(s->progs.lock_begin2_btf, btf && second);
 	bpf_program__set_autoload(s->progs.lock_end_btf, btf);
-	bpf_program__set_autoload(s->progs.lock_end2_btf, btf);
+	bpf_program__set_autoload(s->progs.lock_end2_btf, btf && second);
 	bpf_program__set_autoload(s->progs.lock_fork_btf, btf && fork);
 	bpf_program__set_autoload(s->progs.lock_begin_raw, !btf);
-	bpf_program__set_autoload(s->progs.lock_begin2_raw, !btf);
+	bpf_program__set_autoload(s->progs.lock_begin2_raw, !btf && second);
 	bpf_program__set_autoload(s->progs.lock_end_raw, !btf);
-	bpf_program__set_autoload(s->progs.lock_end2_raw, !btf);
+	bpf_program__set_autoload(s->progs.lock_end2_raw, !btf && second);
 	bpf_program__set_autoload(s->progs.lock_fork_raw, !btf && fork);
 }
 
@@ -253,6 +254,7 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	ro->nr_rows = o->map_entries;
 	ro->do_nothing = o->floor;
 	ro->as_nested = o->as_nested;
+	ro->skip_nested = o->skip_nested;
 	ro->want_stack = want_stack;
 	ro->target_mode = o->target_mode;
 	ro->has_cpu = o->cpu_list != NULL;
@@ -305,7 +307,7 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	} else {
 		patch_owner = false;
 	}
-	set_autoload(s, btf, o->follow_forks);
+	set_autoload(s, btf, o->follow_forks, !o->skip_nested);
 
 	err = bpf_map__set_max_entries(s->maps.rows, o->map_entries);
 	err = err ?: bpf_map__set_max_entries(s->maps.row_sums, o->map_entries);
@@ -368,6 +370,8 @@ static int attach_one(struct bpf_program *p, const char *tp, bool btf)
  * each tracepoint, the second program before the first: the kernel calls a
  * tracepoint's programs in the order they were attached, and the accounting
  * of nested runs relies on the second being called first (lock.bpf.c).
+ * With --skip-nested the second programs were not loaded: one per
+ * tracepoint, which the kernel calls directly rather than in a loop.
  */
 static int attach(struct lock_collect *c, bool btf, bool fork, bool user_only)
 {
@@ -395,6 +399,8 @@ static int attach(struct lock_collect *c, bool btf, bool fork, bool user_only)
 	c->end2 = order[L_END2].p;
 	/* --user-only: the maps and the fork hook serve the futex programs. */
 	for (i = fork ? 0 : 1; i < (user_only ? L_FORK + 1 : NR_LINKS); i++) {
+		if (!bpf_program__autoload(order[i].p))
+			continue;
 		c->links[i] = attach_one(order[i].p, order[i].tp, btf);
 		if (c->links[i] < 0)
 			return c->links[i];
@@ -708,7 +714,7 @@ static void read_prog_stats(struct bpf_program *p, uint64_t *runs, uint64_t *ns,
 	__u32 len = sizeof(info);
 
 	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+	if (bpf_program__fd(p) < 0 || bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
 		return;
 	*runs += info.run_cnt;
 	*ns += info.run_time_ns;

@@ -80,6 +80,8 @@ const volatile bool do_nothing;
 /* --as-nested: the first programs do what the second ones do when nested
  * (the path an interrupt's contention takes, which no test can force). */
 const volatile bool as_nested;
+/* --skip-nested: the second programs are not loaded, so no mark is set. */
+const volatile bool skip_nested;
 
 struct task_slots {
 	__u32 depth;
@@ -1374,7 +1376,7 @@ static __always_inline int run(__u64 *ctx, bool end, __u32 nest)
 	cs = cpu_state_get();
 	if (!cs || (nest && !cs->running[end]))
 		return 0;
-	if (!nest)
+	if (!nest && !skip_nested)
 		cs->running[end] = 1;
 	if (!stopped) {
 		if (nest)
@@ -1385,7 +1387,7 @@ static __always_inline int run(__u64 *ctx, bool end, __u32 nest)
 			on_begin(ctx, cs, arg(ctx, 0), arg(ctx, 1), nest | as_nested,
 				 ctx_address(cs, ctx, nest));
 	}
-	if (!nest)
+	if (!nest && !skip_nested)
 		cs->running[end] = 0;
 	return 0;
 }

@@ -111,6 +111,7 @@ struct lock_opts {
 	bool force_raw_tp;		/* testing the fallback */
 	bool floor;			/* --floor: programs that return at once */
 	bool as_nested;			/* --as-nested: every run takes the nested path */
+	bool skip_nested;		/* --skip-nested: no second programs (lock.bpf.c) */
 	bool top;			/* frugal lock top: the live view */
 	bool quiet;			/* -q: no logs, even with -v */
 	bool owner;			/* -o: -t's rows are the owners, not the waiters */

@@ -16,7 +16,7 @@
 
 enum {
 	OPT_TID = CLI_OPT_LONG, OPT_MAX_STACK, OPT_STACK_SKIP, OPT_JSON, OPT_RING,
-	OPT_RAW_TP, OPT_NO_WALK, OPT_STACK_CHECK, OPT_FLOOR, OPT_AS_NESTED, OPT_FOLDED, OPT_WEIGHT,
+	OPT_RAW_TP, OPT_NO_WALK, OPT_STACK_CHECK, OPT_FLOOR, OPT_AS_NESTED, OPT_SKIP_NESTED, OPT_FOLDED, OPT_WEIGHT,
 	OPT_SVG, OPT_PPROF, OPT_OUTPUT, OPT_USER_ONLY, OPT_USTACK, OPT_DEBUG_DIR,
 };
 
@@ -59,6 +59,7 @@ static const struct cli_opt opts[] = {
 	{ "raw-tp", OPT_RAW_TP, no_argument, NULL, "skip tp_btf, use raw tracepoints" },
 	{ "no-stack-walk", OPT_NO_WALK, no_argument, NULL, "unwind every stack (no learned walk)" },
 	{ "floor", OPT_FLOOR, no_argument, NULL, "attach programs that do nothing (the cost floor, for benchmarks)" },
+	{ "skip-nested", OPT_SKIP_NESTED, no_argument, NULL, "one program per tracepoint: cheaper; contentions inside our own runs are counted as skipped, not taken" },
 	{ "as-nested", OPT_AS_NESTED, no_argument, NULL, "take every contention as one nested in our own programs (for tests)" },
 	{ "stack-check", OPT_STACK_CHECK, no_argument, NULL, "walk and unwind every stack, count differences" },
 	{ "help", 'h', no_argument, NULL, "this help" },
@@ -350,6 +351,7 @@ static int parse_one(void *ctx, int c, const char *arg)
 	case OPT_NO_WALK: o->no_stack_walk = true; break;
 	case OPT_FLOOR: o->floor = true; break;
 	case OPT_AS_NESTED: o->as_nested = true; break;
+	case OPT_SKIP_NESTED: o->skip_nested = true; break;
 	case OPT_STACK_CHECK: o->stack_check = true; break;
 	case 'h': o->help = true; return CLI_OPTS_STOP;
 	}

@@ -433,8 +433,9 @@ static int trace(struct run *r, struct lock_collect **cp, struct lock_table **tp
 		return cli_err(NULL, "loading BPF: %s%s", strerror(errno),
 			       errno == EPERM ? " (missing privileges?)" :
 			       errno == ENOENT ? " (no contention_begin/end tracepoints?)" : "");
-	cli_log("lock: attached with %s, %.1f ms after start\n", lock_collect__path(*cp),
-		(cli_now() - r->t0) * 1e3);
+	cli_log("lock: attached with %s, %.1f ms after start%s\n", lock_collect__path(*cp),
+		(cli_now() - r->t0) * 1e3,
+		o->skip_nested ? "; one program per tracepoint (--skip-nested)" : "");
 	err = release_command(r);
 	err = err ?: collect_loop(r, *cp, tp);
 	if (err || o->top)

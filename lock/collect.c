@@ -455,17 +455,27 @@ static enum bpf_perf_event_ret on_perf_event(void *ctx, int cpu, struct perf_eve
  * not at each record (which would be an interrupt per overflowing end); it
  * also drains at every poll timeout.
  */
-static int open_buffers(struct lock_collect *c, const struct lock_opts *o)
+void lock_collect__output_attr(struct perf_event_attr *attr, size_t wake_bytes)
 {
-	struct perf_event_attr attr = {
+	*attr = (struct perf_event_attr){
 		.type = PERF_TYPE_SOFTWARE,
 		.config = PERF_COUNT_SW_BPF_OUTPUT,
 		.sample_type = PERF_SAMPLE_RAW,
 		.sample_period = 1,
-		.watermark = 1,
-		.wakeup_watermark = o->ring_kb * 1024 / 2,
 	};
+	if (wake_bytes) {
+		attr->watermark = 1;
+		attr->wakeup_watermark = wake_bytes;
+	} else {
+		attr->wakeup_events = 1;
+	}
+}
 
+static int open_buffers(struct lock_collect *c, const struct lock_opts *o)
+{
+	struct perf_event_attr attr;
+
+	lock_collect__output_attr(&attr, o->ring_kb * 1024 / 2);
 	c->pb = perf_buffer__new_raw(bpf_map__fd(c->skel->maps.bufs), o->ring_kb / 4, &attr,
 				     on_perf_event, c, NULL);
 	return c->pb ? 0 : -errno;

@@ -199,6 +199,10 @@ struct lock_accounting {
 
 /* Load, probe and attach; NULL with errno set on failure. */
 struct lock_collect *lock_collect__open(const struct lock_opts *o);
+struct perf_event_attr;
+/* The event of a per-CPU perf buffer of BPF output records: the reader
+ * woken once WAKE_BYTES are waiting (0: at every record). */
+void lock_collect__output_attr(struct perf_event_attr *attr, size_t wake_bytes);
 /* Which attach path was taken: "tp_btf" or "raw_tp". */
 const char *lock_collect__path(const struct lock_collect *c);
 /* -U: the names of the user frames in the rows; NULL without -U. */

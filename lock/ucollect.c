@@ -451,25 +451,18 @@ static int open_buffers(struct lock_ucollect *u, const struct lock_opts *o)
 	 * wakes at an eighth.
 	 */
 	size_t kb = o->ring_kb, min = (size_t)o->ustack_size * 128 / 1024;
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE,
-		.config = PERF_COUNT_SW_BPF_OUTPUT,
-		.sample_type = PERF_SAMPLE_RAW,
-		.sample_period = 1,
-		.watermark = 1,
-	};
+	struct perf_event_attr attr;
 
 	while (kb < min)
 		kb *= 2;
-	attr.wakeup_watermark = kb * 1024 / 8;
+	lock_collect__output_attr(&attr, kb * 1024 / 8);
 	struct epoll_event ev = { .events = EPOLLIN };
 
 	u->pb = perf_buffer__new_raw(bpf_map__fd(u->skel->maps.ubufs), kb / 4, &attr,
 				     on_event, u, NULL);
 	if (!u->pb)
 		return -errno;
-	attr.watermark = 0;
-	attr.wakeup_events = 1;
+	lock_collect__output_attr(&attr, 0);
 	u->wake = perf_buffer__new_raw(bpf_map__fd(u->skel->maps.uwake), 1, &attr,
 				       on_event, u, NULL);
 	if (!u->wake)

@@ -128,6 +128,69 @@ static unsigned int first_frame(const struct lock_out *out, const struct lock_ro
 	return i;
 }
 
+bool lock_report_merges(const struct lock_opts *o)
+{
+	return o->skip_nested && o->strip_machinery && o->mode == LOCK_AGGR_CALLER;
+}
+
+/* FNV-1a over the frames a row shows: the merged table's key. */
+static uint64_t shown_key(const uint64_t *frames, unsigned int n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ frames[i]) * 0x100000001b3ULL;
+	return h & ~LOCK_KEY_USER;
+}
+
+struct lock_table *lock_report_merged(const struct lock_opts *o, struct lock_table *t,
+				      struct ksyms *ks)
+{
+	unsigned int frames = lock_opts__row_frames(o), shown = o->user_max_stack;
+	size_t i, n = lock_table__len(t), at = frames * sizeof(uint64_t);
+	struct lock_table *m = lock_table__new(frames);
+	struct lock_row **rows = lock_table__sorted(t, o->sort);
+	char *tail = malloc(at + LOCK_COMM_LEN);
+	struct lock_out out;
+	int err = 0;
+
+	if (!m || !rows || !tail) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (shown > frames)
+		shown = frames;
+	out_init(&out, NULL, o, NULL, ks);
+	for (i = 0; !err && i < n; i++) {
+		const struct lock_row *r = rows[i];
+		uint64_t *f = (uint64_t *)tail, key = r->key;
+		unsigned int first, j;
+
+		if (!r->stack || (r->st.flags & LOCK_F_USER)) {
+			err = lock_table__add(m, key, &r->st, r->stack, r->stack ? at : 0);
+			continue;
+		}
+		/* The frames shown, then zeros (what was beyond them is not shown). */
+		first = first_frame(&out, r);
+		memset(tail, 0, at + LOCK_COMM_LEN);
+		for (j = 0; j < shown && first + j < frames; j++)
+			f[j] = r->stack[first + j];
+		memcpy(tail + at, r->comm, LOCK_COMM_LEN);
+		key = shown_key(f, shown);
+		err = lock_table__add(m, key, &r->st, tail, r->comm[0] ? at + LOCK_COMM_LEN : at);
+	}
+out:
+	free(tail);
+	free(rows);
+	if (err) {
+		lock_table__free(m);
+		errno = -err;
+		return NULL;
+	}
+	return m;
+}
+
 static void fmt_sym(const struct lock_out *out, uint64_t ip, char *buf, size_t size)
 {
 	const char *name, *func;

@@ -233,6 +233,7 @@ static bool targets_alive(const struct lock_opts *o)
 static int report(struct run *r, struct lock_collect *c, struct lock_table *t,
 		  struct lock_accounting *a);
 static bool needs_ksyms(const struct lock_opts *o, size_t rows);
+static int merge_rows(const struct lock_opts *o, struct lock_table **tp, struct ksyms *ks);
 static void run_info(struct run *r, struct lock_collect *c, struct lock_run_info *ri);
 
 /* -I: the interval's report, then a fresh table for the next.  An exit code. */
@@ -282,6 +283,8 @@ static int top_interval(struct run *r, struct lock_collect *c, struct lock_table
 	*tp = next;
 	r->last_ks = needs_ksyms(r->o, lock_table__len(r->last)) ?
 		     lock_report_syms(r->o, r->last) : NULL;
+	if (merge_rows(r->o, &r->last, r->last_ks))
+		return cli_err(NULL, "out of memory");
 	run_info(r, c, &r->last_ri);
 	return top_draw(r);
 }
@@ -353,6 +356,22 @@ static int collect_loop(struct run *r, struct lock_collect *c, struct lock_table
 	return 0;
 }
 
+/* *TP's rows merged if the report merges them (lock_report_merges):
+ * *TP is then the merged table, the old one freed.  0 or -ENOMEM. */
+static int merge_rows(const struct lock_opts *o, struct lock_table **tp, struct ksyms *ks)
+{
+	struct lock_table *m;
+
+	if (!ks || !lock_report_merges(o))
+		return 0;
+	m = lock_report_merged(o, *tp, ks);
+	if (!m)
+		return -ENOMEM;
+	lock_table__free(*tp);
+	*tp = m;
+	return 0;
+}
+
 static bool needs_ksyms(const struct lock_opts *o, size_t rows)
 {
 	return rows && (o->mode == LOCK_AGGR_CALLER || o->mode == LOCK_AGGR_ADDR ||
@@ -388,6 +407,7 @@ static void run_info(struct run *r, struct lock_collect *c, struct lock_run_info
 static int report(struct run *r, struct lock_collect *c, struct lock_table *t,
 		  struct lock_accounting *a)
 {
+	struct lock_table *m = NULL;
 	struct lock_run_info ri;
 	struct ksyms *ks = NULL;
 	const char *failed;
@@ -400,8 +420,17 @@ static int report(struct run *r, struct lock_collect *c, struct lock_table *t,
 			cli_log("lock: no kernel symbols (%s): printing addresses\n",
 				strerror(errno));
 	}
+	if (ks && lock_report_merges(r->o)) {
+		m = lock_report_merged(r->o, t, ks);
+		if (!m) {
+			ksyms__free(ks);
+			return cli_err(NULL, "out of memory");
+		}
+		t = m;
+	}
 	run_info(r, c, &ri);
 	err = lock_report_all(r->o, &r->sinks, t, a, &ri, ks, &failed);
+	lock_table__free(m);
 	ksyms__free(ks);
 	if (err)
 		return cli_err(failed, "writing the report: %s", strerror(-err));

@@ -107,7 +107,8 @@ struct ksyms *lock_report_syms(const struct lock_opts *o, struct lock_table *t)
 	struct ksyms *ks = NULL;
 	uint64_t *addrs;
 
-	if (o->entries && n > o->entries)
+	/* Rows about to be merged (lock_report_merged) are named first, all. */
+	if (o->entries && n > o->entries && !lock_report_merges(o))
 		n = o->entries;
 	frames = lock_opts__row_frames(o);
 	addrs = malloc((n ? n : 1) * (frames + 1) * sizeof(*addrs));

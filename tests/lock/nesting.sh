@@ -25,13 +25,6 @@ if ! perf stat -e lock:contention_end -x, -o /dev/null true 2>/dev/null; then
 	finish
 fi
 
-# wait_for FILE PATTERN: until FILE has PATTERN (at most 20 s: a start-up).
-wait_for() {
-	local i
-	for i in $(seq 400); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.05; done
-	return 1
-}
-
 stress-ng --flock 2 --pipe 2 --timeout 30 -q >/dev/null 2>&1 & s=$!
 bpftrace -e '
 tracepoint:lock:contention_begin /args->flags == 1/ { @b[cpu, args->lock_addr] = nsecs; }

@@ -51,6 +51,29 @@ else
 	skip "perf's benchmarks" "perf bench is not available"
 fi
 
+# --skip-nested: ours is then the tracepoints' only probe, until another
+# tracer attaches (bpftrace, for a moment in the middle of the run), and
+# the tracepoint iterator's frame joins the stacks while it is there.
+# Walked stacks must stay right through both changes, and the rows must not
+# split over that frame (the report drops it and merges what it split).
+if command -v bpftrace >/dev/null; then
+	"$FRUGAL" lock -v --skip-nested --stack-check --json -- "$FRUGAL" bench lock -T 4 -P 2 -d 3 \
+		>"$_tmp/s.json" 2>"$_tmp/s.err" & f=$!
+	wait_for "$_tmp/s.err" "attached with" || fail "--skip-nested: frugal attached" "$(cat "$_tmp/s.err")"
+	bpftrace -e 'tracepoint:lock:contention_begin, tracepoint:lock:contention_end { @n = count(); }' \
+		>"$_tmp/bt.out" 2>&1 & bt=$!
+	wait_for "$_tmp/bt.out" Attaching || fail "--skip-nested: bpftrace attached" "$(cat "$_tmp/bt.out")"
+	kill -INT $bt; wait $bt
+	wait $f
+	check_walk "--skip-nested, another tracer for a while" "$_tmp/s.json"
+	check "--skip-nested: no two rows show the same caller and stack" json "$_tmp/s.json" \
+		'len(d["rows"]) == len(set((r["caller"], tuple(r["stack"])) for r in d["rows"]))'
+	check "--skip-nested: the rows hold every completed wait" json "$_tmp/s.json" \
+		'sum(r["contended"] for r in d["rows"]) == d["accounting"]["in_rows"] == d["accounting"]["completed"]'
+else
+	skip "--skip-nested with another tracer" "bpftrace is not installed"
+fi
+
 "$FRUGAL" lock --no-stack-walk --json -- $BENCH >"$_tmp/n.json" 2>/dev/null
 check "--no-stack-walk: nothing walked" test "$(acct "$_tmp/n.json" stacks_walked)" = 0
 check "--no-stack-walk: the rows still name callers" \

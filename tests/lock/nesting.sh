@@ -55,7 +55,7 @@ run_mode() {
 		'sum(r["contended"] for r in d["rows"]) + d["accounting"]["filtered"] + d["accounting"]["lost_no_begin"] + d["accounting"]["lost_ringbuf"]')" = "$completed"
 	if [ "$label" = skip-nested ]; then
 		check "$label: two links, one per tracepoint ($links)" test "$links" -eq 2
-		check "$label: no nested run taken, and the JSON says so" json "$_tmp/n.json" \
+		check "$label: no nested run taken, and the JSON says so" holds "$_tmp/n.json" \
 			'd["accounting"]["nested_taken"] == 0 and d["skip_nested"] is True'
 	else
 		check "$label: four links, two per tracepoint ($links)" test "$links" -eq 4

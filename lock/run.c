@@ -233,7 +233,8 @@ static bool targets_alive(const struct lock_opts *o)
 static int report(struct run *r, struct lock_collect *c, struct lock_table *t,
 		  struct lock_accounting *a);
 static bool needs_ksyms(const struct lock_opts *o, size_t rows);
-static int merge_rows(const struct lock_opts *o, struct lock_table **tp, struct ksyms *ks);
+static int report_rows(const struct lock_opts *o, struct lock_table *t, struct ksyms *ks,
+		       struct lock_table **rows);
 static void run_info(struct run *r, struct lock_collect *c, struct lock_run_info *ri);
 
 /* -I: the interval's report, then a fresh table for the next.  An exit code. */
@@ -267,7 +268,7 @@ static int top_draw(struct run *r)
 /* frugal lock top: read the interval, keep it (a key redraws it), draw it. */
 static int top_interval(struct run *r, struct lock_collect *c, struct lock_table **tp)
 {
-	struct lock_table *next = lock_table__new(lock_opts__row_frames(r->o));
+	struct lock_table *next = lock_table__new(lock_opts__row_frames(r->o)), *shown;
 	int err;
 
 	if (!next)
@@ -283,8 +284,12 @@ static int top_interval(struct run *r, struct lock_collect *c, struct lock_table
 	*tp = next;
 	r->last_ks = needs_ksyms(r->o, lock_table__len(r->last)) ?
 		     lock_report_syms(r->o, r->last) : NULL;
-	if (merge_rows(r->o, &r->last, r->last_ks))
+	if (report_rows(r->o, r->last, r->last_ks, &shown))
 		return cli_err(NULL, "out of memory");
+	if (shown != r->last) {
+		lock_table__free(r->last);
+		r->last = shown;
+	}
 	run_info(r, c, &r->last_ri);
 	return top_draw(r);
 }
@@ -356,20 +361,13 @@ static int collect_loop(struct run *r, struct lock_collect *c, struct lock_table
 	return 0;
 }
 
-/* *TP's rows merged if the report merges them (lock_report_merges):
- * *TP is then the merged table, the old one freed.  0 or -ENOMEM. */
-static int merge_rows(const struct lock_opts *o, struct lock_table **tp, struct ksyms *ks)
+/* The rows the report shows: T, or its rows merged (lock_report_merges),
+ * a new table the caller frees.  0 or -ENOMEM. */
+static int report_rows(const struct lock_opts *o, struct lock_table *t, struct ksyms *ks,
+		       struct lock_table **rows)
 {
-	struct lock_table *m;
-
-	if (!ks || !lock_report_merges(o))
-		return 0;
-	m = lock_report_merged(o, *tp, ks);
-	if (!m)
-		return -ENOMEM;
-	lock_table__free(*tp);
-	*tp = m;
-	return 0;
+	*rows = ks && lock_report_merges(o) ? lock_report_merged(o, t, ks) : t;
+	return *rows ? 0 : -ENOMEM;
 }
 
 static bool needs_ksyms(const struct lock_opts *o, size_t rows)
@@ -420,17 +418,14 @@ static int report(struct run *r, struct lock_collect *c, struct lock_table *t,
 			cli_log("lock: no kernel symbols (%s): printing addresses\n",
 				strerror(errno));
 	}
-	if (ks && lock_report_merges(r->o)) {
-		m = lock_report_merged(r->o, t, ks);
-		if (!m) {
-			ksyms__free(ks);
-			return cli_err(NULL, "out of memory");
-		}
-		t = m;
+	if (report_rows(r->o, t, ks, &m)) {
+		ksyms__free(ks);
+		return cli_err(NULL, "out of memory");
 	}
 	run_info(r, c, &ri);
-	err = lock_report_all(r->o, &r->sinks, t, a, &ri, ks, &failed);
-	lock_table__free(m);
+	err = lock_report_all(r->o, &r->sinks, m, a, &ri, ks, &failed);
+	if (m != t)
+		lock_table__free(m);
 	ksyms__free(ks);
 	if (err)
 		return cli_err(failed, "writing the report: %s", strerror(-err));

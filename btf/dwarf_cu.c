@@ -28,6 +28,7 @@
 
 #include "btf/encode_int.h"
 #include "lib/array.h"
+#include "lib/hash.h"
 
 #define MAX_ALIAS_DEPTH 16
 
@@ -1194,25 +1195,16 @@ static bool params_named(const struct enc_batch *b, const die_t *die, uint64_t l
  * definition is reduced to a 64-bit hash of exactly that, so definitions
  * in different batches compare without holding their BTF.
  */
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *c = p;
-
-	while (n--)
-		h = (h ^ *c++) * 1099511628211ull;
-	return h;
-}
-
 static uint64_t fnv_u32(uint64_t h, uint32_t v)
 {
-	return fnv(h, &v, sizeof(v));
+	return hash_fnv1a(h, &v, sizeof(v));
 }
 
 static uint64_t fnv_name(uint64_t h, const struct btf *btf, const struct btf_type *t)
 {
 	const char *n = btf__name_by_offset(btf, t->name_off);
 
-	return n ? fnv(h, n, strlen(n) + 1) : fnv_u32(h, 0);
+	return n ? hash_fnv1a(h, n, strlen(n) + 1) : fnv_u32(h, 0);
 }
 
 static uint64_t type_sig(const struct btf *btf, uint32_t id, uint64_t h)
@@ -1354,7 +1346,7 @@ static int func_sig(struct enc_batch *b, const die_t *die, uint64_t last, struct
 	const uint8_t *regs = NULL;
 	int nregs = param_regs(b->ctx, &regs), i = 0, err, r;
 	bool unexpected = false, has_struct = false;
-	uint64_t h = 14695981039346656037ull;
+	uint64_t h = HASH_FNV1A_SEED;
 	uint32_t t;
 	die_t c;
 

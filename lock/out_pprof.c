@@ -40,6 +40,7 @@
 #include <zlib.h>
 
 #include "lib/array.h"
+#include "lib/hash.h"
 #include "lib/ksyms.h"
 #include "lock/report.h"
 
@@ -235,15 +236,6 @@ static void map_free(struct pp_map *m)
 
 /* ---- the profile's tables ---- */
 
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
-}
-
 static bool same_str(const struct pprof *pp, uint32_t id, const char *s)
 {
 	const struct pb *b = &pp->sec[SEC_STRING];
@@ -256,7 +248,7 @@ static bool same_str(const struct pprof *pp, uint32_t id, const char *s)
 static uint32_t pp_string(struct pprof *pp, const char *s)
 {
 	struct pb *b = &pp->sec[SEC_STRING];
-	uint64_t h = str_hash(s);
+	uint64_t h = hash_fnv1a_str(s);
 	size_t len = strlen(s);
 	struct pp_slot *slot;
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/hash.h"
 #include "lib/io.h"
 #include "lib/ksyms.h"
 #include "lock/report.h"
@@ -133,17 +134,6 @@ bool lock_report_merges(const struct lock_opts *o)
 	return o->skip_nested && o->strip_machinery && o->mode == LOCK_AGGR_CALLER;
 }
 
-/* FNV-1a over the frames a row shows: the merged table's key. */
-static uint64_t shown_key(const uint64_t *frames, unsigned int n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ frames[i]) * 0x100000001b3ULL;
-	return h & ~LOCK_KEY_USER;
-}
-
 struct lock_table *lock_report_merged(const struct lock_opts *o, struct lock_table *t,
 				      struct ksyms *ks)
 {
@@ -177,7 +167,7 @@ struct lock_table *lock_report_merged(const struct lock_opts *o, struct lock_tab
 		for (j = 0; j < shown && first + j < frames; j++)
 			f[j] = r->stack[first + j];
 		memcpy(tail + at, r->comm, LOCK_COMM_LEN);
-		key = shown_key(f, shown);
+		key = hash_fnv1a(HASH_FNV1A_SEED, f, shown * sizeof(*f)) & ~LOCK_KEY_USER;
 		err = lock_table__add(m, key, &r->st, tail, r->comm[0] ? at + LOCK_COMM_LEN : at);
 	}
 out:

@@ -23,6 +23,7 @@
 
 #include "cli/cli.h"
 #include "lib/array.h"
+#include "lib/hash.h"
 #include "lock/lock_int.h"
 
 /* Processes whose Dwfl is kept; past it, the oldest half is dropped. */
@@ -215,15 +216,6 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	return h * 0xff51afd7ed558ccdULL;
 }
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
-	return h;
-}
-
 static bool is_lock_func(const char *f)
 {
 	static const char *const prefixes[] = {
@@ -296,7 +288,7 @@ static uint64_t frame_token(struct lock_ustacks *u, uint64_t pc, bool activation
 		mod = dwfl_module_info(m, NULL, &base, NULL, NULL, NULL, NULL, NULL);
 	/* Same module file, same offset: one frame, in any process.  Looked
 	 * up before the symbol: dwfl_module_addrinfo searches a table. */
-	h = mod ? mix(hash_str(mod), pc - base) : mix(u->cur->tgid, pc);
+	h = mod ? mix(hash_fnv1a_str(mod), pc - base) : mix(u->cur->tgid, pc);
 	h = mix(h, activation);
 	for (j = u->nr_slots ? h & (u->nr_slots - 1) : 0; u->nr_slots && u->slots[j];
 	     j = (j + 1) & (u->nr_slots - 1))
@@ -349,7 +341,7 @@ static uint64_t rule_key(struct lock_ustacks *u, uint64_t look, Dwfl_Module **mp
 	*mp = m;
 	if (!m || !(mod = dwfl_module_info(m, NULL, &base, NULL, NULL, NULL, NULL, NULL)))
 		return 0;
-	return mix(hash_str(mod), look - base) | 1;
+	return mix(hash_fnv1a_str(mod), look - base) | 1;
 }
 
 /* A register rule's offset from the CFA: "at CFA+N" and nothing else. */

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -74,29 +77,82 @@ int io__pwrite_full(int fd, const void *buf, size_t len, off_t off)
 	return move_full(fd, (char *)buf, len, off, true, -EIO);
 }
 
+/* PATH is there and not a regular file: open it, and buffer in /tmp. */
+static int open_direct(struct io_tmpfile *t, const char *path, const struct stat *st)
+{
+	int err;
+
+	if (S_ISDIR(st->st_mode))
+		return -EISDIR;
+	t->direct = open(path, O_WRONLY | O_CLOEXEC);
+	if (t->direct < 0)
+		return t->direct = -1, -errno;
+	t->f = tmpfile();
+	if (!t->f) {
+		err = -errno;
+		close(t->direct);
+		t->direct = -1;
+		return err;
+	}
+	return 0;
+}
+
 int io__tmpfile_open(struct io_tmpfile *t, const char *path)
 {
-	const char *slash = strrchr(path, '/');
-	int dlen = slash ? (int)(slash - path) + 1 : 0, fd, err;
+	const char *slash;
+	struct stat st;
+	int dlen, fd, err;
 	mode_t mask;
 
 	t->path = path;
 	t->f = NULL;
+	t->direct = -1;
+	t->tmp[0] = '\0';
+	t->real = NULL;
+	if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		return open_direct(t, path, &st);
+	/* Renaming over a symlink would replace the link, not its target. */
+	t->real = realpath(path, NULL);
+	if (t->real)
+		path = t->path = t->real;
+	slash = strrchr(path, '/');
+	dlen = slash ? (int)(slash - path) + 1 : 0;
 	if (snprintf(t->tmp, sizeof(t->tmp), "%.*s.%s.XXXXXX", dlen, path,
-		     slash ? slash + 1 : path) >= (int)sizeof(t->tmp))
+		     slash ? slash + 1 : path) >= (int)sizeof(t->tmp)) {
+		t->tmp[0] = '\0';
+		io__tmpfile_discard(t);
 		return -ENAMETOOLONG;
+	}
 	fd = mkstemp(t->tmp);
-	if (fd < 0)
-		return -errno;
+	if (fd < 0) {
+		err = -errno;
+		t->tmp[0] = '\0';
+		io__tmpfile_discard(t);
+		return err;
+	}
 	mask = umask(0);
 	umask(mask);
 	if (fchmod(fd, 0666 & ~mask) || !(t->f = fdopen(fd, "w"))) {
 		err = -errno;
 		close(fd);
-		unlink(t->tmp);
+		io__tmpfile_discard(t);
 		return err;
 	}
 	return 0;
+}
+
+/* The buffered bytes into the opened PATH. */
+static int copy_direct(struct io_tmpfile *t)
+{
+	char buf[16384];
+	ssize_t n;
+	int err = 0;
+
+	if (fseek(t->f, 0, SEEK_SET))
+		return -errno;
+	while (!err && (n = io__read(fileno(t->f), buf, sizeof(buf))) > 0)
+		err = io__write_full(t->direct, buf, n);
+	return err ?: n < 0 ? (int)n : 0;
 }
 
 int io__tmpfile_commit(struct io_tmpfile *t)
@@ -106,6 +162,11 @@ int io__tmpfile_commit(struct io_tmpfile *t)
 	errno = 0;
 	if (fflush(t->f) || ferror(t->f))
 		err = errno ? -errno : -EIO;
+	if (t->direct >= 0) {
+		err = err ?: copy_direct(t);
+		io__tmpfile_discard(t);
+		return err;
+	}
 	if (!err && fsync(fileno(t->f)))
 		err = -errno;
 	if (fclose(t->f) && !err)
@@ -113,8 +174,9 @@ int io__tmpfile_commit(struct io_tmpfile *t)
 	t->f = NULL;
 	if (!err && rename(t->tmp, t->path))
 		err = -errno;
-	if (err)
-		unlink(t->tmp);
+	if (!err)
+		t->tmp[0] = '\0';
+	io__tmpfile_discard(t);
 	return err;
 }
 
@@ -123,5 +185,14 @@ void io__tmpfile_discard(struct io_tmpfile *t)
 	if (t->f)
 		fclose(t->f);
 	t->f = NULL;
-	unlink(t->tmp);
+	if (t->direct >= 0) {
+		close(t->direct);
+		t->direct = -1;
+	} else if (t->tmp[0]) {
+		unlink(t->tmp);
+		t->tmp[0] = '\0';
+	}
+	free(t->real);
+	t->real = NULL;
+	t->path = NULL;
 }

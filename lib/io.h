@@ -24,13 +24,18 @@ int io__pwrite_full(int fd, const void *buf, size_t len, off_t off);
 /*
  * A file written whole or not at all: a temporary file beside PATH, made
  * with the mode a new file would get (0666 less the umask), fsync'd and
- * renamed over PATH at commit.  A reader never sees a partial file, and
- * PATH is untouched until the commit.
+ * renamed over PATH at commit (over a symlink's target, not the link).  A
+ * reader never sees a partial file, and PATH is untouched until the commit.
+ * PATH that is not a regular file (/dev/null, a pipe such as /dev/fd/N) is
+ * opened at once and never replaced: what is written goes to an unnamed
+ * temporary file, copied into PATH at the commit.
  */
 struct io_tmpfile {
 	char tmp[4096];
+	char *real;		/* PATH resolved, when it names a file already */
 	const char *path;
 	FILE *f;		/* write here */
+	int direct;		/* PATH opened for writing; -1: a regular file */
 };
 
 /* 0, or -errno (the directory cannot take a file, PATH too long). */

@@ -64,6 +64,17 @@ check "--output: nothing on stdout" test ! -s "$_tmp/stdout"
 check "--output: the file holds the whole report" test "$(json "$_tmp/out.json" \
 	'sum(r["contended"] for r in d["rows"]) == d["accounting"]["in_rows"]')" = True
 check "--output: no temporary file left beside it" test "$(ls -A "$_tmp" | grep -c '^\.out\.json\.')" = 0
+# Into a pipe (as into /dev/null): written into, never replaced by a file.
+mkfifo "$_tmp/fifo"
+cat "$_tmp/fifo" >"$_tmp/fifo.out" & c=$!
+"$FRUGAL" lock --json --output "$_tmp/fifo" -- $BENCH >/dev/null 2>&1
+wait $c
+check "--output into a pipe: the reader got the whole report" test "$(json "$_tmp/fifo.out" \
+	'sum(r["contended"] for r in d["rows"]) == d["accounting"]["in_rows"]')" = True
+check "--output into a pipe: still a pipe, nothing left beside it" \
+	test -p "$_tmp/fifo" -a "$(ls -A "$_tmp" | grep -c '^\.fifo\.')" = 0
+expect_exit "--output into a directory: exit 1, before tracing" 1 "$FRUGAL" lock -d 30 --output "$_tmp"
+check "--output into a directory: one line naming it" test "$err" = "frugal lock: $_tmp: Is a directory"
 expect_exit "--output into a directory that does not exist: exit 1, before tracing" 1 \
 	"$FRUGAL" lock -d 30 --output "$_tmp/none/x"
 check "--output: one line naming the file" test "$err" = "frugal lock: $_tmp/none/x: No such file or directory"

@@ -2,12 +2,18 @@
 /*
  * lib/array and lib/io: growth doubles and refuses sizes that would
  * overflow; whole reads and writes survive a signal (EINTR) and report
- * the end of a file.
+ * the end of a file; a file written whole replaces a regular file (or a
+ * symlink's target), and writes into a device or a pipe without replacing
+ * it.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -120,10 +126,92 @@ static void test_files(void)
 	TEST_END();
 }
 
+/* Read what the FIFO at PATH receives (up to LEN - 1 bytes) in a child, which
+ * writes it to the pipe RES; the parent reads it back. */
+static pid_t fifo_reader(const char *path, int res)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		char buf[64];
+		int fd = open(path, O_RDONLY);
+		ssize_t n = fd < 0 ? 0 : io__read_full(fd, buf, sizeof(buf));
+
+		_exit(n < 0 || io__write_full(res, buf, n) ? 1 : 0);
+	}
+	return pid;
+}
+
+static void test_tmpfile(void)
+{
+	char dir[] = "/tmp/frugal-io-XXXXXX", f[64], link[64], fifo[64], buf[64] = "";
+	struct io_tmpfile t;
+	struct stat st;
+	int res[2], status = -1;
+	pid_t pid;
+	ssize_t n;
+	FILE *in;
+
+	TEST_BEGIN("io: a file whole: a regular file and a symlink's target replaced, a pipe written into");
+	if (!mkdtemp(dir) || pipe(res)) {
+		CHECK(0, "mkdtemp/pipe: %s", strerror(errno));
+		return;
+	}
+	snprintf(f, sizeof(f), "%s/f", dir);
+	snprintf(link, sizeof(link), "%s/l", dir);
+	snprintf(fifo, sizeof(fifo), "%s/p", dir);
+	in = fopen(f, "w");
+	CHECK(in && fputs("old", in) >= 0 && !fclose(in), "setup %s", f);
+	CHECK_EQ(symlink("f", link), 0);
+	/* Through the link: the target gets the new bytes, the link stays. */
+	CHECK_EQ(io__tmpfile_open(&t, link), 0);
+	fputs("new", t.f);
+	in = fopen(f, "r");
+	CHECK(in && fgets(buf, sizeof(buf), in) && !strcmp(buf, "old"), "untouched before the commit: %s", buf);
+	if (in)
+		fclose(in);
+	CHECK_EQ(io__tmpfile_commit(&t), 0);
+	CHECK(!lstat(link, &st) && S_ISLNK(st.st_mode), "%s is still a symlink", link);
+	in = fopen(f, "r");
+	CHECK(in && fgets(buf, sizeof(buf), in) && !strcmp(buf, "new"), "the target holds %s", buf);
+	if (in)
+		fclose(in);
+	/* A pipe (as a device would: anything but a regular file) gets
+	 * everything at the commit, and stays a pipe. */
+	CHECK_EQ(mkfifo(fifo, 0600), 0);
+	pid = fifo_reader(fifo, res[1]);
+	CHECK_EQ(io__tmpfile_open(&t, fifo), 0);
+	fputs("through the pipe", t.f);
+	CHECK_EQ(io__tmpfile_commit(&t), 0);
+	waitpid(pid, &status, 0);
+	CHECK_EQ(status, 0);
+	n = read(res[0], buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	CHECK_STR(buf, "through the pipe");
+	CHECK(!stat(fifo, &st) && S_ISFIFO(st.st_mode), "%s is still a FIFO", fifo);
+	/* A pipe discarded gets nothing; a directory is refused at the open. */
+	pid = fifo_reader(fifo, res[1]);
+	CHECK_EQ(io__tmpfile_open(&t, fifo), 0);
+	fputs("partial", t.f);
+	io__tmpfile_discard(&t);
+	waitpid(pid, &status, 0);
+	CHECK_EQ(status, 0);
+	CHECK_EQ(io__tmpfile_open(&t, dir), -EISDIR);
+	/* Nothing left beside the files but themselves. */
+	unlink(f);
+	unlink(link);
+	unlink(fifo);
+	CHECK(!rmdir(dir), "rmdir %s: %s (a temporary file left?)", dir, strerror(errno));
+	close(res[0]);
+	close(res[1]);
+	TEST_END();
+}
+
 int main(void)
 {
 	test_array();
 	test_eintr();
 	test_files();
+	test_tmpfile();
 	TEST_EXIT();
 }

@@ -370,7 +370,7 @@ static int attach_one(struct bpf_program *p, const char *tp, bool btf)
  * each tracepoint, the second program before the first: the kernel calls a
  * tracepoint's programs in the order they were attached, and the accounting
  * of nested runs relies on the second being called first (lock.bpf.c).
- * With --skip-nested the second programs were not loaded: one per
+ * Without --nested the second programs were not loaded: one per
  * tracepoint, which the kernel calls directly rather than in a loop.
  */
 static int attach(struct lock_collect *c, bool btf, bool fork, bool user_only)

@@ -14,11 +14,11 @@
  *
  * Nothing is lost: when the table is full there is no retry; the key goes
  * through per-CPU perf buffers (no lock at all, so the overflow path cannot
- * contend with itself) and user space merges it.  And
- * every program exists twice: the kernel skips a program's run on a CPU
- * where that program is already running (a contention in an interrupt that
- * arrives during our run), so a second copy, attached to the same
- * tracepoint, takes exactly those runs (see "Nesting" below).
+ * contend with itself) and user space merges it.  The kernel skips a
+ * program's run on a CPU where that program is already running (a
+ * contention in an interrupt that arrives during our run): those runs are
+ * counted, and with --nested a second copy of each program, attached to the
+ * same tracepoint, takes most of them (see "Nesting" below).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -80,7 +80,7 @@ const volatile bool do_nothing;
 /* --as-nested: the first programs do what the second ones do when nested
  * (the path an interrupt's contention takes, which no test can force). */
 const volatile bool as_nested;
-/* --skip-nested: the second programs are not loaded, so no mark is set. */
+/* Without --nested the second programs are not loaded: no mark is set. */
 const volatile bool skip_nested;
 
 struct task_slots {
@@ -896,7 +896,24 @@ static __always_inline __u32 lock_class(__u64 lock, __u32 flags)
  * X on it (the interrupt that recorded it has returned, or S was another
  * task's).  Slots on two stacks that are both not the task's are kept: an
  * exception can interrupt an interrupt.
+ *
+ * "The same depth" is within FRAME_SLACK bytes: a tracepoint with one probe
+ * calls it directly, with more it calls them from its iterator, whose frame
+ * (32 bytes on x86-64) then lies between the waiting code and ours.  Another
+ * tracer that attaches to one of the two tracepoints, or to both between a
+ * begin and its end, moves one of the two addresses by that frame (seen:
+ * `perf stat -e lock:contention_end` beside us made every end miss its
+ * begin).  A wait nested in another on the same stack runs in an interrupt
+ * or exception, whose saved registers alone (168 bytes) put it deeper than
+ * that.
  */
+#define FRAME_SLACK	128
+
+static __always_inline bool same_frame(__u64 s, __u64 x)
+{
+	return s - x + FRAME_SLACK <= 2 * FRAME_SLACK;
+}
+
 static __always_inline bool on_task_stack(__u64 a, __u64 stk)
 {
 	return stk && a - stk < LOCK_THREAD_SIZE;
@@ -910,7 +927,7 @@ static __always_inline bool slot_over(__u64 s, const struct where *w)
 		return x_task;
 	if (!s_task && s - w->sp + LOCK_THREAD_SIZE >= 2 * LOCK_THREAD_SIZE)
 		return false;
-	return s <= w->sp;
+	return s <= w->sp + FRAME_SLACK;
 }
 
 /* Drop the slots on top of a stack that are over, seen from W. */
@@ -927,7 +944,8 @@ static __always_inline bool slot_over(__u64 s, const struct where *w)
 })
 
 /*
- * Take the slot of LOCK recorded at SP into *out.  Slots above it were
+ * Take the slot of LOCK recorded at SP (same_frame(); SP is the context
+ * pointer, compared, never computed with) into *out.  Slots above it were
  * pushed after it and never ended (a nested wait ends before the one it is
  * nested in): they are stale, and counted.  False when there is none.
  */
@@ -937,7 +955,9 @@ static __always_inline bool slot_over(__u64 s, const struct where *w)
 	for (int __i = (depth_max) - 1; __i >= 0; __i--) {			\
 		if (__i >= __d)							\
 			continue;						\
-		if ((st)->s[__i].lock != (lock) || (st)->s[__i].sp != (sp))	\
+		if ((st)->s[__i].lock != (lock) ||				\
+		    (st)->s[__i].sp + FRAME_SLACK < (sp) ||			\
+		    (st)->s[__i].sp - FRAME_SLACK > (sp))			\
 			continue;						\
 		*(out) = (st)->s[__i];						\
 		for (__u32 __k = __i + 1; __k < __d && __k < (depth_max); __k++) \
@@ -1212,7 +1232,7 @@ static __always_inline void on_begin(void *ctx, struct lock_cpu_state *cs, __u64
 		 * same frame: the same wait, the first timestamp kept. */
 		d = ts->depth;
 		if (d > 0 && d <= LOCK_TASK_DEPTH && ts->s[d - 1].lock == lock &&
-		    ts->s[d - 1].sp == w.sp) {
+		    same_frame(ts->s[d - 1].sp, w.sp)) {
 			count(LC_REBEGINS);
 			return;
 		}
@@ -1327,15 +1347,21 @@ bool stopped;
  * Nesting.  The kernel runs a program at most once at a time per CPU: a
  * contention in an interrupt that arrives while our begin (or end) program
  * runs on that CPU would be skipped, its begin lost or its end never seen.
- * So each program exists twice.  The first marks, in the CPU's state, that
- * it is running; the second, attached to the same tracepoint before it,
- * returns at once unless that mark is set - that is, unless this run is
- * nested inside the first, which the kernel then skips.  What both miss
- * (a run nested in the second, or in the few instructions around the mark)
- * is the first program's recursion_misses less the second's NESTED count:
- * user space reports it.  The second program counts before the kernel
- * counts the first one's miss (it is called first), so reading the misses
- * before the counters never shows a loss that is not there.
+ * By default that is all: one program per tracepoint, which the kernel
+ * calls directly, and the kernel's recursion_misses of the first programs
+ * are reported as skipped runs.  With --nested each program exists twice.
+ * The first marks, in the CPU's state, that it is running; the second,
+ * attached to the same tracepoint before it, returns at once unless that
+ * mark is set - that is, unless this run is nested inside the first, which
+ * the kernel then skips.  What both miss (a run nested in the second, or in
+ * the kernel's dispatch around the first, outside the mark) is the first
+ * program's recursion_misses less the second's NESTED count: user space
+ * reports it.  The second program counts before the kernel counts the
+ * first one's miss (it is called first), so reading the misses before the
+ * counters never shows a loss that is not there.  Why --nested is not the
+ * default: two probes on a tracepoint are called in a loop through
+ * indirect calls, which cost ~10% of a contended workload on a kernel
+ * with retpolines (docs/lock.md, "Nesting").
  */
 static __always_inline __u64 arg(__u64 *ctx, int i)
 {

@@ -111,7 +111,7 @@ struct lock_opts {
 	bool force_raw_tp;		/* testing the fallback */
 	bool floor;			/* --floor: programs that return at once */
 	bool as_nested;			/* --as-nested: every run takes the nested path */
-	bool skip_nested;		/* --skip-nested: no second programs (lock.bpf.c) */
+	bool skip_nested;		/* no second programs (lock.bpf.c); --nested: false */
 	bool top;			/* frugal lock top: the live view */
 	bool quiet;			/* -q: no logs, even with -v */
 	bool owner;			/* -o: -t's rows are the owners, not the waiters */
@@ -254,9 +254,9 @@ struct ksyms *lock_symbolize(const uint64_t *addrs, size_t n,
  */
 struct ksyms *lock_report_syms(const struct lock_opts *o, struct lock_table *t);
 /*
- * With --skip-nested, the tracepoint iterator's frame is on a stack only
- * while another tracer shares the tracepoint, so one stack can come in
- * under two keys.  Does the report of O merge its rows by their frames
+ * With one program per tracepoint (no --nested), the tracepoint
+ * iterator's frame is on a stack only while another tracer shares the
+ * tracepoint, so one stack can come in under two keys.  Does the report of O merge its rows by their frames
  * once the tracepoint's own are dropped?  And the merged copy of T, with
  * KS to tell those frames (NULL + errno on ENOMEM).
  */

@@ -16,7 +16,7 @@
 
 enum {
 	OPT_TID = CLI_OPT_LONG, OPT_MAX_STACK, OPT_STACK_SKIP, OPT_JSON, OPT_RING,
-	OPT_RAW_TP, OPT_NO_WALK, OPT_STACK_CHECK, OPT_FLOOR, OPT_AS_NESTED, OPT_SKIP_NESTED, OPT_FOLDED, OPT_WEIGHT,
+	OPT_RAW_TP, OPT_NO_WALK, OPT_STACK_CHECK, OPT_FLOOR, OPT_AS_NESTED, OPT_SKIP_NESTED, OPT_NESTED, OPT_FOLDED, OPT_WEIGHT,
 	OPT_SVG, OPT_PPROF, OPT_OUTPUT, OPT_USER_ONLY, OPT_USTACK, OPT_DEBUG_DIR,
 };
 
@@ -59,7 +59,8 @@ static const struct cli_opt opts[] = {
 	{ "raw-tp", OPT_RAW_TP, no_argument, NULL, "skip tp_btf, use raw tracepoints" },
 	{ "no-stack-walk", OPT_NO_WALK, no_argument, NULL, "unwind every stack (no learned walk)" },
 	{ "floor", OPT_FLOOR, no_argument, NULL, "attach programs that do nothing (the cost floor, for benchmarks)" },
-	{ "skip-nested", OPT_SKIP_NESTED, no_argument, NULL, "one program per tracepoint: cheaper; contentions inside our own runs are counted as skipped, not taken" },
+	{ "nested", OPT_NESTED, no_argument, NULL, "a second program per tracepoint takes contentions inside our own runs (else counted as skipped); slower" },
+	{ "skip-nested", OPT_SKIP_NESTED, no_argument, NULL, "one program per tracepoint (the default; undoes --nested)" },
 	{ "as-nested", OPT_AS_NESTED, no_argument, NULL, "take every contention as one nested in our own programs (for tests)" },
 	{ "stack-check", OPT_STACK_CHECK, no_argument, NULL, "walk and unwind every stack, count differences" },
 	{ "help", 'h', no_argument, NULL, "this help" },
@@ -235,6 +236,7 @@ static void set_defaults(struct lock_opts *o)
 	o->stack_skip = (unsigned int)-1;	/* not given: see default_stack_skip() */
 	o->map_entries = LOCK_DEF_ENTRIES;
 	o->ring_kb = 128;
+	o->skip_nested = true;		/* see lock.bpf.c, "Nesting" */
 	o->ustack_size = LOCK_USTACK_DEF;
 }
 
@@ -352,6 +354,7 @@ static int parse_one(void *ctx, int c, const char *arg)
 	case OPT_FLOOR: o->floor = true; break;
 	case OPT_AS_NESTED: o->as_nested = true; break;
 	case OPT_SKIP_NESTED: o->skip_nested = true; break;
+	case OPT_NESTED: o->skip_nested = false; break;
 	case OPT_STACK_CHECK: o->stack_check = true; break;
 	case 'h': o->help = true; return CLI_OPTS_STOP;
 	}

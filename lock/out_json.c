@@ -53,8 +53,8 @@ static void header(struct lock_out *out)
 	fprintf(f, "{\"tool\":\"frugal lock\",\"mode\":\"%s\"", mode_names[o->mode]);
 	if (o->owner)	/* -o: the task rows are the locks' owners */
 		fprintf(f, ",\"owner\":true");
-	if (o->skip_nested)	/* runs nested in ours were counted, not taken */
-		fprintf(f, ",\"skip_nested\":true");
+	/* true: runs nested in ours were counted, not taken (no --nested) */
+	fprintf(f, ",\"skip_nested\":%s", o->skip_nested ? "true" : "false");
 	if (ri->interval)
 		fprintf(f, ",\"interval\":%u,\"time\":%.3f", ri->interval, ri->time);
 	put_member(f, "attach", ri->attach ? ri->attach : "");

@@ -459,7 +459,8 @@ static int trace(struct run *r, struct lock_collect **cp, struct lock_table **tp
 			       errno == ENOENT ? " (no contention_begin/end tracepoints?)" : "");
 	cli_log("lock: attached with %s, %.1f ms after start%s\n", lock_collect__path(*cp),
 		(cli_now() - r->t0) * 1e3,
-		o->skip_nested ? "; one program per tracepoint (--skip-nested)" : "");
+		o->skip_nested ? "; one program per tracepoint" :
+		"; two programs per tracepoint (--nested)");
 	err = release_command(r);
 	err = err ?: collect_loop(r, *cp, tp);
 	if (err || o->top)

@@ -7,7 +7,8 @@
 # Then the overflow case: -t -M 8 over 200+ contending threads, where the
 # kernel table holds 8 rows and the rest must arrive through the per-CPU
 # buffers (which take no lock: our own programs cause no contention).
-# Between them, --skip-nested, and the nested path forced with --as-nested.
+# Between them, --nested (a second program per tracepoint), and the nested
+# path forced with --as-nested.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lock.inc"
 can_bpf "lock exactness" || finish
@@ -55,23 +56,26 @@ completed=$(json $J 'd["accounting"]["completed"]')
 check "exact: the run had contention ($completed)" test "${completed:-0}" -gt 20
 check "exact: completed + ends skipped == perf's contention_end ($(seen $J) vs $PERF_END)" \
 	test "$(matches_kernel $J "$PERF_END")" = True
-check "exact: begins seen == perf's contention_begin" test "$(json $J \
-	"$PERF_BEGIN <= d['accounting']['begins'] + d['accounting']['lost_skipped_begin'] <= $PERF_BEGIN + d['accounting']['nested_taken']")" = True
+# By default one program per tracepoint: nothing takes the runs the kernel
+# skips, and every one of them is counted.
+check "exact: begins seen + begins skipped == perf's contention_begin" test "$(json $J \
+	"d['accounting']['begins'] + d['accounting']['lost_skipped_begin'] == $PERF_BEGIN and d['accounting']['nested_taken'] == 0")" = True
 check "exact: rows + filtered + losses == completed" test "$(json $J \
 	'sum(r["contended"] for r in d["rows"]) + d["accounting"]["filtered"] + d["accounting"]["lost_no_begin"] + d["accounting"]["lost_ringbuf"]')" = "$completed"
 check "exact: nothing lost but counted skipped runs" test "$(losses_explained $J)" = True
 
-# --skip-nested: one program per tracepoint, nothing takes the runs the
-# kernel skips: the same identities, with every skipped run counted.
-run single "--skip-nested" 1 "-T 6 -P 4"
-J=$_tmp/single.json
-check "skip-nested: the run had contention ($(json $J 'd["accounting"]["completed"]'))" \
+# --nested: a second program per tracepoint takes the runs nested in the
+# first: the same identities, where a nested run taken may be one that
+# perf's own counting skipped.
+run twice "--nested" 1 "-T 6 -P 4"
+J=$_tmp/twice.json
+check "--nested: the run had contention ($(json $J 'd["accounting"]["completed"]'))" \
 	test "$(json $J 'd["accounting"]["completed"]')" -gt 20
-check "skip-nested: completed + ends skipped == perf's contention_end ($(seen $J) vs $PERF_END)" \
+check "--nested: completed + ends skipped == perf's contention_end ($(seen $J) vs $PERF_END)" \
 	test "$(matches_kernel $J "$PERF_END")" = True
-check "skip-nested: begins seen + begins skipped == perf's contention_begin" test "$(json $J \
-	"d['accounting']['begins'] + d['accounting']['lost_skipped_begin'] == $PERF_BEGIN and d['accounting']['nested_taken'] == 0")" = True
-check "skip-nested: nothing lost but counted skipped runs" test "$(losses_explained $J)" = True
+check "--nested: begins seen + begins skipped == perf's contention_begin" test "$(json $J \
+	"$PERF_BEGIN <= d['accounting']['begins'] + d['accounting']['lost_skipped_begin'] <= $PERF_BEGIN + d['accounting']['nested_taken']")" = True
+check "--nested: nothing lost but counted skipped runs" test "$(losses_explained $J)" = True
 
 # --as-nested: every run takes the path of a contention nested in our own
 # programs (interrupts cannot be made to arrive on cue): keys built in the

@@ -256,9 +256,10 @@ struct ksyms *lock_report_syms(const struct lock_opts *o, struct lock_table *t);
 /*
  * With one program per tracepoint (no --nested), the tracepoint
  * iterator's frame is on a stack only while another tracer shares the
- * tracepoint, so one stack can come in under two keys.  Does the report of O merge its rows by their frames
- * once the tracepoint's own are dropped?  And the merged copy of T, with
- * KS to tell those frames (NULL + errno on ENOMEM).
+ * tracepoint, so one stack can come in under two keys.  Does the report of
+ * O merge its rows by their frames once the tracepoint's own are dropped?
+ * And the merged copy of T, with KS to tell those frames (NULL + errno on
+ * ENOMEM).
  */
 bool lock_report_merges(const struct lock_opts *o);
 struct lock_table *lock_report_merged(const struct lock_opts *o, struct lock_table *t,

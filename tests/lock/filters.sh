@@ -37,7 +37,7 @@ fi
 "$FRUGAL" lock -S anon_pipe_write --json -- $BENCH >"$_tmp/S.json" 2>/dev/null
 # On failure the name says how many rows and the first one without it.
 check "-S anon_pipe_write: rows all have it in their stack ($(json "$_tmp/S.json" \
-	'"%d rows%s" % (len(d["rows"]), "".join(" e.g. " + ";".join(r["stack"][:6]) for r in d["rows"] if not any("anon_pipe_write" in f for f in r["stack"]))[:300])'))" \
+	'"%d rows%s" % (len(d["rows"]), "".join(" e.g. %d waits: " % r["contended"] + ";".join(r["stack"]) for r in d["rows"] if not any("anon_pipe_write" in f for f in r["stack"]))[:600])'))" \
 	test "$(json "$_tmp/S.json" \
 	'len(d["rows"]) > 0 and all(any("anon_pipe_write" in f for f in r["stack"]) for r in d["rows"])')" = True
 

@@ -131,6 +131,14 @@ else fail "global_var: VARs in .data/.bss/.rodata DATASECs at the symbols' offse
 got=$(bpftool btf dump file "$W/g.btf" | grep -c "VAR 'ext_decl'")
 if [ "$got" -eq 0 ]; then pass "global_var: a declaration only has no VAR"
 else fail "global_var: a declaration only has no VAR" "found ext_decl"; fi
+# Detached into a pipe (as into /dev/null): written into, never replaced.
+mkfifo "$W/pipe"
+timeout 20 cat "$W/pipe" > "$W/piped.btf" & c=$!
+"$FRUGAL" btf encode --btf_features=var,global_var --btf_encode_detached="$W/pipe" "$W/g"
+wait $c
+if cmp -s "$W/g.btf" "$W/piped.btf" && [ -p "$W/pipe" ]; then
+	pass "--btf_encode_detached into a pipe: the same bytes, and still a pipe"
+else fail "--btf_encode_detached into a pipe: the same bytes, and still a pipe" "$(ls -l "$W/pipe" "$W/piped.btf")"; fi
 "$FRUGAL" btf encode --btf_features=var --btf_encode_detached="$W/g0.btf" "$W/g"
 got=$(bpftool btf dump file "$W/g0.btf" | grep -cE '\] (VAR|DATASEC) ')
 if [ "$got" -eq 0 ]; then pass "without global_var: no VAR or DATASEC"

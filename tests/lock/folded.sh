@@ -66,7 +66,7 @@ check "--output: the file holds the whole report" test "$(json "$_tmp/out.json" 
 check "--output: no temporary file left beside it" test "$(ls -A "$_tmp" | grep -c '^\.out\.json\.')" = 0
 # Into a pipe (as into /dev/null): written into, never replaced by a file.
 mkfifo "$_tmp/fifo"
-cat "$_tmp/fifo" >"$_tmp/fifo.out" & c=$!
+timeout 30 cat "$_tmp/fifo" >"$_tmp/fifo.out" & c=$!
 "$FRUGAL" lock --json --output "$_tmp/fifo" -- $BENCH >/dev/null 2>&1
 wait $c
 check "--output into a pipe: the reader got the whole report" test "$(json "$_tmp/fifo.out" \

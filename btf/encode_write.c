@@ -93,15 +93,12 @@ static int tmp_commit(int fd, char *tmp, const char *path, mode_t mode)
 	return 0;
 }
 
-/* PATH is there and not a regular file (/dev/null, a pipe): written into,
- * never replaced, as lib/io does for the lock reports. */
-static int write_direct(const char *path, const void *data, size_t len)
+/* FD is what PATH named, not a regular file (/dev/null, a pipe): written
+ * into, never replaced (io__open_special()). */
+static int write_direct(int fd, const void *data, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC), err;
+	int err = io__write_full(fd, data, len);
 
-	if (fd < 0)
-		return -errno;
-	err = io__write_full(fd, data, len);
 	if (close(fd) && !err)
 		err = -errno;
 	return err;
@@ -110,12 +107,12 @@ static int write_direct(const char *path, const void *data, size_t len)
 int enc_write_raw(const char *path, const void *data, size_t len)
 {
 	char tmp[PATH_MAX];
-	struct stat st;
 	mode_t mask;
 	int fd, err;
 
-	if (!stat(path, &st) && !S_ISREG(st.st_mode))
-		return S_ISDIR(st.st_mode) ? -EISDIR : write_direct(path, data, len);
+	fd = io__open_special(path);
+	if (fd != -ENOENT)
+		return fd < 0 ? fd : write_direct(fd, data, len);
 	fd = tmp_open(path, tmp, sizeof(tmp));
 	if (fd < 0)
 		return fd;

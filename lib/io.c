@@ -77,16 +77,25 @@ int io__pwrite_full(int fd, const void *buf, size_t len, off_t off)
 	return move_full(fd, (char *)buf, len, off, true, -EIO);
 }
 
-/* PATH is there and not a regular file: open it, and buffer in /tmp. */
-static int open_direct(struct io_tmpfile *t, const char *path, const struct stat *st)
+int io__open_special(const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st) || S_ISREG(st.st_mode))
+		return -ENOENT;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* PATH opened as FD (io__open_special()): buffer in /tmp until the commit. */
+static int open_direct(struct io_tmpfile *t, int fd)
 {
 	int err;
 
-	if (S_ISDIR(st->st_mode))
-		return -EISDIR;
-	t->direct = open(path, O_WRONLY | O_CLOEXEC);
-	if (t->direct < 0)
-		return t->direct = -1, -errno;
+	t->direct = fd;
 	t->f = tmpfile();
 	if (!t->f) {
 		err = -errno;
@@ -100,7 +109,6 @@ static int open_direct(struct io_tmpfile *t, const char *path, const struct stat
 int io__tmpfile_open(struct io_tmpfile *t, const char *path)
 {
 	const char *slash;
-	struct stat st;
 	int dlen, fd, err;
 	mode_t mask;
 
@@ -109,8 +117,9 @@ int io__tmpfile_open(struct io_tmpfile *t, const char *path)
 	t->direct = -1;
 	t->tmp[0] = '\0';
 	t->real = NULL;
-	if (!stat(path, &st) && !S_ISREG(st.st_mode))
-		return open_direct(t, path, &st);
+	fd = io__open_special(path);
+	if (fd != -ENOENT)
+		return fd < 0 ? fd : open_direct(t, fd);
 	/* Renaming over a symlink would replace the link, not its target. */
 	t->real = realpath(path, NULL);
 	if (t->real)

@@ -40,6 +40,13 @@ struct io_tmpfile {
 
 /* 0, or -errno (the directory cannot take a file, PATH too long). */
 int io__tmpfile_open(struct io_tmpfile *t, const char *path);
+/*
+ * PATH names something there that is not a regular file (a device, a
+ * pipe): it is opened for writing, and its fd returned.  -EISDIR for a
+ * directory, -ENOENT for a regular file or nothing (write it whole then),
+ * else -errno.
+ */
+int io__open_special(const char *path);
 /* Flush, sync, close and rename over PATH.  0, or -errno with nothing left behind. */
 int io__tmpfile_commit(struct io_tmpfile *t);
 /* Close and remove the temporary file (after a failure); PATH untouched. */

@@ -262,6 +262,9 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	ro->has_addr = o->nr_addrs > 0;
 	ro->has_cgroup = o->nr_cgroups > 0;
 	ro->nr_ranges = o->nr_ranges;
+	ro->shown_frames = o->user_max_stack;
+	ro->nr_machinery = o->nr_machinery;
+	memcpy(ro->machinery, o->machinery, sizeof(ro->machinery));
 	/*
 	 * The walker knows x86-64's stacks (16 KB, aligned; kernel text in the
 	 * top 2 GB; return addresses pushed by call): elsewhere, unwind.

@@ -41,6 +41,11 @@ const volatile bool classify_lock;	/* -l: tell mmap_lock / siglock apart */
 const volatile __u64 type_mask;		/* bit (flags & 63) set: accepted; 0: all */
 const volatile bool has_addr;
 const volatile __u32 nr_ranges;		/* -S: sorted [start, end) text ranges */
+/* -S looks at the frames the report shows: past the tracing frames on top
+ * (these text ranges), at most shown_frames. */
+const volatile __u32 shown_frames = LOCK_MAX_STACK;
+const volatile __u32 nr_machinery;
+const volatile __u64 machinery[LOCK_MACHINERY_RANGES][2];
 /*
  * Kernel struct offsets, found by the loader in the kernel's BTF.  Reading
  * through them with bpf_probe_read_kernel keeps this object free of CO-RE
@@ -348,13 +353,35 @@ static __always_inline struct task_slots *task_slots_get(bool create)
 				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
 }
 
+static __always_inline bool is_machinery(__u64 ip)
+{
+	for (__u32 i = 0; i < LOCK_MACHINERY_RANGES && i < nr_machinery; i++)
+		if (ip >= machinery[i][0] && ip < machinery[i][1])
+			return true;
+	return false;
+}
+
+/*
+ * -S: does a frame the report will show lie in one of the ranges?  The
+ * report drops up to LOCK_MACHINERY_FRAMES tracing frames from the top and
+ * shows --max-stack frames after them; a frame kept beyond those (one
+ * tracing frame instead of two leaves one more) must not let a row in.
+ */
 static __always_inline bool stack_matches(__u64 *stack)
 {
+	__u32 top = 0, shown = 0;
+
 	for (__u32 i = 0; i < LOCK_MAX_STACK && i < max_stack; i++) {
 		__u64 ip = stack[i];
 		__u32 lo = 0, hi = nr_ranges;
 
 		if (!ip)
+			break;
+		if (i == top && i < LOCK_MACHINERY_FRAMES && is_machinery(ip)) {
+			top++;
+			continue;
+		}
+		if (shown++ >= shown_frames)
 			break;
 		for (int n = 0; n < 20 && lo < hi; n++) {
 			__u32 mid = (lo + hi) / 2;

@@ -27,6 +27,7 @@
 /* Bounds.  The map sizes are set by the user (-M); these are hard limits. */
 #define LOCK_MAX_STACK		64	/* --max-stack + --stack-skip */
 #define LOCK_MACHINERY_FRAMES	2	/* tracing frames kept, then dropped by name */
+#define LOCK_MACHINERY_RANGES	8	/* -S: their text ranges, for the kernel's filter */
 #define LOCK_DEF_ENTRIES	16384
 #define LOCK_CPU_DEPTH		8	/* nested spinning waits per CPU: task, softirq, irq, nmi, ... */
 #define LOCK_TASK_DEPTH		4	/* nested sleeping waits per task */

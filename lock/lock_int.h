@@ -107,6 +107,10 @@ struct lock_opts {
 	uint64_t cgroup_ids[LOCK_MAX_CGROUPS];
 	uint64_t (*ranges)[2];		/* -S: sorted [start, end) of matching symbols */
 	unsigned int nr_ranges;
+	/* -S: the tracing frames the report drops from a stack's top, so the
+	 * kernel filters on the frames shown (resolve.c) */
+	uint64_t machinery[LOCK_MACHINERY_RANGES][2];
+	unsigned int nr_machinery;
 	bool follow_forks;		/* a command: its children are targets */
 	bool force_raw_tp;		/* testing the fallback */
 	bool floor;			/* --floor: programs that return at once */

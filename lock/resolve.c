@@ -52,7 +52,31 @@ static bool name_matches(const char *name, const char *list)
 	return false;
 }
 
-/* -S: the text ranges of every symbol whose name contains one of the words. */
+/*
+ * The tracing frames that can sit on top of a contention's stack, of those
+ * the report drops by name (report.c, is_machinery()): the run helper, and
+ * the tracepoint's iterator and its probe stub, each frame seen or not
+ * depending on how many probes the tracepoint has.
+ */
+static bool is_machinery_name(const char *name)
+{
+	static const char *const names[] = {
+		"bpf_trace_run2", "__traceiter_contention_begin", "__bpf_trace_contention_begin",
+		"__traceiter_contention_end", "__bpf_trace_contention_end",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+/*
+ * -S: the text ranges of every symbol whose name contains one of the
+ * words; and, when the report drops the tracing frames, theirs, so the
+ * kernel's filter looks only at the frames shown.
+ */
 static int resolve_callstack(struct lock_opts *o, struct ksyms *ks)
 {
 	size_t i, n = ksyms__count(ks), cap = 0;
@@ -60,7 +84,15 @@ static int resolve_callstack(struct lock_opts *o, struct ksyms *ks)
 	uint64_t end;
 
 	for (i = 0; i < n; i++) {
-		if (ksyms__at(ks, i, &s, &end) || !name_matches(s.name, o->callstack_arg))
+		if (ksyms__at(ks, i, &s, &end))
+			continue;
+		if (o->strip_machinery && o->nr_machinery < LOCK_MACHINERY_RANGES &&
+		    is_machinery_name(s.name)) {
+			o->machinery[o->nr_machinery][0] = s.addr;
+			o->machinery[o->nr_machinery][1] = end;
+			o->nr_machinery++;
+		}
+		if (!name_matches(s.name, o->callstack_arg))
 			continue;
 		if (o->nr_ranges && o->ranges[o->nr_ranges - 1][1] == s.addr) {
 			o->ranges[o->nr_ranges - 1][1] = end;

@@ -66,6 +66,7 @@ enum {
 	Q_KMEM_CACHE, Q_CACHE_NAME,		/* -l */
 	Q_TASK_FROM_PID, Q_TASK_RELEASE,	/* -o -v */
 	Q_MUTEX_OWNER, Q_RWSEM_OWNER, Q_RTMUTEX_OWNER, Q_PID, Q_COMM,	/* -o */
+	Q_ARRAY_PTRS, Q_PROG_ACTIVE,		/* --nested */
 	Q_NR,
 };
 
@@ -88,16 +89,19 @@ static struct kbtf_query kq[Q_NR] = {
 	[Q_RTMUTEX_OWNER] = { .name = "rt_mutex_base", .member = "owner" },
 	[Q_PID]		= { .name = "task_struct", .member = "pid" },
 	[Q_COMM]	= { .name = "task_struct", .member = "comm" },
+	[Q_ARRAY_PTRS]	= { .name = "bpf_array", .member = "ptrs" },
+	[Q_PROG_ACTIVE]	= { .name = "bpf_prog", .member = "active" },
 };
 static int kq_done;		/* queries answered so far: a prefix of kq[] */
 
 /*
  * Ask only what this run needs: the attach ids always, the fork hook's
- * id and the tgid offset to follow a command, the rest for -l.
+ * id and the tgid offset to follow a command, the rest for -l, -o and
+ * --nested.
  */
 static int kbtf_facts(const struct lock_opts *o)
 {
-	int want = o->owner ? Q_NR : o->mode == LOCK_AGGR_ADDR ? Q_CACHE_NAME + 1 :
+	int want = o->owner || !o->skip_nested ? Q_NR : o->mode == LOCK_AGGR_ADDR ? Q_CACHE_NAME + 1 :
 		   o->user ? Q_MM + 1 : o->follow_forks ? Q_TGID + 1 : Q_STACK + 1;
 	int err;
 
@@ -310,6 +314,11 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	} else {
 		patch_owner = false;
 	}
+	if (!o->skip_nested && kbtf_facts(o) == 0 && kq[Q_ARRAY_PTRS].offset > 0 &&
+	    kq[Q_PROG_ACTIVE].offset > 0) {
+		ro->off_array_ptrs = kq[Q_ARRAY_PTRS].offset;
+		ro->off_prog_active = kq[Q_PROG_ACTIVE].offset;
+	}
 	set_autoload(s, btf, o->follow_forks, !o->skip_nested);
 
 	err = bpf_map__set_max_entries(s->maps.rows, o->map_entries);
@@ -369,6 +378,31 @@ static int attach_one(struct bpf_program *p, const char *tp, bool btf)
 }
 
 /*
+ * --nested: the second programs learn when the first is running on their
+ * CPU from its recursion counter, which they reach through these one-slot
+ * program arrays (lock.bpf.c, first_active()).  Without it (the kernel
+ * refused, or its BTF lacks the offsets) they fall back on the first
+ * program's mark, which misses the runs nested in the kernel's dispatch
+ * around it.
+ */
+static void first_programs(struct lock_collect *c)
+{
+	struct lock_bpf *s = c->skel;
+	uint32_t zero = 0;
+	int fd[2] = { bpf_program__fd(c->begin), bpf_program__fd(c->end) };
+	int err = -ENOENT;
+
+	if (s->rodata->off_prog_active) {
+		err = bpf_map__update_elem(s->maps.first_begin, &zero, sizeof(zero),
+					   &fd[0], sizeof(fd[0]), BPF_ANY);
+		err = err ?: bpf_map__update_elem(s->maps.first_end, &zero, sizeof(zero),
+						  &fd[1], sizeof(fd[1]), BPF_ANY);
+	}
+	cli_log("lock: nested runs found by %s\n", err ? "the first programs' marks" :
+		"the first programs' recursion counters");
+}
+
+/*
  * The fork hook first: no process of the command can slip past.  Then, on
  * each tracepoint, the second program before the first: the kernel calls a
  * tracepoint's programs in the order they were attached, and the accounting
@@ -400,6 +434,8 @@ static int attach(struct lock_collect *c, bool btf, bool fork, bool user_only)
 	c->begin2 = order[L_BEGIN2].p;
 	c->end = order[L_END].p;
 	c->end2 = order[L_END2].p;
+	if (bpf_program__autoload(c->begin2))
+		first_programs(c);
 	/* --user-only: the maps and the fork hook serve the futex programs. */
 	for (i = fork ? 0 : 1; i < (user_only ? L_FORK + 1 : NR_LINKS); i++) {
 		if (!bpf_program__autoload(order[i].p))

@@ -57,6 +57,9 @@ const volatile __u32 off_task_sighand;
 const volatile __u32 off_mm_mmap_lock;
 const volatile __u32 off_sighand_siglock;
 const volatile __u32 off_task_stack;
+/* --nested: struct bpf_array's ptrs[] (pptrs[] of a per-CPU array) and
+ * struct bpf_prog's per-CPU recursion counter; 0: use the marks. */
+const volatile __u32 off_array_ptrs, off_prog_active;
 /* Stacks walked with learned frame sizes (needs off_task_stack); and, for
  * --stack-check, unwound every time anyway, counting walks that differ. */
 const volatile bool use_walker;
@@ -93,6 +96,16 @@ struct task_slots {
 	__u32 pad;
 	struct lock_slot s[LOCK_TASK_DEPTH];
 };
+
+/* --nested: each tracepoint's first program, for the second to find its
+ * recursion counter (first_active()).  One array per tracepoint: the kernel
+ * lets an array hold only programs of one attach point. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} first_begin SEC(".maps"), first_end SEC(".maps");
 
 /* Spinning waits cannot sleep or migrate: their slots are per CPU, in the
  * CPU's state with the marks (one lookup a run). */
@@ -1377,18 +1390,23 @@ bool stopped;
  * By default that is all: one program per tracepoint, which the kernel
  * calls directly, and the kernel's recursion_misses of the first programs
  * are reported as skipped runs.  With --nested each program exists twice.
- * The first marks, in the CPU's state, that it is running; the second,
- * attached to the same tracepoint before it, returns at once unless that
- * mark is set - that is, unless this run is nested inside the first, which
- * the kernel then skips.  What both miss (a run nested in the second, or in
- * the kernel's dispatch around the first, outside the mark) is the first
- * program's recursion_misses less the second's NESTED count: user space
- * reports it.  The second program counts before the kernel counts the
- * first one's miss (it is called first), so reading the misses before the
- * counters never shows a loss that is not there.  Why --nested is not the
- * default: two probes on a tracepoint are called in a loop through
- * indirect calls, which cost ~10% of a contended workload on a kernel
- * with retpolines (docs/lock.md, "Nesting").
+ * The second, attached to the same tracepoint before the first, returns at
+ * once unless the first is running on this CPU - that is, unless this run
+ * is nested inside the first's, which the kernel then skips.  It reads
+ * that from the kernel's own per-CPU recursion counter of the first
+ * program (first_active()), the very test the kernel makes, so it takes
+ * every run the kernel skips for the first, from its dispatch included.
+ * Where the counter cannot be found, the first marks in the CPU's state
+ * that its body runs, and runs nested in its dispatch, outside the mark,
+ * are missed.  What both miss (with the counter, only a run nested in the
+ * second inside the first: no more than the second's own recursion
+ * misses) is the first program's recursion_misses less the second's
+ * NESTED count: user space reports it.  The second program counts before
+ * the kernel counts the first one's miss (it is called first), so reading
+ * the misses before the counters never shows a loss that is not there.
+ * Why --nested is not the default: two probes on a tracepoint are called
+ * in a loop through indirect calls, which cost ~10% of a contended
+ * workload on a kernel with retpolines (docs/lock.md, "Nesting").
  */
 static __always_inline __u64 arg(__u64 *ctx, int i)
 {
@@ -1419,17 +1437,62 @@ static __always_inline __u64 ctx_address(struct lock_cpu_state *cs, void *ctx, _
 	return *cell;
 }
 
+/*
+ * --nested: the address of this CPU's copy of the first program's
+ * recursion counter (struct bpf_prog's per-CPU `active`), which the kernel
+ * raises around each of its runs; 0 when unknown.  Found once per CPU:
+ * the program is in the one-slot program array user space filled, and
+ * this CPU's offset from a per-CPU pointer to its copy is where cs lies
+ * from cpu_state's per-CPU base.
+ */
+static __always_inline __u64 first_active(struct lock_cpu_state *cs, bool end)
+{
+	__u64 prog, counter, base;
+
+	if (cs->active[end] || !off_prog_active)
+		return cs->active[end];
+	prog = read_ptr(address_of(end ? (void *)&first_end : (void *)&first_begin),
+			off_array_ptrs);
+	if (!prog)
+		return 0;
+	counter = read_ptr(prog, off_prog_active);
+	base = read_ptr(address_of(&cpu_state), off_array_ptrs);
+	if (!counter || !base)
+		return 0;
+	cs->active[end] = counter + (address_of(cs) - base);
+	return cs->active[end];
+}
+
+/*
+ * --nested: is this run one the kernel will skip for the first program,
+ * which runs on this CPU?  Read from its recursion counter, so that a run
+ * nested anywhere inside the first's - its dispatch included - is taken;
+ * else from the mark the first sets inside its body.
+ */
+static __always_inline bool first_running(struct lock_cpu_state *cs, bool end)
+{
+	__u64 a = first_active(cs, end);
+	int active = 0;
+
+	if (!a)
+		return cs->running[end];
+	bpf_probe_read_kernel(&active, sizeof(active), (void *)a);
+	return active > 0;
+}
+
 /* One run of a program of a pair: END picks the tracepoint, NEST the copy. */
 static __always_inline int run(__u64 *ctx, bool end, __u32 nest)
 {
 	struct lock_cpu_state *cs;
+	bool mark;
 
 	if (do_nothing)
 		return 0;
 	cs = cpu_state_get();
-	if (!cs || (nest && !cs->running[end]))
+	if (!cs || (nest && !first_running(cs, end)))
 		return 0;
-	if (!nest && !skip_nested)
+	mark = !nest && !skip_nested && !cs->active[end];
+	if (mark)
 		cs->running[end] = 1;
 	if (!stopped) {
 		if (nest)
@@ -1440,7 +1503,7 @@ static __always_inline int run(__u64 *ctx, bool end, __u32 nest)
 			on_begin(ctx, cs, arg(ctx, 0), arg(ctx, 1), nest | as_nested,
 				 ctx_address(cs, ctx, nest));
 	}
-	if (!nest && !skip_nested)
+	if (mark)
 		cs->running[end] = 0;
 	return 0;
 }

@@ -147,6 +147,8 @@ struct lock_cpu_state {
 	__u32 running[2];		/* the first program of the begin / end pair runs */
 	__u32 depth, pad;
 	__u64 addr[2];			/* the begin's pointer-to-number cell, per copy */
+	__u64 active[2];		/* --nested: this CPU's recursion counter of the
+					 * first begin / end program; 0: unknown */
 	struct lock_slot s[LOCK_CPU_DEPTH];
 };
 

@@ -369,6 +369,8 @@ static size_t acct_lines(const struct lock_accounting *a, uint64_t rows_sum,
 	  a->misses_begin + a->misses_end);
 	L("nested_taken", "  taken by the second programs", c[LC_NESTED_BEGIN] + c[LC_NESTED_END]);
 	L("lost_skipped_begin", "  begins not taken (their ends: lost_no_begin)", a->skipped_begin);
+	L("recursion_misses_second", "runs the kernel skipped for the second programs",
+	  a->misses_second);
 	L("overflow_events", "overflow ring events (waits)", c[LC_OVERFLOW]);
 	L("overflow_definitions", "overflow ring events (key definitions)", c[LC_DEFS]);
 	L("rows_created", "rows created in the kernel table", c[LC_AGGR_NEW]);

@@ -7,7 +7,8 @@
 #   until before it stops, and frugal's completed plus the ends it counts as
 #   skipped is at least that: by default (one program per tracepoint),
 #   where every run the kernel skips is counted, and with --nested, where a
-#   second program on each tracepoint takes most of them;
+#   second program on each tracepoint takes them all but those nested in
+#   its own runs;
 # - no spinlock wait is made up from a stale begin: frugal's longest
 #   spinlock wait is under 10 ms, or no longer than the longest that a
 #   bpftrace script pairing each spinlock begin with its end on the same CPU
@@ -47,8 +48,8 @@ run_mode() {
 	skipped=$(json "$_tmp/n.json" 'd["accounting"]["lost_skipped_end"]')
 	check "$label: the workload contended ($perf_end ends in perf's window)" test "${perf_end:-0}" -gt 1000
 	# An end that no program of ours took (any nested one by default, or
-	# with --nested one in the kernel's dispatch around the first
-	# program's mark) is counted in lost_skipped_end, not lost.
+	# with --nested one nested in a second program's run) is counted in
+	# lost_skipped_end, not lost.
 	check "$label: completed + skipped >= the kernel's count inside the window ($completed + $skipped vs $perf_end)" \
 		test "$((${completed:-0} + ${skipped:-0}))" -ge "${perf_end:-1}"
 	check "$label: rows + filtered + losses == completed" test "$(json "$_tmp/n.json" \
@@ -61,6 +62,16 @@ run_mode() {
 		check "$label: four links, two per tracepoint ($links)" test "$links" -eq 4
 		check "$label: the JSON says nested runs were taken" holds "$_tmp/n.json" \
 			'd["skip_nested"] is False'
+		# The second programs read the first's recursion counter, the
+		# kernel's own test: every run skipped for the first is taken,
+		# but for one nested in a second program's run (the kernel
+		# skips that one for both, and counts it for the second too).
+		check "$label: the second programs find the first's recursion counters" \
+			grep -q "nested runs found by the first programs' recursion counters" "$_tmp/n.err"
+		check "$label: skipped and not taken <= the second programs' own misses ($(json "$_tmp/n.json" \
+			'[d["accounting"][k] for k in ("recursion_misses", "nested_taken", "recursion_misses_second")]'))" \
+			holds "$_tmp/n.json" \
+			'd["accounting"]["lost_skipped_begin"] + d["accounting"]["lost_skipped_end"] <= d["accounting"]["recursion_misses_second"]'
 	fi
 	ours=$(json "$_tmp/n.json" 'max([r["wait_max_ns"] for r in d["rows"] if r["type"] == "spinlock"] or [0])')
 	echo "$ours" >>"$_tmp/ours"

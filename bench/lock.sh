@@ -346,7 +346,9 @@ for r in $(seq "$STARTS"); do
 		t0=$EPOCHREALTIME
 		"${ARGV[@]}" >"$tmp/start.out" 2>&1 &
 		pid=$!
-		( sleep "$START_LIMIT"; kill -INT $pid 2>/dev/null; sleep 5; kill -KILL $pid 2>/dev/null ) &
+		# (its stderr closed: its sleep, killed when the run ends in
+		# time, would have it print "Terminated")
+		( sleep "$START_LIMIT"; kill -INT $pid 2>/dev/null; sleep 5; kill -KILL $pid 2>/dev/null ) 2>/dev/null &
 		dog=$!
 		rc=0
 		wait $pid || rc=$?

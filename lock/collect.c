@@ -398,8 +398,12 @@ static void first_programs(struct lock_collect *c)
 		err = err ?: bpf_map__update_elem(s->maps.first_end, &zero, sizeof(zero),
 						  &fd[1], sizeof(fd[1]), BPF_ANY);
 	}
-	cli_log("lock: nested runs found by %s\n", err ? "the first programs' marks" :
-		"the first programs' recursion counters");
+	if (err)
+		cli_log("lock: nested runs found by the first programs' marks (%s)\n",
+			s->rodata->off_prog_active ? strerror(-err) :
+			"no bpf_prog.active or bpf_array.ptrs in the kernel's BTF");
+	else
+		cli_log("lock: nested runs found by the first programs' recursion counters\n");
 }
 
 /*

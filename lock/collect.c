@@ -398,6 +398,7 @@ static void first_programs(struct lock_collect *c)
 		err = err ?: bpf_map__update_elem(s->maps.first_end, &zero, sizeof(zero),
 						  &fd[1], sizeof(fd[1]), BPF_ANY);
 	}
+	s->bss->counters_known = !err;
 	if (err)
 		cli_log("lock: nested runs found by the first programs' marks (%s)\n",
 			s->rodata->off_prog_active ? strerror(-err) :

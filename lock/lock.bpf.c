@@ -97,6 +97,10 @@ struct task_slots {
 	struct lock_slot s[LOCK_TASK_DEPTH];
 };
 
+/* Set by user space once both arrays below hold their program: without
+ * it, the marks, and no look at the arrays in every run. */
+bool counters_known;
+
 /* --nested: each tracepoint's first program, for the second to find its
  * recursion counter (first_active()).  One array per tracepoint: the kernel
  * lets an array hold only programs of one attach point. */
@@ -1449,7 +1453,7 @@ static __always_inline __u64 first_active(struct lock_cpu_state *cs, bool end)
 {
 	__u64 prog, counter, base;
 
-	if (cs->active[end] || !off_prog_active)
+	if (cs->active[end] || !counters_known)
 		return cs->active[end];
 	prog = read_ptr(address_of(end ? (void *)&first_end : (void *)&first_begin),
 			off_array_ptrs);

@@ -12,7 +12,12 @@
 # - no spinlock wait is made up from a stale begin: frugal's longest
 #   spinlock wait is under 10 ms, or no longer than the longest that a
 #   bpftrace script pairing each spinlock begin with its end on the same CPU
-#   saw in the same run.
+#   saw in the same run, give or take an interrupt: the two tools read the
+#   clock one after the other around the same wait, and an interrupt that
+#   comes between their reads at the end lengthens ours by its handler and
+#   the softirqs run on its exit, which the kernel bounds at 2 ms
+#   (MAX_SOFTIRQ_TIME).  Seen once in an idle soak: 11,954,867 ns against
+#   bpftrace's 11,941,679.  A stale begin made waits of 36 ms to 2 s.
 # Ordering comes from the tools' own output (attached, perf's exit), not
 # from sleeps.
 . "$(dirname "$0")/../lib.sh"
@@ -85,6 +90,6 @@ kill $s 2>/dev/null; wait $s 2>/dev/null
 
 ours=$(sort -n "$_tmp/ours" | tail -1)
 theirs=$(sed -n 's/^@m: *//p' "$_tmp/bt.out")
-check "nesting: no spinlock wait beyond 10 ms or the kernel pairs' longest ($ours ns; bpftrace's pairing $theirs ns)" \
-	test "$ours" -le "$(( ${theirs:-0} > 10000000 ? ${theirs:-0} : 10000000 ))"
+check "nesting: no spinlock wait beyond 10 ms or the kernel pairs' longest, + 2 ms ($ours ns; bpftrace's pairing $theirs ns)" \
+	test "$ours" -le "$(( (${theirs:-0} > 10000000 ? ${theirs:-0} : 10000000) + 2000000 ))"
 finish

@@ -89,7 +89,7 @@ $(O)/%.bpf.o: %.bpf.c $(O)/vmlinux.h
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I$(O) -I. -I$(<D) \
-		-MMD -MP -c $< -o $@
+		$(BPF_CFLAGS) -MMD -MP -c $< -o $@
 
 $(O)/%.skel.h: $(O)/%.bpf.o
 	$(call msg,GENSKEL,$@)

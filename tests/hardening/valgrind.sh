@@ -20,7 +20,8 @@ vg() {
 	"${VG[@]}" "$@" >/dev/null 2>"$W/vg.err"
 	rc=$?
 	if [ $rc -eq "$want" ] && ! grep -q '^==[0-9]*==' "$W/vg.err"; then pass "valgrind: $name"
-	else fail "valgrind: $name" "exit $rc; $(grep -m3 '^==[0-9]*==' "$W/vg.err" | tr '\n' ' ')"; fi
+	else fail "valgrind: $name" "exit $rc; $(grep -m3 '^==[0-9]*==' "$W/vg.err" | tr '\n' ' ')$(
+		grep -v '^==[0-9]*==\|^--[0-9]*--' "$W/vg.err" | tail -2 | tr '\n' ' ')"; fi
 }
 vg "btf encode" 0 "$FRUGAL" btf encode -j2 --btf_encode_detached="$W/a.btf" "$W/a.o"
 "$FRUGAL" btf encode --btf_encode_detached="$W/b.btf" "$W/b.o"

@@ -6,6 +6,7 @@
 #   make bench      benchmarks beside their anchors
 #   make fuzz       libFuzzer harnesses, FUZZ_TIME seconds each
 #   make V=1        show the commands
+#   make BPF_CFLAGS=-DX   build the BPF programs with more flags (a variant to measure, in its own O=)
 #
 # Everything built lands in $(O); `make clean` removes it.
 

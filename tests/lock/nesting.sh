@@ -62,7 +62,9 @@ run_mode() {
 	spin=$(awk -F, '$3 == "lock:contention_begin" { print $1 }' "$_tmp/n.perf")
 	completed=$(json "$_tmp/n.json" 'd["accounting"]["completed"]')
 	skipped=$(json "$_tmp/n.json" 'd["accounting"]["lost_skipped_end"]')
-	check "$label: the workload contended ($perf_end ends in perf's window)" test "${perf_end:-0}" -gt 1000
+	# How much flock contends varies with the machine (619 to 2,531 ends a
+	# window on one guest); the identity below is exact at any count.
+	check "$label: the workload contended ($perf_end ends in perf's window)" test "${perf_end:-0}" -gt 100
 	# An end that no program of ours took (any nested one by default, or
 	# with --nested one nested in a second program's run) is counted in
 	# lost_skipped_end, not lost.

@@ -24,7 +24,7 @@
 #   in a soak frugal's longest was 31.6 ms where this pairing's was 26.7
 #   ms, not explained yet (no nested begin on one lock was seen there).
 #   A guest without paravirtual spinlocks reports no spinlock wait at all
-#   (below): there the sleeping waits are the only ones to check.
+#   (below): there the mutex and rwsem ceiling is the one that checks.
 # Ordering comes from the tools' own output (attached, perf's exit), not
 # from sleeps.
 . "$(dirname "$0")/../lib.sh"

@@ -29,8 +29,9 @@
 #   the hypervisor taking the CPU away (a SCHED_FIFO loop on one guest saw
 #   gaps of up to 3 ms; the likely cause of a per-CPU rwsem wait once 4.9
 #   ms longer in frugal than in a pairing that ran before us at both ends).
-#   Only frugal's intervals (-I 1) that began after the second bpftrace had
-#   logged an end are compared.
+#   Each task's longest wait (frugal -t) is held under its own pairs', in
+#   frugal's intervals (-I 1) that began after the second bpftrace had
+#   logged an end.
 #   A guest without paravirtual spinlocks reports no spinlock wait at all
 #   (below): there the bracket is the ceiling that checks.
 # Ordering comes from the tools' own output (attached, perf's exit), not
@@ -123,9 +124,11 @@ kill -INT $bt; wait $bt
 bpftrace -e 'tracepoint:lock:contention_begin /(args->flags & 33) != 1/ {
 	printf("B %d %lx %lld\n", tid, args->lock_addr, nsecs); }' >"$_tmp/ba.out" 2>&1 & ba=$!
 wait_for "$_tmp/ba.out" '^B ' || fail "bracket: the begin logger saw a begin" "$(head -3 "$_tmp/ba.out")"
+# By task, sleeping waits only: each task's longest against its pairs'.
+SLEEPING=mutex,rwsem,percpu-rwsem,rt-mutex,semaphore
 # No begin logged before this can be one of frugal's.
 launch=$(python3 -c 'import time; print(time.monotonic_ns())')
-"$FRUGAL" lock -a -v -I 1 --json >"$_tmp/i.jsonl" 2>"$_tmp/i.err" & f=$!
+"$FRUGAL" lock -a -v -t -Y "$SLEEPING" -I 1 --json >"$_tmp/i.jsonl" 2>"$_tmp/i.err" & f=$!
 wait_for "$_tmp/i.err" "attached with" || fail "bracket: frugal attached" "$(cat "$_tmp/i.err")"
 # Spinning ends (paired by CPU, in the kernel) are not logged.
 bpftrace -e 'tracepoint:lock:contention_begin /(args->flags & 33) == 1/ { @b[cpu, args->lock_addr] = 1; }
@@ -145,14 +148,15 @@ kill -INT $bb; wait $bb
 kill -INT $ba; wait $ba
 kill $s 2>/dev/null; wait $s 2>/dev/null
 
-# Our longest sleeping wait in the intervals that began after the end
+# Each task's longest wait in the intervals that began after the end
 # logger was seen logging (the report's times are to the millisecond), and
 # where the first of them began and the last ended on the monotonic clock,
 # less and plus 2 ms.
-read -r nint ours first last <<<"$(python3 -c '
+read -r nint first last <<<"$(python3 -c '
 import json, sys
 since, mono, prev = int(sys.argv[2]), int(sys.argv[3]), None
-ours = n = first = last = 0
+n = first = last = 0
+ours = {}
 for line in open(sys.argv[1]):
     d = json.loads(line)
     start = prev if prev is not None else d["time"] - d["duration_s"]
@@ -163,29 +167,37 @@ for line in open(sys.argv[1]):
     first = first or int(start * 1e9 - 2e6 - since + mono)
     last = int(d["time"] * 1e9 + 2e6 - since + mono)
     for r in d["rows"]:
-        if r["type"] != "spinlock" and not r["type"].startswith("rwlock"):
-            ours = max(ours, r["wait_max_ns"])
-print(n, ours, first, last)' "$_tmp/i.jsonl" "$since_wall" "$since_mono")"
+        ours[r["pid"]] = max(ours.get(r["pid"], 0), r["wait_max_ns"])
+with open(sys.argv[4], "w") as f:
+    for t, ns in ours.items():
+        print(t, ns, file=f)
+print(n, first, last)' "$_tmp/i.jsonl" "$since_wall" "$since_mono" "$_tmp/ours_t")"
 # Pair each end with the first begin of its task and lock since that pair's
-# last end, for the ends from the first compared interval to the last.  The
-# begin logger ran for a while before the end logger: the ends of that
-# while were not logged, and their begins would be taken for the next
-# wait's: the begins from before frugal was started are left out, and any
-# end logged before the compared intervals began clears its pair (a task
-# waits for one lock once at a time).
-read -r npairs theirs <<<"$(cat "$_tmp/ba.out" "$_tmp/bb.out" | awk '$1 == "B" || $1 == "E"' |
-	sort -k4,4n | awk -v launch="$launch" -v first="${first:-0}" -v last="${last:-0}" '
+# last end, for the ends from the first compared interval to the last, and
+# keep each task's longest.  The begin logger ran for a while before the
+# end logger: the ends of that while were not logged, and their begins
+# would be taken for the next wait's: the begins from before frugal was
+# started are left out, and any end logged before the compared intervals
+# began clears its pair (a task waits for one lock once at a time).
+cat "$_tmp/ba.out" "$_tmp/bb.out" | awk '$1 == "B" || $1 == "E"' | sort -k4,4n |
+	awk -v launch="$launch" -v first="${first:-0}" -v last="${last:-0}" '
 	$1 == "B" { k = $2 " " $3; if ($4 >= launch && !(k in b)) b[k] = $4; next }
-	{ k = $2 " " $3; if ((k in b) && $4 >= first && $4 <= last) { d = $4 - b[k]; if (d > m) m = d; n++ } delete b[k] }
-	END { printf "%.0f %.0f\n", n, m }')"
+	{ k = $2 " " $3; if ((k in b) && $4 >= first && $4 <= last) { d = $4 - b[k]; if (d > m[$2]) m[$2] = d } delete b[k] }
+	END { for (t in m) printf "%s %.0f\n", t, m[t] }' >"$_tmp/theirs_t"
+# A task of ours with no bracketed pair, or a longer wait than its pairs'.
+verdict=$(awk 'NR == FNR { t[$1] = $2; next }
+	{ n++; if (!($1 in t) || $2 > t[$1]) { bad = bad " " $1 ":" $2 ">" ($1 in t ? t[$1] : "none") }
+	  else if (!near || t[$1] - $2 < gap) { near = 1; gap = t[$1] - $2; at = $1 ": " $2 " <= " t[$1] } }
+	END { printf "%d tasks%s%s\n", n, bad ? ", over their pairs:" bad : "", at ? "; closest " at : "" }' \
+	"$_tmp/theirs_t" "$_tmp/ours_t")
 check "bracket: intervals began after the end logger was seen ($nint)" test "${nint:-0}" -ge 2
 if lost=$(grep -h -i "lost" "$_tmp/ba.out" "$_tmp/bb.out"); then
-	skip "bracket: no sleeping wait beyond the kernel pairs' longest" "bpftrace lost events, its pairing is incomplete: $lost"
-elif [ "${ours:-0}" -eq 0 ]; then
-	skip "bracket: no sleeping wait beyond the kernel pairs' longest" "no sleeping wait ended in those intervals"
+	skip "bracket: no task's sleeping wait beyond its kernel pairs' longest" "bpftrace lost events, its pairing is incomplete: $lost"
+elif [ ! -s "$_tmp/ours_t" ]; then
+	skip "bracket: no task's sleeping wait beyond its kernel pairs' longest" "no sleeping wait ended in those intervals"
 else
-	check "bracket: no sleeping wait beyond the kernel pairs' longest ($ours ns; $npairs bracketed pairs, longest $theirs ns)" \
-		test "$ours" -le "${theirs:-0}"
+	check "bracket: no task's sleeping wait beyond its kernel pairs' longest ($verdict)" \
+		test "$(grep -c "over their pairs" <<<"$verdict")" -eq 0
 fi
 
 ours=$(sort -n "$_tmp/ours" | tail -1)

@@ -3,8 +3,14 @@
 # CFI.  A fixture (fixtures/ucontend.c) has threads contend on a pthread
 # lock inside functions of known names and measures its own waits with
 # clock_gettime around each lock call.  frugal must name that function for
-# at least 95% of the wait the fixture measured, with totals within 5%,
-# whether the fixture has frame pointers or not (Debian's libc has none),
+# at least 99% of the fixture's waits it saw (all but the main thread's
+# join), and their total must be within the fixture's own (+5%): its clock
+# also counts what the lock call does outside the futex syscall, and any
+# time the thread is preempted there, so the share is not fixed (one idle
+# round: 93.9%, the fixture's total twice the usual; a fixed 95% floor
+# failed it).  Every wait the kernel counts is in a row or a counted loss
+# (below); that the waits are all named holds whether the fixture has frame
+# pointers or not (Debian's libc has none),
 # for a mutex, an rwlock and a condition variable; on a stripped binary
 # whose debug file sits under a .build-id directory; for a process that
 # exits before the report; and in one report with the kernel's rows.
@@ -29,32 +35,35 @@ gcc -O2 -g -fno-omit-frame-pointer -o "$_tmp/fp" "$SRC" -lpthread || {
 	fail "lock -U: fixture" "gcc failed"; finish; }
 
 # share FRUGAL_JSON FIXTURE_OUT FUNC [TYPES]: the wait of the rows whose
-# stack holds FUNC (and of TYPES, if given) against the fixture's own
-# measure, as "frugal_ns fixture_ns".
+# stack holds FUNC (and of TYPES, if given), the wait of all user rows but
+# the main thread's (its join), and the fixture's own measure, as
+# "named_ns seen_ns fixture_ns".
 share() {
 	python3 - "$1" "$2" "$3" "${4:-}" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 fixture = int(open(sys.argv[2]).read().split()[1])
 func, types = sys.argv[3], sys.argv[4].split(",") if sys.argv[4] else None
-ns = sum(r["wait_total_ns"] for r in d["rows"] if r.get("user") and
+user = [r for r in d["rows"] if r.get("user")]
+ns = sum(r["wait_total_ns"] for r in user if
          any(f.split("+")[0] == func for f in r["stack"]) and
          (types is None or r["type"] in types))
-print(ns, fixture)
+seen = sum(r["wait_total_ns"] for r in user if not any(f.startswith("main+") for f in r["stack"]))
+print(ns, seen, fixture)
 EOF
 }
-# within NAME "frugal fixture": >= 95% named, and no more than 5% above
+# within NAMED SEEN FIXTURE NAME: >= 99% of what frugal saw named, and no
+# more than the fixture's clock (+5%)
 within() {
-	local f=$1 x=$2
-	check "$3 ($f ns of the fixture's $x ns)" python3 -c \
-		"import sys; sys.exit(not ($f >= 0.95 * $x and $f <= 1.05 * $x))"
+	check "$4 ($1 of $2 ns seen; the fixture's clock $3 ns)" python3 -c \
+		"import sys; sys.exit(not (0 < $1 and $1 >= 0.99 * $2 and $1 <= 1.05 * $3))"
 }
 
 for bin in nofp fp; do
 	"$FRUGAL" lock $U --user-only --json --output "$_tmp/$bin.json" -- \
 		"$_tmp/$bin" mutex 4 1500 20 >"$_tmp/$bin.out" 2>"$_tmp/$bin.err"
-	read -r f x < <(share "$_tmp/$bin.json" "$_tmp/$bin.out" contend_mutex pthread_mutex)
-	within "$f" "$x" "lock -U ($bin): pthread_mutex waits named contend_mutex"
+	read -r f a x < <(share "$_tmp/$bin.json" "$_tmp/$bin.out" contend_mutex pthread_mutex)
+	within "$f" "$a" "$x" "lock -U ($bin): pthread_mutex waits named contend_mutex"
 	check "lock -U ($bin): the caller column names the fixture's function" test "$(json \
 		"$_tmp/$bin.json" 'max((r for r in d["rows"] if r["type"] == "pthread_mutex"), key=lambda r: r["wait_total_ns"])["caller"].startswith("contend_mutex+0x")')" = True
 	# What went where, in the check's name: a failure then says why.
@@ -76,8 +85,8 @@ done
 gcc -O2 -shared -fPIC -o "$_tmp/slowdwfl.so" "$TOP/tests/lock/fixtures/slowdwfl.c" -ldl &&
 SLOWDWFL_MS=800 LD_PRELOAD="$_tmp/slowdwfl.so" "$FRUGAL" lock --user-only --json \
 	--output "$_tmp/slow.json" -- "$_tmp/nofp" mutex 4 1500 20 >"$_tmp/slow.out" 2>/dev/null
-read -r f x < <(share "$_tmp/slow.json" "$_tmp/slow.out" contend_mutex pthread_mutex)
-within "$f" "$x" "lock -U: the unwinder 800 ms late, waits still named"
+read -r f a x < <(share "$_tmp/slow.json" "$_tmp/slow.out" contend_mutex pthread_mutex)
+within "$f" "$a" "$x" "lock -U: the unwinder 800 ms late, waits still named"
 check "lock -U: the unwinder 800 ms late, nothing lost, the records queued ($(json \
 	"$_tmp/slow.json" 'd["accounting"]["user_queue_peak_bytes"]') bytes at most)" test "$(json "$_tmp/slow.json" '[(
 	a["user_lost_begin"] + a["user_lost_end"] + a["user_lost_records"] == 0 and
@@ -100,9 +109,9 @@ done
 # pthread_cond_wait, and the mutex taken back inside it, under contend_cond.
 "$FRUGAL" lock $U --user-only --json --output "$_tmp/rw.json" -- \
 	"$_tmp/nofp" rwlock 4 1500 20 >"$_tmp/rw.out" 2>/dev/null
-read -r fw x < <(share "$_tmp/rw.json" "$_tmp/rw.out" contend_rwlock_write pthread_rwlock:W)
-read -r fr x < <(share "$_tmp/rw.json" "$_tmp/rw.out" contend_rwlock_read pthread_rwlock:R)
-within $((fw + fr)) "$x" "lock -U: pthread_rwlock waits named, writers and readers"
+read -r fw a x < <(share "$_tmp/rw.json" "$_tmp/rw.out" contend_rwlock_write pthread_rwlock:W)
+read -r fr a x < <(share "$_tmp/rw.json" "$_tmp/rw.out" contend_rwlock_read pthread_rwlock:R)
+within $((fw + fr)) "$a" "$x" "lock -U: pthread_rwlock waits named, writers and readers"
 check "lock -U: rwlock rows of both modes" test "$(json "$_tmp/rw.json" \
 	'sorted({r["type"] for r in d["rows"] if "rwlock" in r["type"]})')" = "['pthread_rwlock:R', 'pthread_rwlock:W']"
 "$FRUGAL" lock $U --user-only --json --output "$_tmp/cv.json" -- \
@@ -138,14 +147,14 @@ check "lock -U: the stripped fixture has no symbol table" \
 	bash -c "! readelf -S '$_tmp/stripped' | grep -q '\.symtab'"
 "$FRUGAL" lock $U --user-only --json --output "$_tmp/st.json" --debug-dir "$_tmp/debug" -- \
 	"$_tmp/stripped" mutex 4 1500 20 >"$_tmp/st.out" 2>/dev/null
-read -r f x < <(share "$_tmp/st.json" "$_tmp/st.out" contend_mutex pthread_mutex)
-within "$f" "$x" "lock -U: stripped binary named from its .build-id debug file"
+read -r f a x < <(share "$_tmp/st.json" "$_tmp/st.out" contend_mutex pthread_mutex)
+within "$f" "$a" "$x" "lock -U: stripped binary named from its .build-id debug file"
 
 # A process that exits before the report: the shell outlives the fixture.
 "$FRUGAL" lock $U --user-only --json --output "$_tmp/ex.json" -- \
 	sh -c "'$_tmp/nofp' mutex 4 1000 20 >'$_tmp/ex.out'; sleep 0.5" 2>/dev/null
-read -r f x < <(share "$_tmp/ex.json" "$_tmp/ex.out" contend_mutex pthread_mutex)
-within "$f" "$x" "lock -U: a process gone before the report keeps its names"
+read -r f a x < <(share "$_tmp/ex.json" "$_tmp/ex.out" contend_mutex pthread_mutex)
+within "$f" "$a" "$x" "lock -U: a process gone before the report keeps its names"
 
 # Kernel and user rows in one report: the fixture beside the bench's
 # mmap_lock contention; kernel rows sum to the kernel accounting.

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/eventfd.h>
 #include <sys/wait.h>
 
@@ -496,6 +497,17 @@ static void kick(int fd)
 	}
 }
 
+/*
+ * The drain thread only copies records, and what it is late for the
+ * kernel's buffers lose: it runs ahead of the workload at nice -10.
+ * Measured with every CPU busy (stress-ng --cpu 2, 2 CPUs) under a mutex
+ * storm: the longest a wake-up waited for a CPU was 28 ms at nice 0
+ * (10 ms at the 90th percentile of runs), 4 ms at -10; the default
+ * buffer holds about 20 ms of that storm's 8 KB stacks, and at nice 0
+ * 1 run in 20 lost records.  Without the privilege, nice 0 and a note.
+ */
+#define DRAIN_NICE	(-10)
+
 /* The drain thread: each wake-up of the buffers, into the queue. */
 static void *drain(void *arg)
 {
@@ -503,6 +515,9 @@ static void *drain(void *arg)
 	struct epoll_event ev[4];
 	int n;
 
+	if (setpriority(PRIO_PROCESS, (id_t)gettid(), DRAIN_NICE))
+		cli_log("lock: -U: the reader of the buffers stays at nice 0: %s\n",
+			strerror(errno));
 	while (!atomic_load(&u->quit) && !u->drain_err) {
 		n = epoll_wait(u->epfd, ev, 4, -1);
 		if (n < 0 && errno != EINTR) {

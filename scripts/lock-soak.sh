@@ -12,6 +12,9 @@ for a in "$@"; do
 	*) echo "usage: $0 [N] [--load]" >&2; exit 2 ;;
 	esac
 done
+# What `make check` builds first: some checks need a test binary (svg.sh's
+# generated graphs), and would otherwise skip and fall back.
+make -s check-build >/dev/null || { echo "lock soak: make check-build failed" >&2; exit 1; }
 if [ -n "$load" ]; then
 	stress-ng --cpu "$(nproc)" --timeout 0 -q & sp=$!
 	trap 'kill $sp 2>/dev/null' EXIT

@@ -222,21 +222,20 @@ GEN=$O/tests/test_lock_svg
 if [ -x "$GEN" ] && "$GEN" --gen 2000 "$_tmp/click.svg" zipf 2>/dev/null; then
 	probe "$_tmp/click.svg" slowpath "$_tmp/click.json"
 	C=$_tmp/click.json
+	check "svg: the probe found a frame with a sibling to click ($(json $C 'd.get("name")'))" \
+		test "$(json $C '"clicked" in d')" = True
+	check "svg: hover details: contentions, total and max wait, share" test "$(json $C \
+		'all(w in d.get("details", "") for w in (d.get("name", "?") + ":", " contentions", "total wait", "max wait", "% of all"))')" = True
+	check "svg: a click zooms: the frame spans the width, so does its parent" test "$(json $C \
+		'd["clicked"] == [10, 1180] and d["parent"] == [10, 1180] and d["reset_shown"]')" = True
+	check "svg: a click zooms: a child is scaled with it ($(json $C 'd.get("child")'))" test "$(json $C \
+		'all(abs(a - b) < 0.01 for a, b in zip(d["child"], d["child_want"]))')" = True
+	check "svg: a click zooms: a sibling is hidden" test "$(json $C 'd["sibling"]')" = none
+	check "svg: a click on the root resets" test "$(json $C \
+		'd["after_reset"] == d["before"] and d["sibling_after"] != "none"')" = True
 else
-	skip "svg: clicks" "$GEN is not built (make $GEN)"
-	C=$P
+	skip "svg: clicks" "$GEN is missing or could not generate a graph (make $GEN)"
 fi
-check "svg: the probe found a frame with a sibling to click ($(json $C 'd.get("name")'))" \
-	test "$(json $C '"clicked" in d')" = True
-check "svg: hover details: contentions, total and max wait, share" test "$(json $C \
-	'all(w in d.get("details", "") for w in (d.get("name", "?") + ":", " contentions", "total wait", "max wait", "% of all"))')" = True
-check "svg: a click zooms: the frame spans the width, so does its parent" test "$(json $C \
-	'd["clicked"] == [10, 1180] and d["parent"] == [10, 1180] and d["reset_shown"]')" = True
-check "svg: a click zooms: a child is scaled with it ($(json $C 'd.get("child")'))" test "$(json $C \
-	'all(abs(a - b) < 0.01 for a, b in zip(d["child"], d["child_want"]))')" = True
-check "svg: a click zooms: a sibling is hidden" test "$(json $C 'd["sibling"]')" = none
-check "svg: a click on the root resets" test "$(json $C \
-	'd["after_reset"] == d["before"] and d["sibling_after"] != "none"')" = True
 # (the same sum, rounded to 2 decimals by JavaScript rather than Python)
 check "svg: search marks frames and shows their share ($(json $P 'd["matched_text"]'))" \
 	test "$(json $P "d['matched'] > 0 and d['matched_text'].startswith('Matched: ') and \

@@ -13,7 +13,7 @@ for a in "$@"; do
 	esac
 done
 # What `make check` builds first: some checks need a test binary (svg.sh's
-# generated graphs), and would otherwise skip and fall back.
+# generated graphs), and would otherwise skip.
 make -s check-build >/dev/null || { echo "lock soak: make check-build failed" >&2; exit 1; }
 if [ -n "$load" ]; then
 	stress-ng --cpu "$(nproc)" --timeout 0 -q & sp=$!

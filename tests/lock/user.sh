@@ -16,7 +16,7 @@
 # exits before the report; and in one report with the kernel's rows.
 # Every futex wait the kernel counts (perf stat, inside frugal's window)
 # is in a row or a counted loss.  The thread that empties the kernel's
-# buffers runs at nice -10, ahead of the workload.
+# buffers runs 10 nice levels ahead of the workload.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lock.inc"
 can_bpf "lock -U" || finish
@@ -95,13 +95,16 @@ check "lock -U: the unwinder 800 ms late, nothing lost, the records queued ($(js
 	a["user_completed"] == a["user_in_rows"] + a["user_unjoined"])
 	for a in [d["accounting"]]][0]')" = True
 
-# The thread that empties the kernel's buffers runs ahead of the workload
-# (nice -10), the unwinder at the user's priority: seen from the workload,
-# which starts once the programs are attached and the reader is running.
-"$FRUGAL" lock --user-only --output "$_tmp/nice.txt" -- sh -c \
-	'for t in /proc/$PPID/task/*; do cut -d" " -f19 "$t/stat"; done' >"$_tmp/nice.out" 2>&1
-check "lock -U: the buffers' reader at nice -10, the rest at 0 ($(tr '\n' ' ' <"$_tmp/nice.out"))" \
-	test "$(sort -n "$_tmp/nice.out" | tr '\n' ' ')" = "-10 0 "
+# The thread that empties the kernel's buffers runs 10 nice levels ahead of
+# frugal and the workload, the unwinder at frugal's: seen from the
+# workload, which starts once the programs are attached and the reader is
+# running; at nice 0, and under `nice -n 5`.
+for ni in 0 5; do
+	nice -n $ni "$FRUGAL" lock --user-only --output "$_tmp/nice.txt" -- sh -c \
+		'for t in /proc/$PPID/task/*; do cut -d" " -f19 "$t/stat"; done' >"$_tmp/nice.out" 2>&1
+	check "lock -U: under nice $ni, the buffers' reader at $((ni - 10)), the rest at $ni ($(tr '\n' ' ' <"$_tmp/nice.out"))" \
+		test "$(sort -n "$_tmp/nice.out" | tr '\n' ' ')" = "$((ni - 10)) $ni "
+done
 
 # Our walk (memoized CFI rules) against libdwfl's unwinder, stack by
 # stack, deep enough to reach the threads' outermost frames.

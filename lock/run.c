@@ -97,6 +97,8 @@ struct run {
 	bool child_done;
 	double seconds;			/* of the run, or of the interval (-I) */
 	double t_interval;		/* -I: when the interval began */
+	double t_cut;			/* -I: the wall clock just before the
+					 * interval's counts were taken */
 	unsigned int interval;		/* -I: the last interval reported */
 	struct lock_sinks sinks;	/* the files the report goes to */
 	struct utsname un;
@@ -302,6 +304,15 @@ static void drain(int fd)
 		;
 }
 
+/* The wall clock, in seconds since the epoch. */
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /*
  * Collect until a signal, the duration, the command's end or the targets',
  * with -I reporting every interval on the way.  An exit code.
@@ -321,6 +332,7 @@ static int collect_loop(struct run *r, struct lock_collect *c, struct lock_table
 		if (tick && now >= next) {
 			r->seconds = now - r->t_interval;
 			r->t_interval = now;
+			r->t_cut = wall_now();
 			err = r->o->top ? top_interval(r, c, tp) : report_interval(r, c, tp);
 			if (err)
 				return err;
@@ -358,6 +370,7 @@ static int collect_loop(struct run *r, struct lock_collect *c, struct lock_table
 			break;
 	}
 	r->seconds = cli_now() - (tick ? r->t_interval : start);
+	r->t_cut = wall_now();
 	return 0;
 }
 
@@ -391,11 +404,8 @@ static void run_info(struct run *r, struct lock_collect *c, struct lock_run_info
 	ri->ustacks = lock_collect__ustacks(c);
 	ri->seconds = r->seconds;
 	if (r->o->interval) {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
 		ri->interval = ++r->interval;
-		ri->time = ts.tv_sec + ts.tv_nsec / 1e9;
+		ri->time = r->t_cut;
 	}
 	ri->kernel = r->un.release;
 	ri->command = r->cmd ? r->cmdline : NULL;

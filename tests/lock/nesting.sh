@@ -153,13 +153,15 @@ kill -INT $ba; wait $ba
 kill $s 2>/dev/null; wait $s 2>/dev/null
 
 # Each task's longest wait in the intervals that began after the end
-# logger was seen logging (the report's times are to the millisecond), and
-# where the first of them began and the last ended on the monotonic clock,
-# less and plus 2 ms.
-read -r nint first last <<<"$(python3 -c '
+# logger was seen logging, and where the first of them began on the
+# monotonic clock, less 2 ms (the report's times are to the millisecond).
+# An interval's time is taken just before its counts are: a wait counted
+# in interval N ended after N-1's time.  The end logger outlives frugal, so
+# the last interval's waits are all in its log.
+read -r nint first <<<"$(python3 -c '
 import json, sys
 since, mono, prev = int(sys.argv[2]), int(sys.argv[3]), None
-n = first = last = 0
+n = first = 0
 ours = {}
 for line in open(sys.argv[1]):
     d = json.loads(line)
@@ -169,24 +171,23 @@ for line in open(sys.argv[1]):
         continue
     n += 1
     first = first or int(start * 1e9 - 2e6 - since + mono)
-    last = int(d["time"] * 1e9 + 2e6 - since + mono)
     for r in d["rows"]:
         ours[r["pid"]] = max(ours.get(r["pid"], 0), r["wait_max_ns"])
 with open(sys.argv[4], "w") as f:
     for t, ns in ours.items():
         print(t, ns, file=f)
-print(n, first, last)' "$_tmp/i.jsonl" "$since_wall" "$since_mono" "$_tmp/ours_t")"
+print(n, first)' "$_tmp/i.jsonl" "$since_wall" "$since_mono" "$_tmp/ours_t")"
 # Pair each end with the first begin of its task and lock since that pair's
-# last end, for the ends from the first compared interval to the last, and
-# keep each task's longest.  The begin logger ran for a while before the
+# last end, for the ends from the first compared interval on, and keep
+# each task's longest.  The begin logger ran for a while before the
 # end logger: the ends of that while were not logged, and their begins
 # would be taken for the next wait's: the begins from before frugal was
 # started are left out, and any end logged before the compared intervals
 # began clears its pair (a task waits for one lock once at a time).
 cat "$_tmp/ba.out" "$_tmp/bb.out" | awk '$1 == "B" || $1 == "E"' | sort -k4,4n |
-	awk -v launch="$launch" -v first="${first:-0}" -v last="${last:-0}" '
+	awk -v launch="$launch" -v first="${first:-0}" '
 	$1 == "B" { k = $2 " " $3; if ($4 >= launch && !(k in b)) b[k] = $4; next }
-	{ k = $2 " " $3; if ((k in b) && $4 >= first && $4 <= last) { d = $4 - b[k]; if (d > m[$2]) m[$2] = d } delete b[k] }
+	{ k = $2 " " $3; if ((k in b) && $4 >= first) { d = $4 - b[k]; if (d > m[$2]) m[$2] = d } delete b[k] }
 	END { for (t in m) printf "%s %.0f\n", t, m[t] }' >"$_tmp/theirs_t"
 # A task of ours with no bracketed pair, or a longer wait than its pairs'.
 verdict=$(awk 'NR == FNR { t[$1] = $2; next }

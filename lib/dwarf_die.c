@@ -611,28 +611,10 @@ int dwarf_attr__flag(const struct dwarf_unit *u, const struct dwarf_attr *a, boo
 	return 0;
 }
 
-/* The string at OFF of SEC (LEN bytes), NULL if out of bounds. */
-static const char *sec_str(const uint8_t *sec, size_t len, uint64_t off)
-{
-	if (!sec || off >= len || sec[len - 1])
-		return NULL;
-	return (const char *)sec + off;
-}
-
+/* The string of a strx form's index IDX. */
 static const char *strx(const struct dwarf_unit *u, uint64_t idx)
 {
-	const struct dwarf_scan_secs *s = u->s;
-	uint64_t at;
-	struct rd r;
-
-	if (!u->has_str_base || idx > s->str_offsets_len)
-		return NULL;
-	at = u->str_offsets_base + idx * u->offsz;
-	if (at < u->str_offsets_base || at > s->str_offsets_len ||
-	    s->str_offsets_len - at < u->offsz)
-		return NULL;
-	r = (struct rd){ s->str_offsets + at, s->str_offsets + s->str_offsets_len, 0 };
-	return sec_str(s->str, s->str_len, fixed(&r, u->offsz));
+	return u->has_str_base ? rd_strx(u->s, u->str_offsets_base, u->offsz, idx) : NULL;
 }
 
 const char *dwarf_attr__string_slow(const struct dwarf_unit *u, const struct dwarf_attr *a)
@@ -646,10 +628,10 @@ const char *dwarf_attr__string_slow(const struct dwarf_unit *u, const struct dwa
 		return (const char *)a->p;	/* its NUL is inside the unit */
 	case DW_FORM_strp:
 		v = fixed(&r, u->offsz);
-		return sec_str(s->str, s->str_len, v);
+		return rd_str(s->str, s->str_len, v);
 	case DW_FORM_line_strp:
 		v = fixed(&r, u->offsz);
-		return sec_str(s->line_str, s->line_str_len, v);
+		return rd_str(s->line_str, s->line_str_len, v);
 	case DW_FORM_strx1: case DW_FORM_strx2: case DW_FORM_strx3: case DW_FORM_strx4:
 		v = fixed(&r, a->form - DW_FORM_strx1 + 1);
 		return strx(u, v);

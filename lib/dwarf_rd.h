@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lib/array.h"
+#include "lib/dwarf_scan.h"
 
 struct rd {
 	const uint8_t *p, *end;
@@ -91,6 +92,32 @@ static inline struct rd rd_at(const uint8_t *sec, size_t len, uint64_t off)
 	if (!sec || off >= len)
 		return (struct rd){ NULL, NULL, 1 };
 	return (struct rd){ sec + off, sec + len, 0 };
+}
+
+/* The string at OFF of a string section SEC (LEN bytes), NULL if out of bounds. */
+static inline const char *rd_str(const uint8_t *sec, size_t len, uint64_t off)
+{
+	if (!sec || off >= len || sec[len - 1])
+		return NULL;
+	return (const char *)sec + off;
+}
+
+/*
+ * A strx form's string: entry IDX (OFFSZ bytes each) of S's string offsets
+ * from BASE, the unit's DW_AT_str_offsets_base, read as an offset into
+ * S->str.  NULL when any of it is out of bounds.
+ */
+static inline const char *rd_strx(const struct dwarf_scan_secs *s, uint64_t base,
+				  unsigned int offsz, uint64_t idx)
+{
+	uint64_t at = base + idx * offsz;
+	struct rd r;
+
+	if (idx > s->str_offsets_len || at < base || at > s->str_offsets_len ||
+	    s->str_offsets_len - at < offsz)
+		return NULL;
+	r = (struct rd){ s->str_offsets + at, s->str_offsets + s->str_offsets_len, 0 };
+	return rd_str(s->str, s->str_len, fixed(&r, offsz));
 }
 
 /* Abbreviation codes above this are refused (GCC and clang number them from 1, densely). */

@@ -74,25 +74,10 @@ struct unit {
 	unsigned int offsz, addrsz;
 };
 
-/* String STR of SEC (LEN bytes) at OFF, or NULL if out of bounds. */
-static const char *sec_str(const uint8_t *sec, size_t len, uint64_t off)
-{
-	if (!sec || off >= len || sec[len - 1])
-		return NULL;
-	return (const char *)sec + off;
-}
-
 /* The string of a strx form's index IDX. */
 static const char *strx(const struct unit *u, uint64_t idx)
 {
-	const struct dwarf_scan_secs *s = u->s;
-	uint64_t at = u->str_offsets_base + idx * u->offsz;
-	struct rd r;
-
-	if (!u->str_offsets_base || at + u->offsz > s->str_offsets_len || idx > s->str_offsets_len)
-		return NULL;
-	r = (struct rd){ s->str_offsets + at, s->str_offsets + s->str_offsets_len, 0 };
-	return sec_str(s->str, s->str_len, fixed(&r, u->offsz));
+	return u->str_offsets_base ? rd_strx(u->s, u->str_offsets_base, u->offsz, idx) : NULL;
 }
 
 /*
@@ -127,11 +112,11 @@ static uint64_t form_value(struct rd *r, uint64_t form, const struct unit *u, co
 		return fixed(r, u->offsz);
 	case DW_FORM_strp:
 		n = fixed(r, u->offsz);
-		*str = sec_str(u->s->str, u->s->str_len, n);
+		*str = rd_str(u->s->str, u->s->str_len, n);
 		break;
 	case DW_FORM_line_strp:
 		n = fixed(r, u->offsz);
-		*str = sec_str(u->s->line_str, u->s->line_str_len, n);
+		*str = rd_str(u->s->line_str, u->s->line_str_len, n);
 		break;
 	case DW_FORM_strx1: case DW_FORM_strx2: case DW_FORM_strx3: case DW_FORM_strx4:
 		n = fixed(r, form - DW_FORM_strx1 + 1);

@@ -8,9 +8,9 @@
  * taken, so whatever the end program does is added to the critical section
  * and makes every other waiter wait longer.  So everything that can be known
  * at the begin is done there, while the task is about to wait anyway: the
- * stack walk, the key, the filters, the row (created with count 0).  The end
- * only finds its slot, reads the clock and adds to a row it already knows by
- * index.
+ * stack walk, the key, the filters, the row (created with count 0, and its
+ * lines read so that they are near).  The end only finds its slot, reads the
+ * clock and adds to a row it already knows by index.
  *
  * Nothing is lost: when the table is full there is no retry; the key goes
  * through per-CPU perf buffers (no lock at all, so the overflow path cannot
@@ -1243,6 +1243,27 @@ static __always_inline void key_of(void *ctx, const struct where *w, struct lock
 	new_row(ctx, d, s);
 }
 
+/*
+ * Read the row's lines - this CPU's count and total, the shared max and
+ * min - so that the end, which adds to them while the lock is held, finds
+ * them in this CPU's cache.  The trip to memory is then the begin's, and
+ * the begin's task is about to wait anyway.  Measured on epoll: the end
+ * went from 108-139 ns to 72-78 (docs/lock.md, "Where the end's
+ * nanoseconds go").
+ */
+static __always_inline void warm_row(__u32 i)
+{
+	struct lock_row_sum *sum = bpf_map_lookup_elem(&row_sums, &i);
+	struct lock_stat *st = bpf_map_lookup_elem(&rows, &i);
+	__u64 v = 0;
+
+	if (sum)
+		v += sum->count;
+	if (st)
+		v += st->max_ns;
+	barrier_var(v);
+}
+
 static __always_inline bool accepted(__u64 lock, __u32 flags)
 {
 	if (type_mask && !(type_mask & (1ULL << (flags & LCB_F_MASK))))
@@ -1289,6 +1310,8 @@ static __always_inline void on_begin(void *ctx, struct lock_cpu_state *cs, __u64
 		s.flags |= LOCK_SLOT_FILTERED;
 	else
 		key_of(ctx, &w, &s, nest);
+	if (s.row)
+		warm_row(s.row - 1);
 	/* The wait starts now: our own cost above is not the lock's. */
 	s.ts = bpf_ktime_get_ns();
 	if (ts)

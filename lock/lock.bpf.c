@@ -1248,8 +1248,8 @@ static __always_inline void key_of(void *ctx, const struct where *w, struct lock
  * min - so that the end, which adds to them while the lock is held, finds
  * them in this CPU's cache.  The trip to memory is then the begin's, and
  * the begin's task is about to wait anyway.  Measured on epoll: the end
- * went from 108-139 ns to 72-78 (docs/lock.md, "Where the end's
- * nanoseconds go").
+ * went from 108-148 ns to 72-78 (docs/lock.md, "On a guest without
+ * paravirtual spinlocks").
  */
 static __always_inline void warm_row(__u32 i)
 {

@@ -5,8 +5,9 @@
 # run.  See docs/bench.md for what each figure means.
 #
 # Environment: O (build dir), ROUNDS (interleaved traced/untraced pairs per
-# tool and workload for the cost figures, default 5), SLOW_ROUNDS (the same
-# for the slowdown, default 13: on 2 CPUs one pair's ratio can be off by 30%),
+# tool and workload for the cost figures, default 5), SLOW_ROUNDS (rounds
+# for the slowdown, each one traced and one untraced run per tool, default 13:
+# on 2 CPUs one pair's ratio can be off by 30%),
 # STARTS (start-up samples, default 5),
 # MAP_ENTRIES (map size of the pressure test, default 64), FRUGAL_CACHE.
 set -eu
@@ -264,6 +265,14 @@ interruptible() {
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "NA"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 maxof() { sort -g | tail -1; }
+# per_round BASES TRACED: "ROUND FIGURE" lines in, "ROUND SLOWDOWN" out: each
+# traced figure over the median of its round's untraced figures.
+per_round() { awk 'FNR == 1 { f++ }
+	f == 1 { n[$1]++; b[$1, n[$1]] = $2; next }
+	{ k = n[$1]; for (i = 1; i <= k; i++) a[i] = b[$1, i]
+	  for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	  m = k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+	  if (k && m > 0) printf "%d %.4f\n", $1, $2 / m }' "$1" "$2"; }
 now() { date +%s.%N; }
 
 # ---- 1. cost per event, contentions and RSS (statistics on) --------------------
@@ -304,24 +313,39 @@ done
 
 # ---- 2. slowdown: interleaved untraced/traced pairs (statistics off) ------------
 
+# Every round runs each tool once traced, each beside an untraced run (which
+# of the two goes first alternates by round, so neither always gets the
+# warmer caches), the tools in an order that turns by one each round.  A
+# tool's slowdown in a round is its traced figure over the median of all of
+# the round's untraced runs: one base for every tool, so comparing two tools
+# compares their traced runs of the same round, and the run's drift (it has
+# moved by 20% within ten minutes here) is between rounds, not inside the
+# comparison.  The ratio to its own pair's untraced run, the method of older
+# runs, is kept in the log and in an info row: its base is one run, whose
+# noise it adds to every ratio.
 stats_off
 for wl in epoll messaging; do
 	tools=$(tools_for $wl slow)
 	say "$wl: $SLOW_ROUNDS rounds of untraced/traced pairs for: $tools (BPF statistics off)"
 	for r in $(seq "$SLOW_ROUNDS"); do
-		for t in $tools; do
-			# Alternate which of the pair runs first, so that neither
-			# always gets the warmer caches.
+		read -ra order <<<"$tools"
+		k=$(( (r - 1) % ${#order[@]} ))
+		for t in "${order[@]:k}" "${order[@]:0:k}"; do
 			[ $((r % 2)) -eq 1 ] && interruptible "$tmp/base" workload_run "$wl"
 			interruptible "$tmp/res" traced_run "$t" caller "$tmp/$t.$wl" workload_run "$wl"
 			[ $((r % 2)) -eq 0 ] && interruptible "$tmp/base" workload_run "$wl"
 			base=$(cat "$tmp/base") cost=$(cat "$tmp/$t.$wl.cmd")
 			echo "$t $wl $r slowdown base=$base traced=$cost" >>"$tmp/log"
-			awk -v t="$cost" -v b="$base" 'BEGIN { printf "%.4f\n", t / b }' >>"$tmp/$t.$wl.slow"
+			echo "$r $base" >>"$tmp/$wl.bases"
+			echo "$r $cost" >>"$tmp/$t.$wl.traced"
+			awk -v t="$cost" -v b="$base" 'BEGIN { printf "%.4f\n", t / b }' >>"$tmp/$t.$wl.pair"
 		done
 	done
 	for t in $tools; do
+		per_round "$tmp/$wl.bases" "$tmp/$t.$wl.traced" >"$tmp/$t.$wl.slowr"
+		cut -d' ' -f2 "$tmp/$t.$wl.slowr" >"$tmp/$t.$wl.slow"
 		R[$t.$wl.slow]=$(median <"$tmp/$t.$wl.slow")
+		R[$t.$wl.pair]=$(median <"$tmp/$t.$wl.pair")
 	done
 done
 for t in $TOOLS; do
@@ -467,6 +491,17 @@ against() { awk 'FNR == 1 { f++ } $1 > 0 { n[f]++; l = log($1); s[f] += l; q[f] 
 		d = log(med(1) / med(2)); band = 2 * sqrt(var(1) + var(2))
 		w = d <= 0 ? "PASS" : d < band ? "TIE" : "MISS"
 		printf "%s (noise +-%.0f%%)\n", w, 100 * (exp(band) - 1) }' "$1" "$2" 2>/dev/null || echo n/a; }
+# paired FRUGAL OTHER: the same verdict for the slowdown, from "ROUND
+# SLOWDOWN" files whose rounds share one base: the mean over the rounds of
+# log(frugal's / the other's) - the log of their traced figures' ratio -
+# with twice its standard error as the band.  Shown as a percentage.
+paired() { awk 'FNR == 1 { f++ } f == 1 { a[$1] = $2; next }
+	($1 in a) && a[$1] > 0 && $2 > 0 { n++; d = log(a[$1] / $2); s += d; q += d * d }
+	END {
+		if (n < 2) { print "n/a"; exit }
+		m = s / n; band = 2 * sqrt((q - n * m * m) / (n - 1) / n)
+		w = m <= 0 ? "PASS" : m < band ? "TIE" : "MISS"
+		printf "%s (paired %+.1f%%, noise +-%.1f%%)\n", w, 100 * (exp(m) - 1), 100 * (exp(band) - 1) }' "$1" "$2" 2>/dev/null || echo n/a; }
 row() {	# metric frugal perf bpftrace target verdict
 	printf '%-34s %10s %10s %10s %8s  %-20s %s\n' "$1" "$2" "$3" "$4" "$(ratio "$2" "$3")" "$5" "$6"
 }
@@ -504,7 +539,7 @@ for wl in epoll messaging; do
 	row "$wl: --nested: ns per end" "$(cell frugal2.$wl.end)" "$(cell perf.$wl.end)" "" "(<= 100 ns)" \
 		"($(verdict "$(cell frugal2.$wl.end)" "<=" 100))"
 	row "$wl: --nested: slowdown" "$(cell frugal2.$wl.slow)" "$(cell perf.$wl.slow)" "" "(<= perf)" \
-		"($(against "$tmp/frugal2.$wl.slow" "$tmp/perf.$wl.slow"))"
+		"($(paired "$tmp/frugal2.$wl.slowr" "$tmp/perf.$wl.slowr"))"
 	row "$wl: --nested floor: begin+end" "$(cell floor2.$wl.both)" "" "" "" "ns"
 	row "$wl: --nested floor: slowdown" "$(cell floor2.$wl.slow)" "" "" "" ""
 	lim=$(awk -v p="$(cell perf.$wl.both)" 'BEGIN { if (p == "NA") print "NA"; else print p / 2 }')
@@ -514,7 +549,9 @@ for wl in epoll messaging; do
 	[ "$wl" = epoll ] && row "epoll: begin+end, frugal --max-stack 8" "$(cell frugal8.epoll.both)" \
 		"$(cell perf.epoll.both)" "" "" ""
 	row "$wl: slowdown traced/untraced" "$(cell frugal.$wl.slow)" "$(cell perf.$wl.slow)" "$(cell bpftrace.$wl.slow)" \
-		"<= perf" "$(against "$tmp/frugal.$wl.slow" "$tmp/perf.$wl.slow")"
+		"<= perf" "$(paired "$tmp/frugal.$wl.slowr" "$tmp/perf.$wl.slowr")"
+	row "$wl: slowdown, each to its own pair" "$(cell frugal.$wl.pair)" "$(cell perf.$wl.pair)" \
+		"$(cell bpftrace.$wl.pair)" "" "info: $(against "$tmp/frugal.$wl.pair" "$tmp/perf.$wl.pair")"
 done
 mb() { fmt "$(cell "$1")" 1024 %.1f; }
 row "max RSS of the profiler (MB)" "$(mb frugal.rss)" "$(mb perf.rss)" "$(mb bpftrace.rss)" "<= 8 MB" \

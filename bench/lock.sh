@@ -6,14 +6,14 @@
 #
 # Environment: O (build dir), ROUNDS (interleaved traced/untraced pairs per
 # tool and workload for the cost figures, default 5), SLOW_ROUNDS (rounds
-# for the slowdown, each one traced and one untraced run per tool, default 13:
+# for the slowdown, each one traced and one untraced run per tool, default 14:
 # on 2 CPUs one pair's ratio can be off by 30%),
 # STARTS (start-up samples, default 5),
 # MAP_ENTRIES (map size of the pressure test, default 64), FRUGAL_CACHE.
 set -eu
 O=${O:-build}
 ROUNDS=${ROUNDS:-5}
-SLOW_ROUNDS=${SLOW_ROUNDS:-13}
+SLOW_ROUNDS=${SLOW_ROUNDS:-14}
 STARTS=${STARTS:-5}
 MAP_ENTRIES=${MAP_ENTRIES:-64}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -315,7 +315,7 @@ done
 
 # Every round runs each tool once traced, each beside an untraced run (which
 # of the two goes first alternates by round, so neither always gets the
-# warmer caches), the tools in an order that turns by one each round.  A
+# warmer caches), the tools in an order that changes by round (below).  A
 # tool's slowdown in a round is its traced figure over the median of all of
 # the round's untraced runs: one base for every tool, so comparing two tools
 # compares their traced runs of the same round, and the run's drift (it has
@@ -328,9 +328,18 @@ for wl in epoll messaging; do
 	tools=$(tools_for $wl slow)
 	say "$wl: $SLOW_ROUNDS rounds of untraced/traced pairs for: $tools (BPF statistics off)"
 	for r in $(seq "$SLOW_ROUNDS"); do
+		# Odd rounds turn the order by one; each even round runs the one
+		# before it backwards (pairs too), so a drift within a round
+		# favours no tool over two rounds.
 		read -ra order <<<"$tools"
-		k=$(( (r - 1) % ${#order[@]} ))
-		for t in "${order[@]:k}" "${order[@]:0:k}"; do
+		k=$(( (r - 1) / 2 % ${#order[@]} ))
+		order=("${order[@]:k}" "${order[@]:0:k}")
+		if [ $((r % 2)) -eq 0 ]; then
+			for ((i = 0, j = ${#order[@]} - 1; i < j; i++, j--)); do
+				t=${order[i]} order[i]=${order[j]} order[j]=$t
+			done
+		fi
+		for t in "${order[@]}"; do
 			[ $((r % 2)) -eq 1 ] && interruptible "$tmp/base" workload_run "$wl"
 			interruptible "$tmp/res" traced_run "$t" caller "$tmp/$t.$wl" workload_run "$wl"
 			[ $((r % 2)) -eq 0 ] && interruptible "$tmp/base" workload_run "$wl"

@@ -267,12 +267,10 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "NA"; else if 
 maxof() { sort -g | tail -1; }
 # per_round BASES TRACED: "ROUND FIGURE" lines in, "ROUND SLOWDOWN" out: each
 # traced figure over the median of its round's untraced figures.
-per_round() { awk 'FNR == 1 { f++ }
-	f == 1 { n[$1]++; b[$1, n[$1]] = $2; next }
-	{ k = n[$1]; for (i = 1; i <= k; i++) a[i] = b[$1, i]
-	  for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-	  m = k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
-	  if (k && m > 0) printf "%d %.4f\n", $1, $2 / m }' "$1" "$2"; }
+per_round() { sort -k1,1n -k2,2g "$1" | awk 'FNR == 1 { f++ }
+	f == 1 { b[$1, ++n[$1]] = $2; next }
+	{ k = n[$1]; m = k % 2 ? b[$1, (k + 1) / 2] : (b[$1, k / 2] + b[$1, k / 2 + 1]) / 2
+	  if (k && m > 0) printf "%d %.4f\n", $1, $2 / m }' - "$2"; }
 now() { date +%s.%N; }
 
 # ---- 1. cost per event, contentions and RSS (statistics on) --------------------

@@ -51,14 +51,18 @@ if ! perf stat -e lock:contention_end -x, -o /dev/null true 2>/dev/null; then
 fi
 
 stress-ng --flock 2 --pipe 2 --timeout 300 -q >/dev/null 2>&1 & s=$!
-# The rwlock writers; 300 s is only a backstop (they are stopped below).
-WRITERS='import os, time
+# The rwlock writers, one on each of two CPUs (left to the scheduler, both
+# were now and then put on one CPU for a whole window, and no writer
+# waited); 300 s is only a backstop (they are stopped below).
+WRITERS='import os, sys, time
+cpus = sorted(os.sched_getaffinity(0))
+os.sched_setaffinity(0, {cpus[int(sys.argv[1]) % len(cpus)]})
 end = time.monotonic() + 300
 while time.monotonic() < end:
     for _ in range(1000):
         os.setpgid(0, 0)'
-python3 -c "$WRITERS" & w1=$!
-python3 -c "$WRITERS" & w2=$!
+python3 -c "$WRITERS" 0 & w1=$!
+python3 -c "$WRITERS" 1 & w2=$!
 # Spinning and not a mutex's spin (33): spinlocks and rwlocks.
 bpftrace -e '
 tracepoint:lock:contention_begin /(args->flags & 33) == 1/ { @b[cpu, args->lock_addr] = nsecs; }

@@ -131,7 +131,7 @@ NO_SPIN="the kernel began no spinning wait in the window (perf stat counted 0 co
 
 run_mode default
 run_mode nested --nested
-kill -INT $bt; wait $bt
+stop_tracer $bt
 kill $w1 $w2; wait $w1 $w2 2>/dev/null
 
 # The bracket for sleeping waits.  No perf event on contention_end may be
@@ -165,8 +165,8 @@ for i in $(seq 400); do [ "$(wc -l <"$_tmp/i.jsonl")" -ge $((n0 + 4)) ] && break
 # intervals where flock had stopped would hold of almost nothing.
 check "bracket: the workload still ran" kill -0 $s
 kill -INT $f; wait $f
-kill -INT $bb; wait $bb
-kill -INT $ba; wait $ba
+stop_tracer $bb
+stop_tracer $ba
 kill $s 2>/dev/null; wait $s 2>/dev/null
 
 # Each task's longest wait in the intervals that began after the end

@@ -71,7 +71,7 @@ if command -v bpftrace >/dev/null; then
 	wait_for "$_tmp/bt.out" '^@n: [0-9]\{4,\}'
 	check "one program: bpftrace saw the second bench run beside us" \
 		grep -q '^@n: [0-9]\{4,\}' "$_tmp/bt.out"
-	kill -INT $bt; wait $bt
+	stop_tracer $bt
 	kill -INT $f; wait $f
 	check_walk "one program, another tracer for a while" "$_tmp/s.json"
 	check "one program: no two rows show the same caller and stack" holds "$_tmp/s.json" \

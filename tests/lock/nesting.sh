@@ -12,8 +12,8 @@
 # - no spinning wait (spinlock, rwlock) is made up from a stale begin:
 #   frugal's longest spinning wait is under 10 ms, or no longer than the
 #   longest that a bpftrace script pairing each spinning begin with its end
-#   on the same CPU saw in the same run, give or take an interrupt: the two tools read the
-#   clock one after the other around the same wait, and an interrupt that
+#   on the same CPU saw in the same run, give or take an interrupt: the two
+#   tools read the clock one after the other around the same wait, and an interrupt that
 #   comes between their reads at the end lengthens ours by its handler and
 #   the softirqs run on its exit, which the kernel bounds at 2 ms
 #   (MAX_SOFTIRQ_TIME).  Seen once in an idle soak: 11,954,867 ns against

@@ -139,20 +139,22 @@ WL_EPOLL_CTL="$PERF bench epoll ctl -r 3 -t 8"
 WL_MSG="$PERF bench sched messaging -g 10 -p"
 WL_PRESSURE="$PERF bench sched messaging -g 20 -p"
 
+# per_million_ops CMD WHAT: run an epoll bench, print seconds per million of
+# the operations its "Averaged N WHAT" line counts.
+per_million_ops() {
+	local out
+	out=$($1 2>&1)
+	sed -n "s/^Averaged \([0-9]*\) $2.*/\1/p" <<<"$out" | awk '{ printf "%.6f\n", 1e6 / $1 }'
+}
+
 # workload_run NAME: run a workload, print its figure of merit as "cost"
 # (bigger = slower): seconds per million epoll operations (per thread, or
 # per million adds a thread with epoll ctl's add, mod and del each), or seconds.
 workload_run() {
 	local out
 	case $1 in
-	epoll)
-		out=$($WL_EPOLL 2>&1)
-		sed -n 's/^Averaged \([0-9]*\) operations.*/\1/p' <<<"$out" |
-			awk '{ printf "%.6f\n", 1e6 / $1 }' ;;
-	epoll-ctl)
-		out=$($WL_EPOLL_CTL 2>&1)
-		sed -n 's/^Averaged \([0-9]*\) ADD operations.*/\1/p' <<<"$out" |
-			awk '{ printf "%.6f\n", 1e6 / $1 }' ;;
+	epoll)		per_million_ops "$WL_EPOLL" operations ;;
+	epoll-ctl)	per_million_ops "$WL_EPOLL_CTL" "ADD operations" ;;
 	messaging)
 		out=$($WL_MSG 2>&1)
 		sed -n 's/.*Total time: \([0-9.]*\).*/\1/p' <<<"$out" ;;

@@ -13,10 +13,10 @@
 #   frugal's longest spinning wait is under 10 ms, or no longer than the
 #   longest that a bpftrace script pairing each spinning begin with its end
 #   on the same CPU saw in the same run, give or take an interrupt: the two
-#   tools read the clock one after the other around the same wait, and an interrupt that
-#   comes between their reads at the end lengthens ours by its handler and
-#   the softirqs run on its exit, which the kernel bounds at 2 ms
-#   (MAX_SOFTIRQ_TIME).  Seen once in an idle soak: 11,954,867 ns against
+#   tools read the clock one after the other around the same wait, and an
+#   interrupt that comes between their reads at the end lengthens ours by
+#   its handler and the softirqs run on its exit, which the kernel bounds at
+#   2 ms (MAX_SOFTIRQ_TIME).  Seen once in an idle soak: 11,954,867 ns against
 #   bpftrace's 11,941,679.  A stale begin made waits of 36 ms to 2 s.
 #   A sleeping wait (mutex, rwsem, per-CPU rwsem) is checked without any
 #   allowance, against a bracket: one bpftrace logs the begins from before

@@ -603,7 +603,7 @@ struct lock_collect *lock_collect__open(const struct lock_opts *o)
 	err = err ?: open_buffers(c, o);
 	if (!err && o->user) {
 		c->user = lock_ucollect__open(o, c->skel->maps.targets, c->skel->maps.cpus,
-					      c->skel->maps.cgroups, c->skel->rodata->off_task_stack,
+					      c->skel->maps.cgroups,
 					      kq[Q_MM].offset > 0 ? kq[Q_MM].offset : 0);
 		if (!c->user)
 			err = -errno;

@@ -42,8 +42,6 @@
 
 const volatile __u32 ustack_size = LOCK_USTACK_DEF;	/* a power of two */
 const volatile bool do_nothing;		/* --floor: the empty pair */
-/* task_struct's stack: the user registers sit at its top (x86-64). */
-const volatile __u32 off_task_stack;
 const volatile __u32 off_task_mm;
 
 bool stopped;
@@ -140,19 +138,20 @@ static __always_inline bool is_wait_op(__u32 op)
 }
 
 /*
- * x86-64's struct pt_regs at the top of the task's kernel stack, into
- * DWARF register order.  pt_regs' layout is the kernel's ABI with ptrace
- * (user_regs_struct), so it is read by fixed offsets, with no CO-RE.
+ * x86-64's struct pt_regs, the user registers saved at the system call's
+ * entry, into DWARF register order.  Where they lie is the kernel's to say:
+ * a kernel built with FRED (7.x) keeps 16 bytes free above them at the top
+ * of the task's stack, others none, so the place comes from
+ * bpf_task_pt_regs(), not from the stack's size.  Their layout is the
+ * kernel's ABI with ptrace (user_regs_struct), so they are read by fixed
+ * offsets, with no CO-RE.
  */
 static __always_inline int user_regs(__u64 *regs)
 {
-	__u64 pt[21], stack = 0;
-	__u64 task = bpf_get_current_task();
+	__u64 pt[21];
+	long at = bpf_task_pt_regs(bpf_get_current_task_btf());
 
-	if (!off_task_stack ||
-	    bpf_probe_read_kernel(&stack, sizeof(stack), (void *)(task + off_task_stack)) ||
-	    !stack ||
-	    bpf_probe_read_kernel(pt, sizeof(pt), (void *)(stack + LOCK_THREAD_SIZE - sizeof(pt))))
+	if (!at || bpf_probe_read_kernel(pt, sizeof(pt), (void *)at))
 		return -1;
 	/* pt_regs: r15 r14 r13 r12 bp bx r11 r10 r9 r8 ax cx dx si di orig_ax ip cs flags sp ss */
 	regs[0] = pt[10];	/* rax */

@@ -324,7 +324,7 @@ struct bpf_map;
  */
 struct lock_ucollect *lock_ucollect__open(const struct lock_opts *o, struct bpf_map *targets,
 					  struct bpf_map *cpus, struct bpf_map *cgroups,
-					  uint32_t off_task_stack, uint32_t off_task_mm);
+					  uint32_t off_task_mm);
 int lock_ucollect__fd(const struct lock_ucollect *u);	/* to poll */
 /* Merge what the buffers hold into T.  0 or -errno. */
 int lock_ucollect__consume(struct lock_ucollect *u, struct lock_table *t);

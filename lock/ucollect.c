@@ -614,7 +614,7 @@ static int end_drain(struct lock_ucollect *u)
 
 struct lock_ucollect *lock_ucollect__open(const struct lock_opts *o, struct bpf_map *targets,
 					  struct bpf_map *cpus, struct bpf_map *cgroups,
-					  uint32_t off_task_stack, uint32_t off_task_mm)
+					  uint32_t off_task_mm)
 {
 	struct lock_ucollect *u = calloc(1, sizeof(*u));
 	struct futex_bpf *s;
@@ -637,7 +637,6 @@ struct lock_ucollect *lock_ucollect__open(const struct lock_opts *o, struct bpf_
 	}
 	s->rodata->ustack_size = o->ustack_size;
 	s->rodata->do_nothing = o->floor;
-	s->rodata->off_task_stack = off_task_stack;
 	s->rodata->off_task_mm = off_task_mm;
 	s->rodata->target_mode = o->target_mode;
 	s->rodata->has_cpu = o->cpu_list != NULL;

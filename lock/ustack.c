@@ -234,6 +234,27 @@ static bool is_lock_func(const char *f)
 	return false;
 }
 
+/*
+ * The C library by its file name: glibc (libpthread before 2.34), musl.
+ * Its waits begin in internals that are local symbols (__lll_lock_wait,
+ * __futex_abstimed_wait_common, __pthread_clockjoin_ex): named from
+ * .symtab, which a distribution strips into its debug package and, like
+ * Debian, may not keep as MiniDebugInfo.  Without them, .dynsym names only
+ * the exported entries (pthread_mutex_lock).
+ */
+static bool is_libc(const char *bin)
+{
+	static const char *const prefixes[] = {
+		"libc.so", "libc-2.", "libpthread.so", "libpthread-2.", "ld-musl-", "libc.musl-",
+	};
+	size_t i;
+
+	for (i = 0; bin && i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(bin, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
 /* What a locking function tells of the primitive: LOCK_U_NR if nothing. */
 static enum lock_utype type_of(const char *f)
 {
@@ -318,7 +339,13 @@ static uint64_t frame_token(struct lock_ustacks *u, uint64_t pc, bool activation
 	f->h = h;
 	f->name = strdup(name);
 	f->func = strdup(func);
-	f->lockfn = sym && is_lock_func(sym);
+	/*
+	 * An unnamed frame in the C library is one of its internals (a
+	 * futex wait starts in its locking code): never the caller.  The
+	 * row's caller is then the first frame outside it, named or not,
+	 * as with the debug file; the frame itself shows as its offset.
+	 */
+	f->lockfn = sym ? is_lock_func(sym) : is_libc(bin);
 	if (!f->name || !f->func) {
 		free(f->name);
 		free(f->func);

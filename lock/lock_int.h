@@ -122,7 +122,7 @@ struct lock_opts {
 	bool user;			/* -U: futex waits too */
 	bool user_only;			/* --user-only: futex waits alone */
 	unsigned int ustack_size;	/* --user-stack-size: bytes copied per wait */
-	const char *debug_dir;		/* --debug-dir: debug files (.build-id/) here too */
+	const char *debug_dir;		/* --debug-dir: ':'-separated, for /usr/lib/debug */
 	bool help;			/* -h: print the usage, nothing else */
 };
 
@@ -286,7 +286,8 @@ struct lock_table *lock_report_merged(const struct lock_opts *o, struct lock_tab
 
 struct lock_ustacks;
 
-/* DEBUG_DIR (NULL: none) is searched for debug files before /usr/lib/debug. */
+/* Debug files are searched for in DEBUG_DIR (directories joined by ':', ""
+ * for none) instead of /usr/lib/debug, if not NULL. */
 struct lock_ustacks *lock_ustacks__new(const char *debug_dir, bool check);
 void lock_ustacks__free(struct lock_ustacks *u);
 /*

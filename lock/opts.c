@@ -34,7 +34,7 @@ static const struct cli_opt opts[] = {
 	{ "user", 'U', no_argument, NULL, "user-space lock waits (futex) too, by user call stack, in the same report" },
 	{ "user-only", OPT_USER_ONLY, no_argument, NULL, "user-space lock waits alone" },
 	{ "user-stack-size", OPT_USTACK, required_argument, "BYTES", "user stack copied per wait, for unwinding (power of two, default 8192)" },
-	{ "debug-dir", OPT_DEBUG_DIR, required_argument, "DIR", "-U: look for debug files in DIR (DIR/.build-id/) before /usr/lib/debug" },
+	{ "debug-dir", OPT_DEBUG_DIR, required_argument, "DIRS", "-U: debug files (.build-id/, debuglink) in DIRS, ':'-separated, instead of /usr/lib/debug; '' for none" },
 	{ "cgroup-filter", 'G', required_argument, "CGROUPS", "only tasks of these cgroups (paths from the v2 root)" },
 	{ "quiet", 'q', no_argument, NULL, "no logs, even with -v (errors still)" },
 	{ "key", 'k', required_argument, "KEY", "sort: contended, wait_total (default), wait_max, wait_min, avg_wait" },
@@ -294,6 +294,18 @@ static int number(const char *opt, const char *arg, unsigned long long min,
 	return 0;
 }
 
+/* --debug-dir: absolute paths joined by ':', or "" (none).  libdwfl reads an
+ * empty or relative entry as the binary's own directory or one under it. */
+static bool debug_dirs_ok(const char *arg)
+{
+	const char *p;
+
+	for (p = arg; *p; p++)
+		if ((p == arg || p[-1] == ':') && *p != '/')
+			return false;
+	return p == arg || p[-1] != ':';
+}
+
 static int parse_one(void *ctx, int c, const char *arg)
 {
 	struct parse_state *ps = ctx;
@@ -315,8 +327,8 @@ static int parse_one(void *ctx, int c, const char *arg)
 	case 'U': o->user = true; break;
 	case OPT_USER_ONLY: o->user_only = true; break;
 	case OPT_DEBUG_DIR:
-		if (!*arg || *arg != '/' || strchr(arg, ':'))
-			return cli_usage_err("--debug-dir: '%s' is not an absolute path without ':'", arg);
+		if (!debug_dirs_ok(arg))
+			return cli_usage_err("--debug-dir: '%s' is not a ':'-separated list of absolute paths (or '')", arg);
 		o->debug_dir = arg;
 		break;
 	case OPT_USTACK: return number("--user-stack-size", arg, 512, LOCK_USTACK_MAX, &o->ustack_size);

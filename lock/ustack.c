@@ -557,11 +557,13 @@ struct lock_ustacks *lock_ustacks__new(const char *debug_dir, bool check)
 
 	static char path[4096];
 
-	/* elfutils' own default, DEBUG_DIR first: the binary's directory, its
-	 * .debug, then DEBUG_DIR/.build-id/ and /usr/lib/debug/.build-id/. */
+	/* elfutils' own default with DEBUG_DIR for /usr/lib/debug: the
+	 * binary's directory and its .debug/ (as gdb keeps them whatever its
+	 * debug-file-directory), then each of DEBUG_DIR's, for .build-id/ and
+	 * by .gnu_debuglink. */
 	if (debug_dir) {
-		if (snprintf(path, sizeof(path), ":.debug:%s:/usr/lib/debug", debug_dir) >=
-		    (int)sizeof(path)) {
+		if (snprintf(path, sizeof(path), ":.debug%s%s", *debug_dir ? ":" : "",
+			     debug_dir) >= (int)sizeof(path)) {
 			errno = ENAMETOOLONG;
 			return NULL;
 		}

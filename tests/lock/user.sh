@@ -157,10 +157,56 @@ objcopy --only-keep-debug "$_tmp/stripped" "$_tmp/debug/.build-id/${id:0:2}/${id
 strip --strip-all "$_tmp/stripped"
 check "lock -U: the stripped fixture has no symbol table" \
 	bash -c "! readelf -S '$_tmp/stripped' | grep -q '\.symtab'"
-"$FRUGAL" lock $U --user-only --json --output "$_tmp/st.json" --debug-dir "$_tmp/debug" -- \
+"$FRUGAL" lock $U --user-only --json --output "$_tmp/st.json" --debug-dir "$_tmp/none:$_tmp/debug" -- \
 	"$_tmp/stripped" mutex 4 1500 20 >"$_tmp/st.out" 2>/dev/null
 read -r f a x < <(share "$_tmp/st.json" "$_tmp/st.out" contend_mutex pthread_mutex)
 within "$f" "$a" "$x" "lock -U: stripped binary named from its .build-id debug file"
+
+# The C library's debug file, with and without: --debug-dir '' searches no
+# debug directory, as on an install without libc6-dbg.  A wait begins in
+# libc's internals (__lll_lock_wait, __futex_abstimed_wait_common), which
+# only its .symtab names, in that file (or in MiniDebugInfo, which Debian's
+# libc has not); .dynsym names pthread_mutex_lock.  Either way the caller is
+# the fixture's function, the main thread's join is main's, the waits are
+# named and every stack is walked as libdwfl walks it (.eh_frame suffices).
+libc=$(ldd "$_tmp/nofp" | awk '$1 ~ /^libc\.so/ { print $3 }')
+id=$(readelf -n "$libc" | awk '/Build ID/ { print $3 }')
+mini=$(readelf -S "$libc" | grep -c '\.gnu_debugdata')
+top='max((r for r in d["rows"] if r["type"] == "pthread_mutex"), key=lambda r: r["wait_total_ns"])'
+joins='[r["caller"] for r in d["rows"] if any(f.startswith("main+") for f in r["stack"])]'
+for dbg in none system; do
+	if [ $dbg = none ]; then dd=(--debug-dir ''); lbl="--debug-dir '' (no debug file)"
+	else dd=(); lbl="with libc's debug file"; fi
+	j="$_tmp/lc-$dbg.json"
+	"$FRUGAL" lock $U --user-only "${dd[@]}" --json --output "$j" -- \
+		"$_tmp/nofp" mutex 4 1500 20 >"$_tmp/lc-$dbg.out" 2>/dev/null
+	inner=$(json "$j" "$top['stack'][0]" 2>/dev/null)
+	# What the case means: libc's innermost frame named only with the file.
+	if [ $dbg = system ] && [ ! -e "/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug" ]; then
+		skip "lock -U with libc's debug file" "none for $libc (libc6-dbg)"
+		continue
+	elif [ $dbg = system ]; then
+		check "lock -U $lbl: libc's internals named ($inner)" \
+			holds "$j" "'(libc.so' in $top['stack'][0] and not $top['stack'][0].startswith('0x')"
+	elif [ "$mini" = 0 ]; then
+		check "lock -U $lbl: libc's internals unnamed ($inner)" \
+			holds "$j" "'(libc.so' in $top['stack'][0] and $top['stack'][0].startswith('0x')"
+	fi
+	check "lock -U $lbl: the caller is the fixture's function ($(json "$j" "$top['caller']" \
+		2>/dev/null))" holds "$j" "$top['caller'].startswith('contend_mutex+0x')"
+	check "lock -U $lbl: the join's caller is main ($(json "$j" "$joins" 2>/dev/null))" \
+		holds "$j" "$joins and all(c.startswith('main+0x') for c in $joins)"
+	read -r f a x < <(share "$j" "$_tmp/lc-$dbg.out" contend_mutex pthread_mutex)
+	within "$f" "$a" "$x" "lock -U $lbl: pthread_mutex waits named contend_mutex"
+done
+# The walk needs no debug file: .eh_frame has every rule, down to clone3.
+"$FRUGAL" lock $U --user-only --debug-dir '' --stack-check --max-stack 30 --json \
+	--output "$_tmp/lcs.json" -- "$_tmp/nofp" mutex 4 500 20 >/dev/null 2>&1
+check "lock -U --stack-check --debug-dir '': every stack walked, none differs from libdwfl's" \
+	holds "$_tmp/lcs.json" '[a["user_stacks_walked"] == a["user_stacks_unwound"] > 0 and
+	a["user_stack_mismatches"] == 0 and a["user_stacks_by_libdwfl"] == 0 and
+	any("(libc.so" in r["stack"][-1] for r in d["rows"]
+	    if any(f.startswith("worker+") for f in r["stack"])) for a in [d["accounting"]]][0]'
 
 # A process that exits before the report: the shell outlives the fixture.
 "$FRUGAL" lock $U --user-only --json --output "$_tmp/ex.json" -- \
@@ -217,4 +263,6 @@ fi
 expect_exit "lock -U: -o is refused" 2 "$FRUGAL" lock -U -o -d 0.1
 expect_exit "lock -U: --user-stack-size not a power of two" 2 "$FRUGAL" lock -U --user-stack-size 1000 -d 0.1
 expect_exit "lock -U: --debug-dir must be absolute" 2 "$FRUGAL" lock -U --debug-dir rel -d 0.1
+expect_exit "lock -U: --debug-dir, an empty entry" 2 "$FRUGAL" lock -U --debug-dir /tmp::/usr -d 0.1
+expect_exit "lock -U: --debug-dir, a relative entry" 2 "$FRUGAL" lock -U --debug-dir /tmp:rel -d 0.1
 finish

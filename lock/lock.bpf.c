@@ -468,23 +468,27 @@ static __always_inline __u32 window_of(const struct where *w, __u64 *basep, __u3
 	return left < LOCK_STACK_WINDOW / 8 ? left : LOCK_STACK_WINDOW / 8;
 }
 
-/*
- * Walk max_stack frames into STACK with the learned facts.  False when a
- * frame is not known (or dynamic), or the walk would leave the task's stack
- * (the window bounds only the learning: a deep stack's outer frames are
- * walked with facts learned where the stack was shallower).
- */
+/* A walk's state, shared by the turns of its loop. */
 struct walk_ctx {
 	__u64 *stack;
 	__u64 base, path;
 	__u32 top, pos;
-	bool ended, failed;
+	__u32 n;		/* frames walked, when the stack ended sooner */
+	bool failed;
 };
 
 /*
  * bpf_loop body: frame K.  A loop body rather than an unrolled loop: the
  * verifier then checks one frame, not every combination of fact kinds over
  * max_stack frames (which made loading take ~100 ms).
+ *
+ * The body never branches on a value an earlier turn of it wrote that
+ * started as a constant: a verifier before Linux 6.7 checks a callback
+ * once, from the state of its first call, and removes as dead a branch
+ * that state cannot take.  An "ended" flag read here was exactly that on
+ * 6.1: its branch was gone, and the walk wrote the stack's last frame
+ * into every slot after it.  So the end stops the loop, and walk_stack
+ * zeroes the rest.
  */
 static long walk_frame(__u64 k, struct walk_ctx *w)
 {
@@ -494,10 +498,6 @@ static long walk_frame(__u64 k, struct walk_ctx *w)
 	if (k >= LOCK_MAX_STACK || k >= max_stack)
 		return 1;
 	out = &w->stack[k & (LOCK_MAX_STACK - 1)];
-	if (w->ended) {
-		*out = 0;
-		return 0;
-	}
 	if (k < nr_below) {
 		*out = below[k & 1];
 		w->path = path_mix(w->path, *out);
@@ -518,8 +518,8 @@ static long walk_frame(__u64 k, struct walk_ctx *w)
 	if (fact >> 32 != (ip & 0xffffffff) || (fact & (FACT_DYNAMIC | FACT_NEW)))
 		goto fail;
 	if (fact & FACT_END) {
-		w->ended = true;
-		return 0;
+		w->n = k + 1;
+		return 1;
 	}
 	words = (fact >> 16) & 0xffff;
 	if (!words)
@@ -556,6 +556,13 @@ fail:
 	return 1;
 }
 
+/* bpf_loop body: zero the I'th slot after the walk's last frame. */
+static long zero_frame(__u64 i, struct walk_ctx *w)
+{
+	w->stack[(w->n + i) & (LOCK_MAX_STACK - 1)] = 0;
+	return 0;
+}
+
 /*
  * Walk max_stack frames into STACK with the learned facts.  False when a
  * frame is not known (or dynamic), or the walk would leave the task's stack
@@ -565,12 +572,16 @@ fail:
 static __always_inline bool walk_stack(__u64 base, __u32 top, __u64 *stack)
 {
 	struct walk_ctx w = { .stack = stack, .base = base, .top = top, .pos = first_slot - 1,
-			      .path = PATH_SEED };
+			      .path = PATH_SEED, .n = LOCK_MAX_STACK };
 
 	if (!first_slot || walk_off || nr_below > 2)
 		return false;
 	bpf_loop(LOCK_MAX_STACK, walk_frame, &w, 0);
-	return !w.failed;
+	if (w.failed)
+		return false;
+	if (w.n < max_stack)
+		bpf_loop(max_stack - w.n, zero_frame, &w, 0);
+	return true;
 }
 
 struct find_ctx {

@@ -141,6 +141,12 @@ check-kernel-build: deps
 	$(Q)$(MAKE) --no-print-directory $(O)/frugal
 	$(Q)O=$(O) bash tests/run long/kernel-build
 
+# Debian's 5.10, 6.1, 6.12 and 7.x cloud kernels booted under qemu (TCG),
+# frugal lock's checks inside each (about 7 minutes; not in check).
+check-kernels: deps
+	$(Q)$(MAKE) --no-print-directory $(O)/frugal
+	$(Q)O=$(O) bash tests/run long/kernels
+
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all $(BENCH_BINS)
 	$(Q)O=$(O) bash scripts/demo.sh
@@ -175,7 +181,7 @@ clean:
 	$(call msg,CLEAN,$(O))
 	$(Q)rm -rf $(O)
 
-.PHONY: all check check-build check-kernel-build demo deps install fuzz bench bench-iodir bench-lock bench-btf clean
+.PHONY: all check check-build check-kernel-build check-kernels demo deps install fuzz bench bench-iodir bench-lock bench-btf clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 

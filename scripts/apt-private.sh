@@ -1,0 +1,87 @@
+# A private apt, for the fetch scripts; sourced, never run.  apt reads its
+# own sources list, package lists and cache under one directory, sees an
+# empty status (nothing installed), and only ever downloads: nothing on the
+# system changes.
+#
+# The caller sets WHO (its name, for messages) and calls
+#   apt_private DIR SUITE...    DIR holds the state; SUITE is e.g. bookworm
+#                               or bookworm-security (the latter from the
+#                               security mirror)
+# then apt_ready (reads the package lists unless read before), apt_download
+# PKG..., apt_dep PKG REGEX (prints the first dependency of PKG matching
+# REGEX; call apt_ready first, outside the $(...), so that its exit status
+# is the script's).  Failures: die (exit 1), and
+# unreachable (exit 3) when the archive cannot be reached, which the tests
+# report as a skip rather than a failure.
+#
+# FRUGAL_DEBIAN_MIRROR and FRUGAL_DEBIAN_SECURITY_MIRROR override the
+# mirrors (default: those this machine's own apt sources name, else
+# deb.debian.org).
+KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+
+die() { echo "$WHO: $*" >&2; exit 1; }
+unreachable() { echo "$WHO: $*" >&2; exit 3; }
+
+# apt_mirror [security]: the Debian mirror this machine uses.
+apt_mirror() {
+	local m want=/debian/ skip=security
+	if [ "${1-}" = security ]; then
+		m=${FRUGAL_DEBIAN_SECURITY_MIRROR:-} want=/debian-security skip=NONE
+	else
+		m=${FRUGAL_DEBIAN_MIRROR:-}
+	fi
+	if [ -z "$m" ]; then
+		m=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.sources \
+			/etc/apt/sources.list.d/*.list 2>/dev/null |
+			grep -oE "https?://[^ ]+${want}?( |$)" | grep -v "$skip" | head -1 | tr -d ' ')
+	fi
+	echo "${m:-http://deb.debian.org$want}"
+}
+
+apt_private() {
+	APT=$1; shift
+	APT_SUITES="$*"
+	APT_OPTS=(-o "Dir::Etc::sourcelist=$APT/sources.list" -o Dir::Etc::sourceparts=/nonexistent
+		-o "Dir::State::Lists=$APT/lists" -o "Dir::Cache=$APT/cache"
+		-o Dir::State::status=/dev/null -o APT::Architecture=amd64
+		-o Debug::NoLocking=1 -o APT::Sandbox::User=root -q=2)
+}
+
+apt_update() {
+	local s
+	mkdir -p "$APT/lists/partial" "$APT/cache/archives/partial"
+	for s in $APT_SUITES; do
+		case $s in
+		*-security) echo "deb [signed-by=$KEYRING] $(apt_mirror security) $s main" ;;
+		*) echo "deb [signed-by=$KEYRING] $(apt_mirror) $s main" ;;
+		esac
+	done > "$APT/sources.list"
+	# apt-get update may say only "W: Failed to fetch" and exit 0: the
+	# first suite's package list must be there.
+	s=${APT_SUITES%% *}
+	if ! timeout 600 apt-get "${APT_OPTS[@]}" update >/dev/null 2>"$APT/update.err" ||
+	   ! ls "$APT"/lists/*_"${s}"_main_binary-amd64_Packages* >/dev/null 2>&1; then
+		rm -f "$APT/sources.list"	# try again next time
+		unreachable "apt-get update ($APT_SUITES, $(apt_mirror)): $(grep -v 'unsandboxed' "$APT/update.err" | tail -1)"
+	fi
+}
+
+apt_ready() { [ -s "$APT/sources.list" ] || apt_update; }
+
+# apt_download PKG...: into the current directory; the lists refreshed once
+# if stale (the archive moved on since they were read).
+apt_download() {
+	apt_ready
+	if ! timeout 900 apt-get "${APT_OPTS[@]}" download "$@" >/dev/null 2>&1; then
+		apt_update
+		timeout 900 apt-get "${APT_OPTS[@]}" download "$@" >/dev/null 2>"$APT/download.err" ||
+			unreachable "apt-get download $*: $(grep -v '^W:' "$APT/download.err" | tail -1)"
+	fi
+}
+
+# apt_dep PKG REGEX: the first package PKG depends on whose name matches
+# REGEX (a meta package's Depends name the versioned package behind it).
+apt_dep() {
+	apt-cache "${APT_OPTS[@]}" depends "$1" 2>/dev/null |
+		awk -v re="$2" '$1 == "Depends:" && $2 ~ re { print $2; exit }'
+}

@@ -1,0 +1,324 @@
+#!/usr/bin/env python3
+"""The assertions on one guest's results (tests/kernels/guest-init ran the
+commands; the guest has no python).
+
+    check.py NAME CONSOLE_LOG RESULTS_DIR [old]
+
+Unpacks each "@@file" block of the console log into RESULTS_DIR, then
+prints one "ok - ", "not ok - " or "skip - " line per check, each named
+"NAME: ...".  "old" is a kernel older than the contention tracepoints
+(5.19): there frugal lock must refuse in one line and frugal btf must work.
+"""
+import base64
+import gzip
+import json
+import os
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+NAME, LOG, DIR = sys.argv[1:4]
+OLD = len(sys.argv) > 4 and sys.argv[4] == "old"
+failed = False
+
+
+def say(ok, what, why=""):
+    global failed
+    if ok:
+        print(f"ok - {NAME}: {what}")
+    else:
+        failed = True
+        why = why.splitlines() or [""]
+        print(f"not ok - {NAME}: {what}: {why[0]}")
+        # The evidence, indented, for the runner's failure summary.
+        for line in why[1:]:
+            print("    " + line)
+
+
+def skip(what, why):
+    print(f"skip - {NAME}: {what}: {why}")
+
+
+def unpack():
+    """Each @@file block's base64 lines (a kernel message between them is
+    dropped; gzip's check catches what that cannot)."""
+    text = open(LOG, "rb").read().decode("latin-1").replace("\r", "")
+    os.makedirs(DIR, exist_ok=True)
+    name, buf, bad = None, [], []
+    for line in text.split("\n"):
+        # A mark may follow the firmware's or the kernel's terminal resets.
+        m = re.search(r"@@file (\S+)$", line)
+        if m:
+            name, buf = m.group(1), []
+        elif line.endswith("@@eof") and name:
+            try:
+                data = gzip.decompress(base64.b64decode("".join(buf)))
+                with open(os.path.join(DIR, name), "wb") as f:
+                    f.write(data)
+            except (ValueError, OSError, EOFError):
+                bad.append(name)
+            name = None
+        elif name and re.fullmatch(r"[A-Za-z0-9+/=]+", line):
+            buf.append(line)
+    return text, bad
+
+
+def read(name):
+    try:
+        with open(os.path.join(DIR, name), errors="replace") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+class Run:
+    """One guest command: rc, stdout, stderr, its JSON when it printed one."""
+
+    def __init__(self, name):
+        self.name = name
+        rc = read(name + ".rc")
+        self.rc = int(rc) if rc and rc.strip().isdigit() else None
+        self.out = read(name + ".out") or ""
+        self.err = read(name + ".err") or ""
+
+    def ran(self, what):
+        if self.rc is None:
+            say(False, what, "no result: the guest stopped before this command")
+            return False
+        if self.rc != 0:
+            say(False, what, f"exit {self.rc}; stderr:\n" + tail(self.err))
+            return False
+        return True
+
+    def json(self, name=None):
+        try:
+            return json.loads(read(name) if name else self.out)
+        except (TypeError, ValueError):
+            return None
+
+
+def tail(s, n=12):
+    return "\n".join(s.strip().splitlines()[-n:])
+
+
+def lost(a):
+    return {k: v for k, v in a.items() if k.startswith("lost_") and v}
+
+
+def identity(a, rows):
+    return (a["completed"] == a["in_rows"] + a["filtered"] + a["lost_no_begin"] + a["lost_ringbuf"]
+            and sum(r["contended"] for r in rows) == a["in_rows"])
+
+
+def check_accounting():
+    r = Run("acct")
+    if not r.ran("--json: the workload traced"):
+        return
+    d = r.json()
+    if not d or "accounting" not in d or "rows" not in d:
+        say(False, "--json: one object with rows and accounting", "not JSON:\n" + r.out[:400])
+        return
+    a = d["accounting"]
+    say(True, f"--json: one object with rows and accounting (kernel {d.get('kernel')}, attach {d.get('attach')})")
+    say(a["completed"] > 0 and identity(a, d["rows"]),
+        f"accounting: completed {a['completed']} == rows + filtered + losses",
+        json.dumps(a))
+    say(not lost(a), "accounting: nothing lost or skipped", json.dumps(lost(a)))
+
+
+def check_walk():
+    r = Run("walk")
+    if not r.ran("--stack-check: the run"):
+        return
+    a = r.json()["accounting"]
+    w, u, m = a["stacks_walked"], a["stacks_unwound"], a["stack_mismatches"]
+    what = f"--stack-check: no walked stack differs from the kernel's unwind ({m} of {w} differ; {u} unwound)"
+    first = ""
+    if m:
+        lines = r.err.splitlines()
+        at = next((i for i, l in enumerate(lines) if "differed, walked" in l), None)
+        first = "\n" + "\n".join(lines[at:at + 17]) if at is not None else ""
+    say(w > 0 and m == 0, what, f"{m} mismatches{first}")
+
+
+def check_user(name, with_debug):
+    label = "-U " + ("with the C library's debug file" if with_debug else "without debug files")
+    if with_debug and not (read("debugfile.out") or "").strip():
+        skip(label, "no libc debug file in the guest (libc6-dbg not installed on the host)")
+        return
+    r = Run(name)
+    if not r.ran(label + ": the run"):
+        return
+    d = r.json(name + ".json")
+    rows = [x for x in d["rows"] if x.get("user")]
+    mutex = [x for x in rows if x["type"] == "pthread_mutex"]
+    top = max(mutex, key=lambda x: x["wait_total_ns"]) if mutex else None
+    say(top is not None and top["caller"].startswith("contend_mutex+0x"),
+        f"{label}: the pthread_mutex row names the caller contend_mutex",
+        "callers: " + ", ".join(f"{x['type']} {x['caller']}" for x in rows[:6]))
+    seen = sum(x["wait_total_ns"] for x in rows if not any(f.startswith("main+") for f in x["stack"]))
+    named = sum(x["wait_total_ns"] for x in mutex if any(f.split("+")[0] == "contend_mutex" for f in x["stack"]))
+    say(seen > 0 and named >= 0.99 * seen,
+        f"{label}: >= 99% of the waits unwound to contend_mutex ({named} of {seen} ns)",
+        "stacks: " + "; ".join(",".join(x["stack"][:5]) for x in rows[:4]))
+    a = d["accounting"]
+    say(a["user_waits"] > 0 and a["user_lost_begin"] + a["user_lost_end"] + a["user_lost_task"] == 0
+        and a["user_in_rows"] == sum(x["contended"] for x in d["rows"]),
+        f"{label}: every wait in a row, none lost ({a['user_in_rows']} of {a['user_waits']})",
+        json.dumps({k: v for k, v in a.items() if k.startswith("user_")}))
+
+
+def check_user_table():
+    r = Run("user_both")
+    if not r.ran("-U beside kernel rows: the run"):
+        return
+    say(re.search(r"pthread_mutex +contend_mutex\+0x[0-9a-f]+ \(ucontend\)", r.out) is not None
+        and re.search(r"rwsem:[RW] ", r.out) is not None,
+        "-U: one table with the kernel's rows and the pthread caller (no debug file)",
+        "table:\n" + "\n".join(r.out.splitlines()[:12]))
+
+
+def check_owner():
+    r = Run("owner")
+    if not r.ran("-o -v: the run"):
+        return
+    d = r.json()
+    holder = [x for x in d["rows"] if x.get("comm") == "holder"]
+    say(bool(holder), "-o -v: the holder is a row", json.dumps(d["rows"][:3])[:400])
+    if "owners' stacks from bpf_task_from_pid" in r.err:
+        say(any(x.get("owner_stack") for x in d["rows"]), "-o -v: owner stacks shown",
+            json.dumps(d["rows"][:3])[:400])
+    else:
+        said = [l for l in r.err.splitlines() if "owner" in l and "stack" in l]
+        say(len(said) == 1, f"-o -v: no owner stacks here, one line says why ({said[0] if said else ''})",
+            "stderr:\n" + tail(r.err))
+
+
+def check_addr():
+    r = Run("addr")
+    if not r.ran("-l: the run"):
+        return
+    d = r.json()
+    rows = d["rows"]
+    say(rows and all(re.fullmatch(r"0x[0-9a-f]+", x.get("address", "")) and x["address"] != "0x0"
+                     for x in rows),
+        f"-l: every row has its lock's address ({len(rows)} rows)", json.dumps(rows[:3])[:400])
+    if "slab cache names from bpf_get_kmem_cache" in r.err:
+        say(any(x["symbol"].startswith("&") for x in rows), "-l: slab cache names",
+            json.dumps([x["symbol"] for x in rows]))
+    else:
+        said = [l for l in r.err.splitlines() if "slab cache names" in l]
+        say(len(said) == 1, f"-l: no slab names here, one line says why ({said[0] if said else ''})",
+            "stderr:\n" + tail(r.err))
+
+
+def check_svg():
+    r = Run("svg")
+    if not r.ran("--svg: the run"):
+        return
+    try:
+        root = ET.fromstring(read("svg.svg") or "")
+    except ET.ParseError as e:
+        say(False, "--svg: valid SVG", str(e))
+        return
+    frames = [t.text for t in root.iter() if t.tag.endswith("title") and t.text]
+    say(root.tag.endswith("svg") and len(frames) > 2,
+        f"--svg: valid SVG with frames ({len(frames)} titles)", root.tag)
+
+
+def check_interval():
+    r = Run("interval")
+    if not r.ran("-I 1: the run"):
+        return
+    try:
+        lines = [json.loads(l) for l in r.out.splitlines() if l.strip()]
+    except ValueError as e:
+        say(False, "-I 1 --json: one object a line", str(e))
+        return
+    # A report a second while the command runs (its start-up under TCG
+    # takes seconds too), then the partial one at its end: numbered in
+    # order, each but the last about a second long.
+    secs = [x["duration_s"] for x in lines]
+    say(len(lines) >= 3 and [x["interval"] for x in lines] == list(range(1, len(lines) + 1))
+        and all(0.5 <= t <= 2 for t in secs[:-1]) and secs[-1] <= 2,
+        f"-I 1: {len(lines)} reports, one a second", "durations: " + " ".join(map(str, secs)))
+    say(all(identity(x["accounting"], x["rows"]) for x in lines),
+        "-I 1: each interval's rows add up to its accounting",
+        "\n".join(json.dumps(x["accounting"]) for x in lines))
+
+
+def check_top(console):
+    m = re.search(r"@@top-begin\n(.*?)@@top-end", console, re.S)
+    if not m:
+        say(False, "top on a 0x0 console", "no top output in the console log")
+        return
+    screen = m.group(1)
+    rc = re.search(r"@@top-rc (\d+)", screen)
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b.", "\n", screen)
+    lines = [l.strip() for l in plain.splitlines() if l.strip()]
+    say(rc is not None and rc.group(1) == "0", "top on a 0x0 console: ran and exited 0",
+        "rc " + (rc.group(1) if rc else "none"))
+    rows = [l for l in lines if re.match(r"\d+ .*(rwsem|mutex|spinlock)", l)]
+    say(bool(rows), f"top on a 0x0 console: the table has rows ({len(rows)} lines)",
+        "screen:\n" + "\n".join(lines[:10]))
+
+
+def check_refusal():
+    for name, opt in (("refuse", ""), ("refuse_raw", " --raw-tp"), ("refuse_user", " --user-only")):
+        r = Run(name)
+        lines = [l for l in r.err.splitlines() if l.strip()]
+        say(r.rc == 1 and len(lines) == 1,
+            f"lock{opt} refused: exit 1, one line ({lines[0] if len(lines) == 1 else len(lines)})",
+            f"exit {r.rc}, {len(lines)} lines:\n" + tail(r.err))
+
+
+def check_btf():
+    r = Run("btf_stat")
+    if r.ran("btf stat of the kernel's BTF"):
+        say("types:" in r.out, "btf stat of the kernel's BTF: counts", r.out[:200])
+    r = Run("btf_encode")
+    if r.ran("btf encode of the fixture's DWARF"):
+        e = Run("btf_encoded")
+        if e.ran("btf stat of what was encoded"):
+            say("types:" in e.out, "btf stat of what was encoded: counts", e.out[:200])
+
+
+def check_dmesg():
+    dmesg = read("dmesg.out")
+    if dmesg is None:
+        say(False, "dmesg", "no dmesg: the guest stopped before")
+        return
+    bad = [l for l in dmesg.splitlines() if "Automounting of tracing to debugfs is deprecated" in l]
+    say(not bad, "dmesg: no automount of tracing under debugfs", "\n" + "\n".join(bad[:3]))
+    oops = [l for l in dmesg.splitlines() if re.search(r"BUG:|Oops|WARNING:|Call Trace", l)]
+    say(not oops, "dmesg: no kernel warning or oops", "\n" + "\n".join(oops[:8]))
+
+
+def main():
+    console, bad = unpack()
+    say(not bad, "results unpacked from the console", "corrupt: " + ", ".join(bad))
+    say("@@done" in console, "the guest ran every command and powered off",
+        "the console ends:\n" + tail(console, 15))
+    release = (read("uname.out") or "?").strip()
+    print(f"# {NAME}: {release}")
+    if OLD:
+        check_refusal()
+        check_btf()
+        check_dmesg()
+        return
+    check_accounting()
+    check_walk()
+    check_user("user_dbg", True)
+    check_user("user_nodbg", False)
+    check_user_table()
+    check_owner()
+    check_addr()
+    check_svg()
+    check_interval()
+    check_top(console)
+    check_btf()
+    check_dmesg()
+
+
+main()
+sys.exit(1 if failed else 0)

@@ -25,15 +25,14 @@
 #   kernel-dbg/deb/      the package itself (~320 MB), for later modules
 #
 # Exit status: 0, 1 on an error, 3 when the archive cannot be reached.
-# FRUGAL_TRIXIE_MIRROR overrides the Debian mirror (default: the one this
-# machine's own apt sources name, else deb.debian.org).
+# FRUGAL_TRIXIE_MIRROR (or FRUGAL_DEBIAN_MIRROR) overrides the Debian mirror
+# (default: the one this machine's own apt sources name, else deb.debian.org).
 set -eu
 CACHE=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}
 DIR=$CACHE/trixie
 META=linux-image-cloud-amd64-dbg
 # pahole and what it loads (ldd of trixie's pahole, libdw's and libelf's deps).
 PAHOLE_PKGS="pahole libdw1t64 libelf1t64 libbpf1 libc6 zlib1g libzstd1 liblzma5 libbz2-1.0"
-KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
 mode=
 case "${1-}" in
@@ -42,49 +41,15 @@ case "${1-}" in
 *) echo "usage: $0 [--pahole | --modules < LIST | --all-modules]" >&2; exit 2 ;;
 esac
 
-die() { echo "fetch-trixie: $*" >&2; exit 1; }
-# The archive cannot be reached (no network, mirror down): exit 3, which
-# the tests report as a skip rather than a failure.
-unreachable() { echo "fetch-trixie: $*" >&2; exit 3; }
+WHO=fetch-trixie
+# shellcheck source=scripts/apt-private.sh
+. "$(dirname "$0")/apt-private.sh"
+: "${FRUGAL_DEBIAN_MIRROR:=${FRUGAL_TRIXIE_MIRROR:-}}"
 
 mkdir -p "$DIR"
 exec 9>"$DIR/.lock"
 flock 9	# two test scripts may ask at once: one fetches, the other waits
-
-# ---- private apt ------------------------------------------------------------------
-mirror() {
-	local m=${FRUGAL_TRIXIE_MIRROR:-}
-	if [ -z "$m" ]; then
-		m=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.sources \
-			/etc/apt/sources.list.d/*.list 2>/dev/null |
-			grep -oE 'https?://[^ ]+/debian/?( |$)' | grep -v security | head -1 | tr -d ' ')
-	fi
-	echo "${m:-http://deb.debian.org/debian}"
-}
-APT=$DIR/apt
-APT_OPTS=(-o "Dir::Etc::sourcelist=$APT/sources.list" -o Dir::Etc::sourceparts=/nonexistent
-	-o "Dir::State::Lists=$APT/lists" -o "Dir::Cache=$APT/cache"
-	-o Dir::State::status=/dev/null -o APT::Architecture=amd64
-	-o Debug::NoLocking=1 -o APT::Sandbox::User=root -q=2)
-apt_update() {
-	mkdir -p "$APT/lists/partial" "$APT/cache/archives/partial"
-	echo "deb [signed-by=$KEYRING] $(mirror) trixie main" > "$APT/sources.list"
-	# apt-get update may say only "W: Failed to fetch" and exit 0.
-	if ! apt-get "${APT_OPTS[@]}" update >/dev/null 2>"$APT/update.err" ||
-	   ! ls "$APT"/lists/*_trixie_main_binary-amd64_Packages* >/dev/null 2>&1; then
-		rm -f "$APT/sources.list"	# try again next time
-		unreachable "apt-get update (trixie, $(mirror)): $(grep -v 'unsandboxed' "$APT/update.err" | tail -1)"
-	fi
-}
-# apt-get download PKGS into the current directory; lists refreshed once if stale.
-apt_download() {
-	[ -s "$APT/sources.list" ] || apt_update
-	if ! apt-get "${APT_OPTS[@]}" download "$@" >/dev/null 2>&1; then
-		apt_update	# stale lists: the archive moved on
-		apt-get "${APT_OPTS[@]}" download "$@" >/dev/null 2>"$APT/download.err" ||
-			unreachable "apt-get download $*: $(grep -v '^W:' "$APT/download.err" | tail -1)"
-	fi
-}
+apt_private "$DIR/apt" trixie
 
 # ---- pahole 1.30 ------------------------------------------------------------------
 fetch_pahole() {
@@ -115,9 +80,8 @@ EOF
 fetch_kernel() {
 	local K=$DIR/kernel-dbg pkg deb ver kver
 	[ -s "$K/PACKAGE" ] && [ -e "$K/vmlinux" ] && return 0
-	[ -s "$APT/sources.list" ] || apt_update
-	pkg=$(apt-cache "${APT_OPTS[@]}" depends "$META" 2>/dev/null |
-		awk '/Depends: linux-image-.*-dbg/ { print $2; exit }')
+	apt_ready
+	pkg=$(apt_dep "$META" '^linux-image-.*-dbg$')
 	[ -n "$pkg" ] || die "no package behind $META in trixie"
 	rm -rf "$K"
 	mkdir -p "$K/deb"

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
@@ -110,11 +111,41 @@ static void put_clipped(const char *text, int cols, int rows)
 	}
 }
 
+/* A whole positive number from the environment, else DEF. */
+static unsigned short env_size(const char *name, unsigned short def)
+{
+	const char *v = getenv(name);
+	unsigned long n;
+	char *end;
+
+	if (!v || *v < '1' || *v > '9')
+		return def;
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	return *end || errno || n > USHRT_MAX ? def : n;
+}
+
+/*
+ * The terminal's size.  A serial console reports 0x0 (nothing set it), and
+ * clipping to that would draw every row empty: a dimension the terminal
+ * does not give comes from COLUMNS or LINES (the names curses reads), else
+ * 80x24.
+ */
+static void term_size(int fd, unsigned short *cols, unsigned short *rows)
+{
+	struct winsize ws = { 0 };
+
+	if (ioctl(fd, TIOCGWINSZ, &ws))
+		ws.ws_col = ws.ws_row = 0;
+	*cols = ws.ws_col ? ws.ws_col : env_size("COLUMNS", 80);
+	*rows = ws.ws_row ? ws.ws_row : env_size("LINES", 24);
+}
+
 int lock_top__draw(struct lock_top *tp, struct lock_opts *o, struct lock_table *t,
 		   const struct lock_accounting *a, const struct lock_run_info *ri,
 		   struct ksyms *ks)
 {
-	struct winsize ws = { .ws_row = 24, .ws_col = 80 };
+	struct winsize ws;
 	unsigned int entries = o->entries;
 	const uint64_t *c = a->c;
 	char *text = NULL, when[16] = "";
@@ -124,7 +155,7 @@ int lock_top__draw(struct lock_top *tp, struct lock_opts *o, struct lock_table *
 	FILE *f;
 	int err;
 
-	ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws);
+	term_size(STDOUT_FILENO, &ws.ws_col, &ws.ws_row);
 	if (ws.ws_row < 6)
 		ws.ws_row = 6;
 	if (localtime_r(&now, &tm))

@@ -2,7 +2,8 @@
 # frugal lock top, driven through tmux as a user would: the screen shows the
 # status lines and rows of the workload's locks, a key press re-sorts them,
 # q quits with exit 0, the terminal's settings come back as they were, and
-# no BPF program or link of ours is left in the kernel.
+# no BPF program or link of ours is left in the kernel.  On a terminal of
+# size 0x0 (a serial console) the rows are drawn at COLUMNS, else 80 wide.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lock.inc"
 can_bpf "lock top" || finish
@@ -13,7 +14,8 @@ fi
 S=frugal-top-$$
 W=$_tmp
 tmux_ok() { tmux -L "$S" "$@"; }
-trap 'tmux_ok kill-server 2>/dev/null; rm -rf "$_tmp"' EXIT
+trap 'for l in "" -zero80 -zero60; do tmux -L "$S$l" kill-server 2>/dev/null; done
+      rm -rf "$_tmp"' EXIT
 
 # wait_for WHAT CMD...: poll until CMD succeeds (up to 20 s: a cap, not a bound).
 wait_for() {
@@ -43,12 +45,33 @@ check "top: the rows are in descending contended order" wait_for sorted
 tmux_ok send-keys -t top m
 check "top: m sorts by max wait" wait_for screen_has 'sort: wait_max'
 
+
 tmux_ok send-keys -t top q
 check "top: q quits" wait_for test -s "$W/exit"
 check "top: exit status 0" test "$(cat "$W/exit" 2>/dev/null)" = 0
 check "top: the terminal's settings are back" wait_for cmp -s "$W/stty.before" "$W/stty.after"
 check "top: we had programs and links" test -n "$progs" -a -n "$links"
 check "top: none left in the kernel" all_gone "$progs" "$links"
+# A console that reports no size (a serial console says 0x0): the rows are
+# still drawn, cut at COLUMNS when it is set, else at 80 columns (the rows
+# of -a are wider than either).  Each on a tmux server of its own: a bare
+# -t SESSION was seen to name the newest session of the server instead.
+zero_size() { # NAME ENV...: frugal lock top on a 0x0 terminal
+	local s=$1; shift
+	tmux -L "$S-$s" new-session -d -s top -x 160 -y 30 \
+		"stty rows 0 cols 0; env -u COLUMNS -u LINES $* $FRUGAL lock top -a -I 0.5; sleep 60"
+}
+# widest NAME: the widest line under the two status lines, once rows show.
+widest() {
+	tmux -L "$S-$1" capture-pane -p -t top |
+		awk 'NR > 2 && length($0) > w { w = length($0) }
+		     /^ *[0-9]+ +[0-9.]+ [mun]?s / { rows = 1 } END { if (rows) print w }'
+}
+widest_is() { [ "$(widest "$1")" = "$2" ]; }
+zero_size zero80
+zero_size zero60 COLUMNS=60
+check "top: on a 0x0 terminal, rows cut at 80 columns" wait_for widest_is zero80 80
+check "top: on a 0x0 terminal, rows cut at COLUMNS" wait_for widest_is zero60 60
 kill $b 2>/dev/null; wait $b 2>/dev/null
 
 expect_exit "top: not with --json" 2 "$FRUGAL" lock top --json

@@ -23,6 +23,7 @@
 #include "cli/cli.h"
 #include "lib/array.h"
 #include "lib/cpus.h"
+#include "lib/tracefs.h"
 #include "lock/kbtf.h"
 #include "lock/lock_int.h"
 #include "lock/lock.skel.h"
@@ -513,6 +514,35 @@ void lock_collect__output_attr(struct perf_event_attr *attr, size_t wake_bytes)
 	} else {
 		attr->wakeup_events = 1;
 	}
+}
+
+struct bpf_link *lock_collect__attach_tp(struct bpf_program *prog)
+{
+	const char *sec = bpf_program__section_name(prog), *name;
+	char category[64];
+	struct bpf_link *link;
+	int fd, err;
+
+	/* "tracepoint/CATEGORY/NAME" */
+	sec = strchr(sec, '/');
+	name = sec ? strchr(sec + 1, '/') : NULL;
+	if (!name || (size_t)(name - sec) > sizeof(category)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	snprintf(category, sizeof(category), "%.*s", (int)(name - sec - 1), sec + 1);
+	fd = tracefs__open_event(category, name + 1);
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	link = bpf_program__attach_perf_event(prog, fd);
+	if (!link) {
+		err = errno;
+		close(fd);	/* the link owns it only once made */
+		errno = err;
+	}
+	return link;
 }
 
 static int open_buffers(struct lock_collect *c, const struct lock_opts *o)

@@ -207,6 +207,11 @@ struct perf_event_attr;
 /* The event of a per-CPU perf buffer of BPF output records: the reader
  * woken once WAKE_BYTES are waiting (0: at every record). */
 void lock_collect__output_attr(struct perf_event_attr *attr, size_t wake_bytes);
+struct bpf_program;
+struct bpf_link;
+/* A "tracepoint/CATEGORY/NAME" program attached through lib/tracefs (never
+ * debugfs's tracing directory while tracefs can be had); NULL with errno. */
+struct bpf_link *lock_collect__attach_tp(struct bpf_program *prog);
 /* Which attach path was taken: "tp_btf" or "raw_tp". */
 const char *lock_collect__path(const struct lock_collect *c);
 /* -U: the names of the user frames in the rows; NULL without -U. */

@@ -37,6 +37,7 @@
 #include "cli/cli.h"
 #include "lib/array.h"
 #include "lib/recq.h"
+#include "lib/tracefs.h"
 #include "lock/lock_int.h"
 #include "lock/futex.skel.h"
 
@@ -424,7 +425,7 @@ static int attach(struct lock_ucollect *u)
 	for (i = 0; i < 6; i++) {
 		if (!bpf_program__autoload(order[i]))
 			continue;
-		u->links[i] = bpf_program__attach(order[i]);
+		u->links[i] = lock_collect__attach_tp(order[i]);
 		if (!u->links[i])
 			return -errno;
 	}
@@ -433,13 +434,7 @@ static int attach(struct lock_ucollect *u)
 
 static bool has_event(const char *name)
 {
-	char path[128];
-
-	snprintf(path, sizeof(path), "/sys/kernel/tracing/events/syscalls/%s", name);
-	if (!access(path, F_OK))
-		return true;
-	snprintf(path, sizeof(path), "/sys/kernel/debug/tracing/events/syscalls/%s", name);
-	return !access(path, F_OK);
+	return tracefs__has_event("syscalls", name) > 0;
 }
 
 static int open_buffers(struct lock_ucollect *u, const struct lock_opts *o)

@@ -339,6 +339,48 @@ static __always_inline __u32 fact_index(__u64 ip)
 	return (ip * 0x9e3779b97f4a7c15ULL) >> 52;	/* 4096 entries */
 }
 
+/*
+ * Facts sit in buckets of two slots (an index and its neighbour), so that
+ * two frames whose addresses hash alike both keep theirs.  With one slot
+ * each, Debian's 7.3 build has two of the busiest frames of an mmap_lock
+ * wait (rwsem_down_write_slowpath+0x4dd and vm_mmap_pgoff+0xe0) on one
+ * index, whatever the KASLR offset: each unwind erased the other's fact
+ * and a third of the stacks went back to the kernel's unwinder.
+ *
+ * fact_find: KEY's slot in MAP (frame_facts by address, path_facts by path
+ * hash), or NULL.  fact_claim: that slot, else an empty one, else one whose
+ * fact is not confirmed yet, else the first: the caller writes KEY's fact
+ * there (a slot holding another key's reads as no fact).
+ */
+static __always_inline __u64 *fact_find(void *map, __u64 key)
+{
+	__u32 idx = fact_index(key), idx2 = idx ^ 1;
+	__u64 *f = bpf_map_lookup_elem(map, &idx);
+
+	if (f && *f >> 32 == (key & 0xffffffff))
+		return f;
+	f = bpf_map_lookup_elem(map, &idx2);
+	return f && *f >> 32 == (key & 0xffffffff) ? f : NULL;
+}
+
+static __always_inline __u64 *fact_claim(void *map, __u64 key)
+{
+	__u32 idx = fact_index(key), idx2 = idx ^ 1;
+	__u64 *f = bpf_map_lookup_elem(map, &idx), *g = bpf_map_lookup_elem(map, &idx2);
+
+	if (!f || !g)
+		return NULL;
+	if (*f >> 32 == (key & 0xffffffff))
+		return f;
+	if (*g >> 32 == (key & 0xffffffff))
+		return g;
+	if (!*f)
+		return f;
+	if (!*g)
+		return g;
+	return (*f & FACT_NEW) || !(*g & FACT_NEW) ? f : g;
+}
+
 static __always_inline __u64 fact_make(__u64 ip, __u32 words, __u64 flags)
 {
 	return ip << 32 | (__u64)(words & 0xffff) << 16 | flags;
@@ -493,7 +535,7 @@ struct walk_ctx {
 static long walk_frame(__u64 k, struct walk_ctx *w)
 {
 	__u64 ip = 0, fact, *f, *out;
-	__u32 idx, words, pos = w->pos;
+	__u32 words, pos = w->pos;
 
 	if (k >= LOCK_MAX_STACK || k >= max_stack)
 		return 1;
@@ -510,8 +552,7 @@ static long walk_frame(__u64 k, struct walk_ctx *w)
 	w->path = path_mix(w->path, ip);
 	if (k + 1 >= max_stack)
 		return 1;
-	idx = fact_index(ip);
-	f = bpf_map_lookup_elem(&frame_facts, &idx);
+	f = fact_find(&frame_facts, ip);
 	if (!f)
 		goto fail;
 	fact = *f;
@@ -527,8 +568,7 @@ static long walk_frame(__u64 k, struct walk_ctx *w)
 	if (fact & FACT_BP) {
 		__u64 pf, *p, bp = 0;
 
-		idx = fact_index(w->path);
-		p = bpf_map_lookup_elem(&path_facts, &idx);
+		p = fact_find(&path_facts, w->path);
 		if (!p)
 			goto fail;
 		pf = *p;
@@ -639,8 +679,7 @@ static __always_inline __s32 follow_fact(const struct stack_window *win,
 	if (fact & (FACT_DYNAMIC | FACT_END) || !words)
 		return -1;
 	if (fact & FACT_BP) {
-		__u32 idx = fact_index(g->path);
-		__u64 *p = bpf_map_lookup_elem(&path_facts, &idx), pf, bp;
+		__u64 *p = fact_find(&path_facts, g->path), pf, bp;
 
 		if (!p)
 			return -1;
@@ -678,8 +717,7 @@ static __always_inline __u64 dist_bits(const struct window_geo *g, __s32 next)
 static __always_inline void learn_path(const struct stack_window *win,
 				       const struct window_geo *g, __s32 at, __s32 next)
 {
-	__u32 idx = fact_index(g->path);
-	__u64 *p = bpf_map_lookup_elem(&path_facts, &idx), pf;
+	__u64 *p = fact_claim(&path_facts, g->path), pf;
 	__s32 saved;
 
 	if (!p)
@@ -718,8 +756,7 @@ static __always_inline void learn_path(const struct stack_window *win,
 __noinline int learn_frame(const struct stack_window *win, const struct window_geo *g,
 			   __u64 ip, int at, __u64 want)
 {
-	__u32 idx = fact_index(ip);
-	__u64 *f = bpf_map_lookup_elem(&frame_facts, &idx), fact;
+	__u64 *f = fact_claim(&frame_facts, ip), fact;
 	__s32 next, again;
 
 	/* A global function, checked once by the verifier (see window_find). */
@@ -769,8 +806,7 @@ __noinline int learn_frame(const struct stack_window *win, const struct window_g
 
 static __always_inline void learn_end(__u64 ip)
 {
-	__u32 idx = fact_index(ip);
-	__u64 *f = bpf_map_lookup_elem(&frame_facts, &idx);
+	__u64 *f = fact_claim(&frame_facts, ip);
 
 	if (!f)
 		return;

@@ -201,6 +201,27 @@ struct lock_accounting {
 	double u_unwind_s;		/* user-space CPU spent unwinding */
 };
 
+/*
+ * What this kernel has that the programs need, probed once at start-up
+ * (collect.c), before anything is loaded.  False only where a probe said
+ * so; the run is refused with one line naming the first thing it needs.
+ */
+struct lock_caps {
+	const char *btf_path;	/* the BTF read (the kernel's, unless a test's) */
+	int btf_err;		/* errno reading it; 0: read */
+	bool contention_begin;	/* lock:contention_begin (Linux 5.19) */
+	bool contention_end;
+	bool task_storage;	/* BPF_MAP_TYPE_TASK_STORAGE (5.11) */
+	bool loop;		/* bpf_loop() (5.17) */
+	bool task_pt_regs;	/* bpf_task_pt_regs() (5.15), for -U */
+	bool futex_events;	/* syscalls:sys_enter_futex, for -U */
+};
+/* Fill K for the run O, reading BTF_PATH (NULL: the kernel's BTF); the
+ * collector then reads the same BTF. */
+void lock_caps__probe(struct lock_caps *k, const char *btf_path, const struct lock_opts *o);
+/* What O needs that K lacks, as one line in BUF; false when nothing is. */
+bool lock_caps__missing(const struct lock_caps *k, const struct lock_opts *o, char *buf,
+			size_t size);
 /* Load, probe and attach; NULL with errno set on failure. */
 struct lock_collect *lock_collect__open(const struct lock_opts *o);
 struct perf_event_attr;

@@ -87,6 +87,21 @@ static int check_privileges(void)
 	return 0;
 }
 
+/*
+ * A kernel without what this run needs is refused in one line, before
+ * anything is opened (-v adds what was probed).  FRUGAL_VMLINUX_BTF names
+ * a BTF file read instead of the kernel's: tests/lock/kernel.sh's stand-in
+ * for an older kernel.
+ */
+static int check_kernel(const struct lock_opts *o)
+{
+	struct lock_caps k;
+	char why[256];
+
+	lock_caps__probe(&k, getenv("FRUGAL_VMLINUX_BTF"), o);
+	return lock_caps__missing(&k, o, why, sizeof(why)) ? cli_err(NULL, "%s", why) : EXIT_OK;
+}
+
 struct run {
 	double t0;			/* when frugal started, for -v's timings */
 	struct lock_opts *o;
@@ -535,7 +550,7 @@ int lock_main(int argc, char **argv)
 	if (idx < argc)
 		r.cmd = argv + idx;
 	cli_libbpf_logs();
-	err = check_privileges();
+	err = check_privileges() ?: check_kernel(&o);
 	if (err)
 		return err;
 	return run(&r);

@@ -83,7 +83,10 @@ done
 # late (fixtures/slowdwfl.c, preloaded), longer than the fixture runs.  At
 # the default ring (128 stacks a CPU) the records pile up faster than that:
 # they must wait in user space, every wait named, none lost.
+# (An ASan build of frugal refuses a preload ahead of its runtime unless
+# told not to check: the preload only wraps libdwfl.)
 gcc -O2 -shared -fPIC -o "$_tmp/slowdwfl.so" "$TOP/tests/lock/fixtures/slowdwfl.c" -ldl &&
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
 SLOWDWFL_MS=800 LD_PRELOAD="$_tmp/slowdwfl.so" "$FRUGAL" lock --user-only --json \
 	--output "$_tmp/slow.json" -- "$_tmp/nofp" mutex 4 1500 20 >"$_tmp/slow.out" 2>/dev/null
 read -r f a x < <(share "$_tmp/slow.json" "$_tmp/slow.out" contend_mutex pthread_mutex)

@@ -51,7 +51,9 @@ boot() {
 		-nographic -no-reboot -kernel "$2/vmlinuz" -initrd "$INITRD" \
 		-append "console=ttyS0 panic=-1 quiet loglevel=1" \
 		</dev/null >"$OUT/$1/console.log" 2>&1
-	echo "# $1: $(cut -d' ' -f1,2 "$2/PACKAGE"), $((SECONDS - t0)) s from boot to power-off"
+	KERNEL_SECS=$((SECONDS - t0))
+	KERNEL_PACKAGE=$(cut -d' ' -f1,2 "$2/PACKAGE")
+	export KERNEL_SECS KERNEL_PACKAGE
 }
 
 while read -r name dir; do

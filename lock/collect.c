@@ -128,9 +128,8 @@ static bool probed(int ret)
 	return ret != 0;
 }
 
-void lock_caps__probe(struct lock_caps *k, const char *btf_path, const struct lock_opts *o)
+void lock_caps__probe_btf(struct lock_caps *k, const char *btf_path, const struct lock_opts *o)
 {
-	double t = cli_now() * 1e3;
 	int err;
 
 	memset(k, 0, sizeof(*k));
@@ -141,6 +140,14 @@ void lock_caps__probe(struct lock_caps *k, const char *btf_path, const struct lo
 	k->btf_err = -err;
 	k->contention_begin = !err && kq[Q_BEGIN].id;
 	k->contention_end = !err && kq[Q_END].id;
+	k->task_storage = k->loop = k->task_pt_regs = k->futex_events = true;
+}
+
+void lock_caps__probe(struct lock_caps *k, const char *btf_path, const struct lock_opts *o)
+{
+	double t = cli_now() * 1e3;
+
+	lock_caps__probe_btf(k, btf_path, o);
 	k->task_storage = probed(libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL));
 	k->loop = probed(libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_loop,
 						 NULL));
@@ -150,7 +157,7 @@ void lock_caps__probe(struct lock_caps *k, const char *btf_path, const struct lo
 	k->futex_events = !o->user || tracefs__has_event("syscalls", "sys_enter_futex") != 0;
 	cli_log("lock: kernel: BTF %s; lock:contention_begin %s, contention_end %s (BTF); "
 		"task storage maps %s; bpf_loop %s%s%s; probed in %.1f ms\n",
-		err ? strerror(-err) : "read", k->contention_begin ? "yes" : "no",
+		k->btf_err ? strerror(k->btf_err) : "read", k->contention_begin ? "yes" : "no",
 		k->contention_end ? "yes" : "no", k->task_storage ? "yes" : "no",
 		k->loop ? "yes" : "no",
 		o->user ? (k->task_pt_regs ? "; bpf_task_pt_regs yes" : "; bpf_task_pt_regs no") : "",

@@ -219,6 +219,8 @@ struct lock_caps {
 /* Fill K for the run O, reading BTF_PATH (NULL: the kernel's BTF); the
  * collector then reads the same BTF. */
 void lock_caps__probe(struct lock_caps *k, const char *btf_path, const struct lock_opts *o);
+/* The BTF's part alone (the rest set present): what unit tests can feed. */
+void lock_caps__probe_btf(struct lock_caps *k, const char *btf_path, const struct lock_opts *o);
 /* What O needs that K lacks, as one line in BUF; false when nothing is. */
 bool lock_caps__missing(const struct lock_caps *k, const struct lock_opts *o, char *buf,
 			size_t size);

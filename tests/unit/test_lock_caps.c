@@ -66,11 +66,9 @@ static bool refused(const char **tps, struct lock_opts *op, char *why, size_t le
 
 	if (!CHECK(!write_btf(tps, path), "cannot write BTF"))
 		return false;
-	lock_caps__probe(&k, path, op);
+	lock_caps__probe_btf(&k, path, op);
 	unlink(path);
 	CHECK_EQ(k.btf_err, 0);
-	/* What the running kernel has is not this test's business. */
-	k.task_storage = k.loop = k.task_pt_regs = k.futex_events = true;
 	return lock_caps__missing(&k, op, why, len);
 }
 
@@ -137,7 +135,7 @@ static void test_needs(void)
 	TEST_END();
 
 	TEST_BEGIN("caps: a kernel without BTF is refused with the file and the reason");
-	lock_caps__probe(&k, "/nonexistent", opts(NULL));
+	lock_caps__probe_btf(&k, "/nonexistent", opts(NULL));
 	CHECK_EQ(k.btf_err, ENOENT);
 	CHECK(lock_caps__missing(&k, opts(NULL), why, sizeof(why)), "not refused");
 	CHECK_STR(why, "cannot read the kernel's BTF (/nonexistent: No such file or directory; "

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # A private apt, for the fetch scripts; sourced, never run.  apt reads its
 # own sources list, package lists and cache under one directory, sees an
 # empty status (nothing installed), and only ever downloads: nothing on the

@@ -70,10 +70,13 @@ fetch() {
 	# /boot/vmlinuz-RELEASE up to 6.12; /usr/lib/modules/RELEASE/vmlinuz since.
 	kimg=$(find "$K/root" -type f \( -path '*/boot/vmlinuz-*' -o -path '*/modules/*/vmlinuz' \) | head -1)
 	kcfg=$(find "$K/root" -type f \( -path '*/boot/config-*' -o -path '*/modules/*/config' \) | head -1)
-	[ -n "$kimg" ] && [ -n "$kcfg" ] || die "$1: no vmlinuz or config in $pkgs"
+	if [ -z "$kimg" ] || [ -z "$kcfg" ]; then
+		die "$1: no vmlinuz or config in $pkgs"
+	fi
 	mv "$kimg" "$K/vmlinuz"
 	mv "$kcfg" "$K/config"
-	echo "$img $(dpkg-deb -f "$(ls "$K"/dl/*.deb | head -1)" Version) ${img#linux-image-}" > "$K/PACKAGE.tmp"
+	d=$(find "$K/dl" -name '*.deb' | head -1)
+	echo "$img $(dpkg-deb -f "$d" Version) ${img#linux-image-}" > "$K/PACKAGE.tmp"
 	rm -rf "$K/dl" "$K/root"
 	mv "$K/PACKAGE.tmp" "$K/PACKAGE"
 }

@@ -35,7 +35,7 @@ endif
 TOOLS     := lock btf
 BPF_SRCS  := $(foreach t,$(TOOLS),$(wildcard $(t)/*.bpf.c))
 SKELS     := $(patsubst %.bpf.c,$(O)/%.skel.h,$(BPF_SRCS))
-CORE_SRCS := $(wildcard lib/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c)) \
+CORE_SRCS := $(wildcard lib/*.c) $(filter-out cli/main.c cli/static.c,$(wildcard cli/*.c)) \
              $(filter-out %.bpf.c,$(foreach t,$(TOOLS),$(wildcard $(t)/*.c)))
 CORE_OBJS := $(patsubst %.c,$(O)/%.o,$(CORE_SRCS))
 ASAN_OBJS := $(patsubst %.c,$(O)/asan/%.o,$(CORE_SRCS))
@@ -54,6 +54,24 @@ all: $(O)/frugal
 $(O)/frugal: $(O)/cli/main.o $(O)/libfrugal.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# `make static`: $(O)/static/frugal, one file with libbpf, libelf, libdw and
+# their compression libraries linked in from Debian's -dev archives, for a
+# host or a container that has none of them.  Every dlopen() lands in
+# cli/static.c (--wrap); --fatal-warnings turns glibc's link warnings for
+# what a static binary cannot do at run time (dlopen, NSS: getpwnam,
+# getaddrinfo...) into a failed build.  docs/install.md has the details.
+STATIC_LIBS := $(shell pkg-config --static --libs $(PKGS) libzstd 2>/dev/null || \
+		 echo -lbpf -ldw -lelf -lz -lbz2 -llzma -lzstd) -lpthread
+STATIC_LDFLAGS := -static -Wl,--fatal-warnings \
+		  -Wl,--wrap=dlopen,--wrap=dlsym,--wrap=dlclose,--wrap=dlerror
+
+static: $(O)/static/frugal
+
+$(O)/static/frugal: $(O)/cli/main.o $(O)/cli/static.o $(O)/libfrugal.a
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(STATIC_LDFLAGS) -o $@ $^ $(STATIC_LIBS)
 
 $(O)/asan/frugal: $(O)/asan/cli/main.o $(O)/asan/libfrugal.a
 	$(call msg,LINK,$@)
@@ -181,7 +199,7 @@ clean:
 	$(call msg,CLEAN,$(O))
 	$(Q)rm -rf $(O)
 
-.PHONY: all check check-build check-kernel-build check-kernels demo deps install fuzz bench bench-iodir bench-lock bench-btf clean
+.PHONY: all static check check-build check-kernel-build check-kernels demo deps install fuzz bench bench-iodir bench-lock bench-btf clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 

@@ -56,14 +56,21 @@ if ! gcc -g -O1 -c "$W/kf.c" -o "$W/kf.o" 2>"$W/cc.err" ||
 fi
 
 # tags FILE FEATURES...: "FUNC-name:tag" for each kfunc DECL_TAG, sorted.
+# An encoder that fails says so in the output, which then matches neither a
+# tag list nor the empty "no tag": the checks of no tag cannot pass on it.
 PAHOLE=${PAHOLE:-}
 tags() {
-	local f=$1
+	local f=$1 rc=0
 	shift
+	rm -f "$W/out.btf"
 	if [ -n "$PAHOLE" ]; then
-		"$PAHOLE" -J "$@" --btf_encode_detached="$W/out.btf" "$f" >/dev/null 2>&1 || return 1
+		"$PAHOLE" -J "$@" --btf_encode_detached="$W/out.btf" "$f" >/dev/null 2>&1 || rc=$?
 	else
-		"$FRUGAL" btf encode "$@" --btf_encode_detached="$W/out.btf" "$f" || return 1
+		"$FRUGAL" btf encode "$@" --btf_encode_detached="$W/out.btf" "$f" || rc=$?
+	fi
+	if [ $rc != 0 ] || [ ! -s "$W/out.btf" ]; then
+		echo "(the encoder failed: exit $rc)"
+		return 1
 	fi
 	bpftool btf dump file "$W/out.btf" | awk '
 		/^\[[0-9]+\] FUNC / { id = substr($1, 2, length($1) - 2); gsub("\x27", "", $3); fn[id] = $3 }

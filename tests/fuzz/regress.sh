@@ -1,6 +1,10 @@
 # Replay every input that ever crashed a fuzz harness (fuzz/regress/NAME/*)
 # plus each harness's seed corpus: a harness must run them all cleanly.
 source "$(dirname "$0")/../lib.sh"
+# make check builds every harness first (check-build): none here means the
+# replay would check nothing, which is a failure, not a pass.
+ls "$O"/fuzz/fuzz_* >/dev/null 2>&1 ||
+	fail "fuzz: a harness to replay" "none in $O/fuzz (make check-build builds them)"
 for bin in "$O"/fuzz/fuzz_*; do
 	[ -x "$bin" ] || continue
 	name=$(basename "$bin")

@@ -18,7 +18,9 @@ PKGS     := libbpf libelf libdw zlib
 ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
 CFLAGS   ?= -O2 -g
-CFLAGS   += -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -I. -I$(O)
+# Option and command tables leave their trailing fields to zero (bpftool
+# builds with the same -Wno-).
+CFLAGS   += -Wall -Wextra -Wno-missing-field-initializers -std=gnu11 -D_GNU_SOURCE -I. -I$(O)
 CFLAGS   += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -ldw -lelf -lz) -lpthread
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -53,7 +55,7 @@ all: $(O)/frugal
 
 $(O)/frugal: $(O)/cli/main.o $(O)/libfrugal.a
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # `make static`: $(O)/static/frugal, one file with libbpf, libelf, libdw and
 # their compression libraries linked in from Debian's -dev archives, for a
@@ -71,7 +73,7 @@ static: $(O)/static/frugal
 $(O)/static/frugal: $(O)/cli/main.o $(O)/cli/static.o $(O)/libfrugal.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(STATIC_LDFLAGS) -o $@ $^ $(STATIC_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(STATIC_LDFLAGS) -o $@ $^ $(STATIC_LIBS)
 
 $(O)/asan/frugal: $(O)/asan/cli/main.o $(O)/asan/libfrugal.a
 	$(call msg,LINK,$@)
@@ -90,7 +92,7 @@ $(O)/asan/libfrugal.a: $(ASAN_OBJS)
 $(O)/%.o: %.c | $(SKELS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(O)/asan/%.o: %.c | $(SKELS)
 	$(call msg,CC,$@)
@@ -145,10 +147,33 @@ $(O)/bench/%: bench/%.c $(O)/libfrugal.a
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(O)/libfrugal.a $(LDLIBS)
 
+# Man pages and the bash completion, written by frugal-gen (cli/gen/) from
+# the option tables --help prints and the prose of docs/man/*.1.in.
+GEN_OBJS  := $(patsubst %.c,$(O)/%.o,$(wildcard cli/gen/*.c))
+MAN_PAGES := $(patsubst docs/man/%.in,$(O)/man/%,$(wildcard docs/man/*.1.in))
+
+$(O)/frugal-gen: $(GEN_OBJS) $(O)/libfrugal.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(O)/man/%.1: docs/man/%.1.in $(O)/frugal-gen
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(O)/frugal-gen man $< > $@.tmp && mv $@.tmp $@
+
+$(O)/completion/frugal: $(O)/frugal-gen
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(O)/frugal-gen bash > $@.tmp && mv $@.tmp $@
+
+man: $(MAN_PAGES)
+completion: $(O)/completion/frugal
+
 deps:
 	$(Q)bash scripts/install-deps.sh
 
-check-build: $(O)/frugal $(O)/asan/frugal $(UNIT_BINS) $(ASAN_BINS) $(FUZZ_BINS) $(BENCH_BINS)
+check-build: $(O)/frugal $(O)/asan/frugal $(UNIT_BINS) $(ASAN_BINS) $(FUZZ_BINS) $(BENCH_BINS) \
+             man completion
 
 check: deps
 	$(Q)$(MAKE) --no-print-directory check-build
@@ -164,6 +189,29 @@ check-kernel-build: deps
 check-kernels: deps
 	$(Q)$(MAKE) --no-print-directory $(O)/frugal
 	$(Q)O=$(O) bash tests/run long/kernels
+
+# `make static`'s binary through the lock tests and the kernel matrix (not
+# in check; CI runs it).  Both run even when the first fails.
+STATIC_BIN = $(abspath $(O))/static/frugal
+check-static: deps
+	$(Q)$(MAKE) --no-print-directory $(O)/static/frugal $(O)/tests/test_lock_svg
+	$(Q)FRUGAL=$(STATIC_BIN) O=$(O) bash tests/run lock/; rc=$$?; \
+	FRUGAL=$(STATIC_BIN) O=$(O) bash tests/run long/kernels && exit $$rc
+
+# `make deb`: the Debian package of debian/, built by dpkg-buildpackage in a
+# copy of the tree (git's files, committed or not) under $(O)/deb/, so that
+# the .deb and its .buildinfo and .changes land in $(O)/deb/, not in the
+# tree's parent.  `make check-deb` installs it (into this system), runs
+# lintian and checks it, then purges it.
+deb:
+	$(Q)rm -rf $(O)/deb && mkdir -p $(O)/deb/src
+	$(Q)git ls-files -z -co --exclude-standard | tar --null -T - -cf - | tar -xf - -C $(O)/deb/src
+	$(Q)cd $(O)/deb/src && dpkg-buildpackage -us -uc -b -jauto
+	$(Q)rm -rf $(O)/deb/src
+
+check-deb: deps
+	$(Q)$(MAKE) --no-print-directory deb
+	$(Q)O=$(O) bash tests/run long/deb
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all $(BENCH_BINS)
@@ -190,16 +238,20 @@ bench-btf: $(O)/frugal $(BENCH_BINS)
 # kernel build can take it as `make PAHOLE=$(PREFIX)/libexec/frugal/pahole`.
 # Not in bin/: it must not shadow a real pahole on PATH.
 PREFIX ?= /usr/local
-install: $(O)/frugal
+install: $(O)/frugal man completion
 	$(Q)install -D -m 0755 $(O)/frugal $(DESTDIR)$(PREFIX)/bin/frugal
 	$(Q)mkdir -p $(DESTDIR)$(PREFIX)/libexec/frugal
 	$(Q)ln -sf ../../bin/frugal $(DESTDIR)$(PREFIX)/libexec/frugal/pahole
+	$(Q)install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	$(Q)install -m 0644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
+	$(Q)install -D -m 0644 $(O)/completion/frugal \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/frugal
 
 clean:
 	$(call msg,CLEAN,$(O))
 	$(Q)rm -rf $(O)
 
-.PHONY: all static check check-build check-kernel-build check-kernels demo deps install fuzz bench bench-iodir bench-lock bench-btf clean
+.PHONY: all man completion static check check-static deb check-deb check-build check-kernel-build check-kernels demo deps install fuzz bench bench-iodir bench-lock bench-btf clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 

@@ -165,13 +165,15 @@ check-kernels: deps
 	$(Q)$(MAKE) --no-print-directory $(O)/frugal
 	$(Q)O=$(O) bash tests/run long/kernels
 
-# `make static`'s binary through the lock tests and the kernel matrix (not
-# in check; CI runs it).  Both run even when the first fails.
+# `make static`'s binary through its own checks (tests/e2e/static.sh), the
+# lock tests and the kernel matrix (not in check; CI runs it).  Each runs
+# even when one before it fails.
 STATIC_BIN = $(abspath $(O))/static/frugal
 check-static: deps
 	$(Q)$(MAKE) --no-print-directory $(O)/static/frugal $(O)/tests/test_lock_svg
-	$(Q)FRUGAL=$(STATIC_BIN) O=$(O) bash tests/run lock/; rc=$$?; \
-	FRUGAL=$(STATIC_BIN) O=$(O) bash tests/run long/kernels && exit $$rc
+	$(Q)FRUGAL=$(STATIC_BIN) O=$(O) bash tests/run e2e/static; a=$$?; \
+	FRUGAL=$(STATIC_BIN) O=$(O) bash tests/run lock/; b=$$?; \
+	FRUGAL=$(STATIC_BIN) O=$(O) bash tests/run long/kernels && exit $$((a | b))
 
 # `make deb`: the Debian package of debian/, built by dpkg-buildpackage in a
 # copy of the tree (git's files, committed or not) under $(O)/deb/, so that

@@ -5,6 +5,7 @@
 #   make demo       install what is missing, build, run the main job
 #   make bench      benchmarks beside their anchors
 #   make fuzz       libFuzzer harnesses, FUZZ_TIME seconds each
+#   make man        man pages into $(O)/man/; make completion: bash's, $(O)/completion/
 #   make V=1        show the commands
 #   make BPF_CFLAGS=-DX   build the BPF programs with more flags (a variant to measure, in its own O=)
 #
@@ -18,7 +19,9 @@ PKGS     := libbpf libelf libdw zlib
 ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
 CFLAGS   ?= -O2 -g
-CFLAGS   += -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -I. -I$(O)
+# Option and command tables leave their trailing fields to zero (bpftool
+# builds with the same -Wno-).
+CFLAGS   += -Wall -Wextra -Wno-missing-field-initializers -std=gnu11 -D_GNU_SOURCE -I. -I$(O)
 CFLAGS   += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -ldw -lelf -lz) -lpthread
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -145,10 +148,33 @@ $(O)/bench/%: bench/%.c $(O)/libfrugal.a
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(O)/libfrugal.a $(LDLIBS)
 
+# Man pages and the bash completion, written by frugal-gen (cli/gen/) from
+# the option tables --help prints and the prose of docs/man/*.1.in.
+GEN_OBJS  := $(patsubst %.c,$(O)/%.o,$(wildcard cli/gen/*.c))
+MAN_PAGES := $(patsubst docs/man/%.in,$(O)/man/%,$(wildcard docs/man/*.1.in))
+
+$(O)/frugal-gen: $(GEN_OBJS) $(O)/libfrugal.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(O)/man/%.1: docs/man/%.1.in $(O)/frugal-gen
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(O)/frugal-gen man $< > $@.tmp && mv $@.tmp $@
+
+$(O)/completion/frugal: $(O)/frugal-gen
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(O)/frugal-gen bash > $@.tmp && mv $@.tmp $@
+
+man: $(MAN_PAGES)
+completion: $(O)/completion/frugal
+
 deps:
 	$(Q)bash scripts/install-deps.sh
 
-check-build: $(O)/frugal $(O)/asan/frugal $(UNIT_BINS) $(ASAN_BINS) $(FUZZ_BINS) $(BENCH_BINS)
+check-build: $(O)/frugal $(O)/asan/frugal $(UNIT_BINS) $(ASAN_BINS) $(FUZZ_BINS) $(BENCH_BINS) \
+             man completion
 
 check: deps
 	$(Q)$(MAKE) --no-print-directory check-build
@@ -215,16 +241,20 @@ bench-btf: $(O)/frugal $(BENCH_BINS)
 # kernel build can take it as `make PAHOLE=$(PREFIX)/libexec/frugal/pahole`.
 # Not in bin/: it must not shadow a real pahole on PATH.
 PREFIX ?= /usr/local
-install: $(O)/frugal
+install: $(O)/frugal man completion
 	$(Q)install -D -m 0755 $(O)/frugal $(DESTDIR)$(PREFIX)/bin/frugal
 	$(Q)mkdir -p $(DESTDIR)$(PREFIX)/libexec/frugal
 	$(Q)ln -sf ../../bin/frugal $(DESTDIR)$(PREFIX)/libexec/frugal/pahole
+	$(Q)install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	$(Q)install -m 0644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
+	$(Q)install -D -m 0644 $(O)/completion/frugal \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/frugal
 
 clean:
 	$(call msg,CLEAN,$(O))
 	$(Q)rm -rf $(O)
 
-.PHONY: all static check check-static deb check-deb check-build check-kernel-build check-kernels demo deps install fuzz bench bench-iodir bench-lock bench-btf clean
+.PHONY: all man completion static check check-static deb check-deb check-build check-kernel-build check-kernels demo deps install fuzz bench bench-iodir bench-lock bench-btf clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 

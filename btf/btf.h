@@ -5,6 +5,8 @@
 
 #include <stdbool.h>
 
+#include "cli/cli.h"
+
 /*
  * `frugal btf encode ARGS` (argv[0] == "encode").  The binary invoked as
  * "pahole" runs btf_pahole_main() (cli/tools.h): the same command line,
@@ -15,5 +17,10 @@ int btf_encode_main(int argc, char **argv);
 int btf_diff_main(int argc, char **argv);
 /* `frugal btf stat FILE`: counts per kind and sizes. */
 int btf_stat_main(int argc, char **argv);
+
+/* Their option tables, for the man pages and the completion (cli/gen/). */
+extern const struct cli_opt btf_encode_cli_opts[];
+extern const struct cli_opt btf_diff_cli_opts[];
+extern const struct cli_opt btf_stat_cli_opts[];
 
 #endif

@@ -153,12 +153,48 @@ int btf_canon__cat_by_name(const char *name)
 	return -ENOENT;
 }
 
+/* --kinds' names for several categories at once. */
+static const struct {
+	const char *name;
+	unsigned int mask;
+} cat_groups[] = {
+	{ "all", BTF_CANON_ALL },
+	{ "types", BTF_CANON_TYPES },
+	{ "decls", BTF_CANON_DECLS },
+};
+#define NR_CAT_GROUPS (sizeof(cat_groups) / sizeof(cat_groups[0]))
+
+const char *btf_canon__cats_word(unsigned int i)
+{
+	if (i < BTF_CANON_CAT_CNT)
+		return cat_names[i];
+	i -= BTF_CANON_CAT_CNT;
+	return i < NR_CAT_GROUPS ? cat_groups[i].name : NULL;
+}
+
+/* One word of a --kinds list into *MASK: 0, or -EINVAL when unknown. */
+static int parse_cat(const char *word, unsigned int *mask)
+{
+	size_t i;
+	int cat;
+
+	for (i = 0; i < NR_CAT_GROUPS; i++)
+		if (!strcmp(word, cat_groups[i].name)) {
+			*mask |= cat_groups[i].mask;
+			return 0;
+		}
+	cat = btf_canon__cat_by_name(word);
+	if (cat < 0)
+		return -EINVAL;
+	*mask |= 1u << cat;
+	return 0;
+}
+
 int btf_canon__parse_cats(const char *list, unsigned int *mask)
 {
 	char word[32];
 	const char *p = list, *end;
 	size_t len;
-	int cat;
 
 	*mask = 0;
 	while (*p) {
@@ -168,15 +204,7 @@ int btf_canon__parse_cats(const char *list, unsigned int *mask)
 			return -EINVAL;
 		memcpy(word, p, len);
 		word[len] = '\0';
-		if (!strcmp(word, "all"))
-			*mask |= BTF_CANON_ALL;
-		else if (!strcmp(word, "types"))
-			*mask |= BTF_CANON_TYPES;
-		else if (!strcmp(word, "decls"))
-			*mask |= BTF_CANON_DECLS;
-		else if ((cat = btf_canon__cat_by_name(word)) >= 0)
-			*mask |= 1u << cat;
-		else
+		if (parse_cat(word, mask))
 			return -EINVAL;
 		p += len + (end ? 1 : 0);
 	}

@@ -51,6 +51,8 @@ struct btf_canon;
 /* Name of a category ("struct") and its inverse (-ENOENT if unknown). */
 const char *btf_canon__cat_name(enum btf_canon_cat cat);
 int btf_canon__cat_by_name(const char *name);
+/* The Ith word btf_canon__parse_cats() knows, NULL past the last (completion). */
+const char *btf_canon__cats_word(unsigned int i);
 /*
  * Parse a comma-separated list of category names, or the groups "types",
  * "decls" and "all", into a mask.  -EINVAL on an unknown name.

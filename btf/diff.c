@@ -26,15 +26,16 @@ enum {
 	OPT_FULL,
 };
 
-static const struct cli_opt opts[] = {
+const struct cli_opt btf_diff_cli_opts[] = {
 	{ "base", OPT_BASE, required_argument, "FILE",
-	  "A and B are split BTF on base FILE (raw or ELF), e.g. vmlinux for modules" },
+	  "A and B are split BTF on base FILE (raw or ELF), e.g. vmlinux for modules",
+	  CLI_ARG_FILE },
 	{ "base-a", OPT_BASE_A, required_argument, "FILE",
-	  "base of A alone (split BTF of two encoders, each on its own base)" },
-	{ "base-b", OPT_BASE_B, required_argument, "FILE", "base of B alone" },
+	  "base of A alone (split BTF of two encoders, each on its own base)", CLI_ARG_FILE },
+	{ "base-b", OPT_BASE_B, required_argument, "FILE", "base of B alone", CLI_ARG_FILE },
 	{ "kinds", OPT_KINDS, required_argument, "LIST",
 	  "compare only these: int,float,struct,union,enum,fwd,typedef,anon,\n"
-	  "func,var,datasec,decl_tag; or types, decls, all" },
+	  "func,var,datasec,decl_tag; or types, decls, all", CLI_ARG_LIST, btf_canon__cats_word },
 	{ "summary", 's', no_argument, NULL, "print counts per kind instead of the differences" },
 	{ "full", OPT_FULL, no_argument, NULL,
 	  "print the whole rendering of entries only in A or only in B" },
@@ -60,7 +61,7 @@ static void print_help(void)
 	      "'-' (only in A), '+' (only in B) or '~' (changed, then its lines).\n"
 	      "Exit status: 0 same, 1 different, 2 usage error or unreadable input.\n\n",
 	      stdout);
-	cli_opts__help(stdout, opts);
+	cli_opts__help(stdout, btf_diff_cli_opts);
 }
 
 /* One option of opts[] into O (a cli_opt_fn); -h stops the parse. */
@@ -107,7 +108,7 @@ int btf_diff_opts__parse(struct btf_diff_opts *o, int argc, char **argv)
 
 	memset(o, 0, sizeof(*o));
 	o->kinds = BTF_CANON_ALL;
-	err = cli_opts__parse(opts, argc, argv, 0, parse_one, o, &next);
+	err = cli_opts__parse(btf_diff_cli_opts, argc, argv, 0, parse_one, o, &next);
 	if (err || o->help)
 		return err;
 	if (argc - next != 2)

@@ -72,6 +72,8 @@ struct btf_enc_opts {
 
 /* Feature bit for a --btf_features name, 0 if unknown. */
 unsigned int btf_feat__from_name(const char *name);
+/* The Ith feature's name, NULL past the last (completion). */
+const char *btf_feat__name(unsigned int i);
 /* Every feature pahole's --btf_features=all / =default turns on. */
 unsigned int btf_feat__all(void);
 unsigned int btf_feat__default(void);

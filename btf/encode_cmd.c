@@ -53,20 +53,32 @@ enum {
 	OPT_IGNORED,
 };
 
+/* --btf_features' names for sets of features, before the features' own. */
+static const char *const feature_sets[] = { "default", "all" };
+#define NR_FEATURE_SETS (sizeof(feature_sets) / sizeof(feature_sets[0]))
+
+/* --btf_features' Ith word (a cli_words_fn). */
+static const char *feature_word(unsigned int i)
+{
+	return i < NR_FEATURE_SETS ? feature_sets[i] : btf_feat__name(i - NR_FEATURE_SETS);
+}
+
 /* pahole's options, same letters and meanings. */
-static const struct cli_opt opts[] = {
+const struct cli_opt btf_encode_cli_opts[] = {
 	{ "btf_encode", OPT_ENCODE, no_argument, NULL,
 	  "encode BTF (the only mode; accepted for pahole compatibility)" },
 	{ "jobs", OPT_JOBS, optional_argument, "N",
 	  "N worker threads (default: online CPUs)" },
 	{ "btf_features", OPT_FEATURES, required_argument, "LIST",
-	  "features to encode: 'default', 'all' or a comma list (see docs)" },
+	  "features to encode: 'default', 'all' or a comma list (see docs)",
+	  CLI_ARG_LIST, feature_word },
 	{ "btf_features_strict", OPT_FEATURES_STRICT, required_argument, "LIST",
-	  "like --btf_features, but an unknown feature is an error" },
+	  "like --btf_features, but an unknown feature is an error",
+	  CLI_ARG_LIST, feature_word },
 	{ "btf_encode_detached", OPT_DETACHED, required_argument, "FILE",
-	  "write raw BTF to FILE, leave the ELF untouched" },
+	  "write raw BTF to FILE, leave the ELF untouched", CLI_ARG_FILE },
 	{ "btf_base", OPT_BASE, required_argument, "FILE",
-	  "encode split BTF on top of FILE's BTF (kernel modules)" },
+	  "encode split BTF on top of FILE's BTF (kernel modules)", CLI_ARG_FILE },
 	{ "lang_exclude", OPT_LANG_EXCLUDE, required_argument, "LANGS",
 	  "skip compile units in these languages (e.g. rust)" },
 	{ "version", OPT_VERSION, no_argument, NULL, "print the version" },
@@ -110,7 +122,7 @@ static void print_help(bool as_pahole)
 	printf("usage: %s [options] FILE\n\n"
 	       "Encode FILE's DWARF as BTF, into its .BTF section or a detached file.\n\n",
 	       as_pahole ? "pahole -J" : "frugal btf encode");
-	cli_opts__help(stdout, opts);
+	cli_opts__help(stdout, btf_encode_cli_opts);
 }
 
 /*
@@ -140,9 +152,9 @@ static int append_features(struct btf_encode_args *a, const char *list)
 /* One name of a --btf_features list: its bits, 0 when unknown. */
 static unsigned int feature_bits(const char *name)
 {
-	if (!strcmp(name, "default"))
+	if (!strcmp(name, feature_sets[0]))
 		return btf_feat__default();
-	if (!strcmp(name, "all"))
+	if (!strcmp(name, feature_sets[1]))
 		return btf_feat__all();
 	return btf_feat__from_name(name);
 }
@@ -266,7 +278,7 @@ int btf_encode_args__parse(struct btf_encode_args *a, int argc, char **argv)
 	memset(a, 0, sizeof(*a));
 	a->opts.features = BTF_FEAT_LEGACY;
 	a->opts.jobs = 1;
-	err = cli_opts__parse(opts, argc, argv, 0, parse_one, a, &next);
+	err = cli_opts__parse(btf_encode_cli_opts, argc, argv, 0, parse_one, a, &next);
 	if (err)
 		return err;
 	if (a->version || a->help)

@@ -34,6 +34,11 @@ unsigned int btf_feat__from_name(const char *name)
 	return 0;
 }
 
+const char *btf_feat__name(unsigned int i)
+{
+	return i < NR_FEATS ? feats[i].name : NULL;
+}
+
 unsigned int btf_feat__all(void)
 {
 	unsigned int bits = 0;

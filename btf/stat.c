@@ -109,8 +109,9 @@ enum {
 	OPT_DUMP,
 };
 
-static const struct cli_opt opts[] = {
-	{ "base", OPT_BASE, required_argument, "FILE", "base BTF (raw or ELF) of split BTF" },
+const struct cli_opt btf_stat_cli_opts[] = {
+	{ "base", OPT_BASE, required_argument, "FILE", "base BTF (raw or ELF) of split BTF",
+	  CLI_ARG_FILE },
 	{ "dump", OPT_DUMP, no_argument, NULL, "print the id-free rendering 'btf diff' compares" },
 	{ "verbose", 'v', no_argument, NULL, "show libbpf's messages" },
 	{ "help", 'h', no_argument, NULL, "this help" },
@@ -124,7 +125,7 @@ static void print_help(void)
 	      "with the bytes each kind takes, and the sizes of the type and string\n"
 	      "sections.  With --base, FILE is split BTF on BASE and only its own\n"
 	      "types are counted.\n\n", stdout);
-	cli_opts__help(stdout, opts);
+	cli_opts__help(stdout, btf_stat_cli_opts);
 }
 
 /* One option of opts[] into O (a cli_opt_fn); -h stops the parse. */
@@ -154,7 +155,7 @@ int btf_stat_opts__parse(struct btf_stat_opts *o, int argc, char **argv)
 	int next, err;
 
 	memset(o, 0, sizeof(*o));
-	err = cli_opts__parse(opts, argc, argv, 0, parse_one, o, &next);
+	err = cli_opts__parse(btf_stat_cli_opts, argc, argv, 0, parse_one, o, &next);
 	if (err || o->help)
 		return err;
 	if (argc - next != 1)

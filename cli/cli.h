@@ -47,9 +47,30 @@ int cli_parse_double(const char *opt, const char *arg, double min, double max,
 /* ---- options ---- */
 
 /*
+ * What an option's value is, or what follows a command's options: the bash
+ * completion offers files, directories or the words of the option's table
+ * for it (cli/gen/).  The default, text, is completed by nothing.
+ */
+enum cli_arg {
+	CLI_ARG_TEXT,
+	CLI_ARG_FILE,
+	CLI_ARG_DIR,
+	CLI_ARG_WORD,		/* one of the option's words */
+	CLI_ARG_LIST,		/* a comma list of them */
+	CLI_ARG_CMD,		/* a command to run, then its own arguments */
+};
+
+/*
+ * An option's Ith word (-k's keys, -Y's types), NULL past the last; read
+ * from the table its parser uses, never a copy.  A word may repeat.
+ */
+typedef const char *(*cli_words_fn)(unsigned int i);
+
+/*
  * One option: its long name, its letter (or an id of CLI_OPT_LONG and up
- * for a long-only option), whether it takes a value, and its help.  A table
- * ends with a row whose name is NULL.
+ * for a long-only option), whether it takes a value, and its help; then
+ * what the value is (for completion).  A table ends with a row whose name
+ * is NULL.
  */
 struct cli_opt {
 	const char *name;
@@ -57,6 +78,8 @@ struct cli_opt {
 	int has_arg;		/* no_argument, required_argument, optional_argument */
 	const char *arg;	/* the value's name in the help ("N", "FILE") */
 	const char *help;	/* a '\n' continues it under the help column */
+	enum cli_arg kind;	/* CLI_ARG_TEXT unless given */
+	cli_words_fn words;	/* with CLI_ARG_WORD and CLI_ARG_LIST */
 };
 #define CLI_OPT_LONG	0x100
 
@@ -83,16 +106,28 @@ typedef int (*cli_opt_fn)(void *ctx, int val, const char *arg);
  */
 int cli_opts__parse(const struct cli_opt *opts, int argc, char **argv,
 		    unsigned int flags, cli_opt_fn fn, void *ctx, int *next);
+/* O has a short option, its letter in o->val. */
+bool cli_opt__has_letter(const struct cli_opt *o);
 /* The options of a table, one a line: "  -c, --name ARG   help". */
 void cli_opts__help(FILE *f, const struct cli_opt *opts);
 
 /* ---- subcommands ---- */
 
-/* A command: run() gets ARGV[0] == name and returns an exit code. */
+/*
+ * A command: run() gets ARGV[0] == name and returns an exit code.  The rest
+ * describes its command line to the man pages and the completion (cli/gen/):
+ * its option table, what follows its options, and its own commands.  A
+ * command with a group and no options answers 'help' (cli_group__run()); a
+ * command of a group with no run() is a word its parent's parser reads
+ * itself ('frugal lock top').
+ */
 struct cli_cmd {
 	const char *name;
 	const char *summary;
 	int (*run)(int argc, char **argv);
+	const struct cli_opt *opts;
+	enum cli_arg operands;
+	const struct cli_group *sub;
 };
 
 /* One level of commands: "frugal", "frugal btf", "frugal bench". */

@@ -31,7 +31,7 @@ static int bad_option(int argc, char **argv, int at, int c)
 			  cli_usage_err("unknown option '-%c'", optopt);
 }
 
-static bool has_letter(const struct cli_opt *o)
+bool cli_opt__has_letter(const struct cli_opt *o)
 {
 	return o->val > 0 && o->val < CLI_OPT_LONG && isalnum(o->val);
 }
@@ -50,7 +50,7 @@ static int build(const struct cli_opt *opts, unsigned int flags, struct option *
 		if (n == MAX_OPTS)
 			return -1;
 		lo[n] = (struct option){ opts[n].name, opts[n].has_arg, NULL, opts[n].val };
-		if (!has_letter(&opts[n]))
+		if (!cli_opt__has_letter(&opts[n]))
 			continue;
 		*s++ = (char)opts[n].val;
 		if (opts[n].has_arg != no_argument)
@@ -93,9 +93,10 @@ int cli_opts__parse(const struct cli_opt *opts, int argc, char **argv,
 static void left_column(const struct cli_opt *o, char *buf, size_t size)
 {
 	const char *arg = o->arg ? o->arg : "ARG";
+	bool letter = cli_opt__has_letter(o);
 
-	snprintf(buf, size, "%s%c%s--%s%s%s%s", has_letter(o) ? "-" : " ",
-		 has_letter(o) ? o->val : ' ', has_letter(o) ? ", " : "  ", o->name,
+	snprintf(buf, size, "%s%c%s--%s%s%s%s", letter ? "-" : " ",
+		 letter ? o->val : ' ', letter ? ", " : "  ", o->name,
 		 o->has_arg == optional_argument ? "[=" : o->has_arg ? " " : "",
 		 o->has_arg ? arg : "", o->has_arg == optional_argument ? "]" : "");
 }

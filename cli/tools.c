@@ -3,8 +3,9 @@
 #include "cli/tools.h"
 
 static const struct cli_cmd benches[] = {
-	{ "lock", "kernel lock contention: mmap_lock and pipe mutex", lock_bench_main },
-	{ NULL, NULL, NULL },
+	{ "lock", "kernel lock contention: mmap_lock and pipe mutex", lock_bench_main,
+	  lock_bench_cli_opts, CLI_ARG_TEXT, NULL },
+	{ NULL, NULL, NULL, NULL, 0, NULL },
 };
 
 static const struct cli_group bench_group = {
@@ -20,10 +21,13 @@ static int bench_main(int argc, char **argv)
 }
 
 static const struct cli_cmd tools[] = {
-	{ "btf", "DWARF to BTF encoder (pahole -J), BTF diff and stat", btf_main },
-	{ "lock", "kernel lock contention (perf lock contention -b), nothing lost", lock_main },
-	{ "bench", "built-in workloads: 'bench lock' makes kernel lock contention", bench_main },
-	{ NULL, NULL, NULL },
+	{ "btf", "DWARF to BTF encoder (pahole -J), BTF diff and stat", btf_main,
+	  NULL, CLI_ARG_TEXT, &btf_cli_group },
+	{ "lock", "kernel lock contention (perf lock contention -b), nothing lost", lock_main,
+	  lock_cli_opts, CLI_ARG_CMD, &lock_cli_modes },
+	{ "bench", "built-in workloads: 'bench lock' makes kernel lock contention", bench_main,
+	  NULL, CLI_ARG_TEXT, &bench_group },
+	{ NULL, NULL, NULL, NULL, 0, NULL },
 };
 
 const struct cli_group cli_tools = {

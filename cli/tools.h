@@ -18,11 +18,15 @@ struct cli_link {
 };
 extern const struct cli_link cli_links[];
 
-/* lock/ */
+/* lock/, and its command lines for the man pages and completion */
 int lock_main(int argc, char **argv);
 int lock_bench_main(int argc, char **argv);	/* frugal bench lock */
+extern const struct cli_opt lock_cli_opts[];
+extern const struct cli_group lock_cli_modes;	/* frugal lock top */
+extern const struct cli_opt lock_bench_cli_opts[];
 /* btf/ */
 int btf_main(int argc, char **argv);
 int btf_pahole_main(int argc, char **argv);	/* invoked as pahole */
+extern const struct cli_group btf_cli_group;	/* encode, diff, stat */
 
 #endif

@@ -372,6 +372,8 @@ void lock_ucollect__destroy(struct lock_ucollect *u);
 const char *lock_type_name(uint32_t flags);
 /* Parse -Y into a mask over (flags & LCB_F_MASK).  0 or -EINVAL. */
 int lock_type_parse(const char *arg, uint64_t *mask);
+/* -Y's Ith name (a cli_words_fn), NULL past the last; names repeat. */
+const char *lock_type__word(unsigned int i);
 
 /* ---- cgroup names (cgroup.c) ---- */
 

@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 
 #include "cli/cli.h"
+#include "cli/tools.h"
 #include "lib/cpus.h"
 #include "lock/lock_int.h"
 
@@ -20,7 +21,31 @@ enum {
 	OPT_SVG, OPT_PPROF, OPT_OUTPUT, OPT_USER_ONLY, OPT_USTACK, OPT_DEBUG_DIR,
 };
 
-static const struct cli_opt opts[] = {
+/* The -F fields and -k keys, in enum lock_sort's order. */
+static const char *const sort_names[] = {
+	"contended", "wait_total", "wait_max", "wait_min", "avg_wait",
+};
+#define NR_SORT (sizeof(sort_names) / sizeof(sort_names[0]))
+
+/* --weight's words, by enum lock_weight. */
+static const char *const weight_names[] = {
+	[LOCK_WEIGHT_WAIT] = "wait",
+	[LOCK_WEIGHT_CONTENDED] = "contended",
+};
+#define NR_WEIGHT (sizeof(weight_names) / sizeof(weight_names[0]))
+
+/* The words of -k and -F, and of --weight (cli_words_fn). */
+static const char *sort_word(unsigned int i)
+{
+	return i < NR_SORT ? sort_names[i] : NULL;
+}
+
+static const char *weight_word(unsigned int i)
+{
+	return i < NR_WEIGHT ? weight_names[i] : NULL;
+}
+
+const struct cli_opt lock_cli_opts[] = {
 	{ "all-cpus", 'a', no_argument, NULL, "system-wide (default without a command)" },
 	{ "pid", 'p', required_argument, "PID,..", "processes (all their threads)" },
 	{ "tid", OPT_TID, required_argument, "TID,..", "threads" },
@@ -34,23 +59,30 @@ static const struct cli_opt opts[] = {
 	{ "user", 'U', no_argument, NULL, "user-space lock waits (futex) too, by user call stack, in the same report" },
 	{ "user-only", OPT_USER_ONLY, no_argument, NULL, "user-space lock waits alone" },
 	{ "user-stack-size", OPT_USTACK, required_argument, "BYTES", "user stack copied per wait, for unwinding (power of two, default 8192)" },
-	{ "debug-dir", OPT_DEBUG_DIR, required_argument, "DIRS", "-U: debug files (.build-id/, debuglink) in DIRS, ':'-separated, instead of /usr/lib/debug; '' for none" },
+	{ "debug-dir", OPT_DEBUG_DIR, required_argument, "DIRS", "-U: debug files (.build-id/, debuglink) in DIRS, ':'-separated, instead of /usr/lib/debug; '' for none",
+	  CLI_ARG_DIR },
 	{ "cgroup-filter", 'G', required_argument, "CGROUPS", "only tasks of these cgroups (paths from the v2 root)" },
 	{ "quiet", 'q', no_argument, NULL, "no logs, even with -v (errors still)" },
-	{ "key", 'k', required_argument, "KEY", "sort: contended, wait_total (default), wait_max, wait_min, avg_wait" },
-	{ "field", 'F', required_argument, "LIST", "columns: contended,wait_total,wait_max,wait_min,avg_wait" },
+	{ "key", 'k', required_argument, "KEY", "sort: contended, wait_total (default), wait_max, wait_min, avg_wait",
+	  CLI_ARG_WORD, sort_word },
+	{ "field", 'F', required_argument, "LIST", "columns: contended,wait_total,wait_max,wait_min,avg_wait",
+	  CLI_ARG_LIST, sort_word },
 	{ "entries", 'E', required_argument, "N", "print the first N rows" },
 	{ "field-separator", 'x', required_argument, "SEP", "CSV with SEP, raw nanoseconds" },
 	{ "json", OPT_JSON, no_argument, NULL, "one JSON object: rows, accounting, metadata" },
 	{ "folded", OPT_FOLDED, no_argument, NULL, "folded stacks (flamegraph.pl, inferno, speedscope); accounting to stderr" },
-	{ "weight", OPT_WEIGHT, required_argument, "W", "what --folded and --svg weigh: wait (total ns, default) or contended" },
-	{ "svg", OPT_SVG, required_argument, "FILE", "also an interactive flame graph into FILE" },
-	{ "pprof", OPT_PPROF, required_argument, "FILE", "also a gzipped pprof profile into FILE (go tool pprof, Pyroscope, Parca)" },
-	{ "output", OPT_OUTPUT, required_argument, "FILE", "the report into FILE (whole or not at all), not stdout" },
+	{ "weight", OPT_WEIGHT, required_argument, "W", "what --folded and --svg weigh: wait (total ns, default) or contended",
+	  CLI_ARG_WORD, weight_word },
+	{ "svg", OPT_SVG, required_argument, "FILE", "also an interactive flame graph into FILE", CLI_ARG_FILE },
+	{ "pprof", OPT_PPROF, required_argument, "FILE", "also a gzipped pprof profile into FILE (go tool pprof, Pyroscope, Parca)",
+	  CLI_ARG_FILE },
+	{ "output", OPT_OUTPUT, required_argument, "FILE", "the report into FILE (whole or not at all), not stdout",
+	  CLI_ARG_FILE },
 	{ "verbose", 'v', no_argument, NULL, "call stack under each row; log what was probed" },
 	{ "max-stack", OPT_MAX_STACK, required_argument, "N", "frames per stack (default 8 with -v, else 4: enough to name the caller)" },
 	{ "stack-skip", OPT_STACK_SKIP, required_argument, "N", "frames skipped at the top (default: the tracing frames)" },
-	{ "type-filter", 'Y', required_argument, "TYPES", "spinlock, rwlock[:R|:W], rwsem[:R|:W], mutex, rt-mutex, percpu-rwsem, semaphore; -U: futex, futex-pi, pthread_mutex, pthread_rwlock[:R|:W], pthread_cond, sem, pthread_barrier" },
+	{ "type-filter", 'Y', required_argument, "TYPES", "spinlock, rwlock[:R|:W], rwsem[:R|:W], mutex, rt-mutex, percpu-rwsem, semaphore; -U: futex, futex-pi, pthread_mutex, pthread_rwlock[:R|:W], pthread_cond, sem, pthread_barrier",
+	  CLI_ARG_LIST, lock_type__word },
 	{ "lock-filter", 'L', required_argument, "ADDRS", "lock addresses or kernel symbols" },
 	{ "callstack-filter", 'S', required_argument, "SYMS", "keep stacks with a symbol containing one of SYMS" },
 	{ "map-nr-entries", 'M', required_argument, "N", "kernel table size (default 16384)" },
@@ -67,6 +99,21 @@ static const struct cli_opt opts[] = {
 	{ NULL, 0, 0, NULL, NULL },
 };
 
+/* The words lock_opts__parse() reads first: lock_main runs them itself. */
+static const struct cli_cmd modes[] = {
+	{ "top", "a live view: the report redrawn every interval", NULL,
+	  lock_cli_opts, CLI_ARG_CMD, NULL },
+	{ "contention", "perf's word for it: the same as without it", NULL,
+	  lock_cli_opts, CLI_ARG_CMD, NULL },
+	{ NULL, NULL, NULL, NULL, 0, NULL },
+};
+
+const struct cli_group lock_cli_modes = {
+	.name = "frugal lock",
+	.noun = "mode",
+	.cmds = modes,
+};
+
 unsigned int lock_opts__row_frames(const struct lock_opts *o)
 {
 	if (o->mode == LOCK_AGGR_CALLER)
@@ -80,7 +127,7 @@ void lock_opts__help(FILE *f)
 	      "       frugal lock top [options] [-- command [args...]]   (a live view: keys c t m n a\n"
 	      "                                                          sort, q quits)\n\n"
 	      "Kernel lock contention, aggregated in BPF; nothing lost, every drop counted.\n\n", f);
-	cli_opts__help(f, opts);
+	cli_opts__help(f, lock_cli_opts);
 }
 
 /* -p, --tid: the ids of the last one given (as for every other option). */
@@ -102,12 +149,6 @@ static int parse_list_u32(const char *opt, const char *arg, struct lock_opts *o)
 	}
 	return o->nr_targets ? 0 : cli_usage_err("%s: empty list", opt);
 }
-
-/* The -F fields and -k keys, in enum lock_sort's order. */
-static const char *const sort_names[] = {
-	"contended", "wait_total", "wait_max", "wait_min", "avg_wait",
-};
-#define NR_SORT (sizeof(sort_names) / sizeof(sort_names[0]))
 
 static int parse_fields(const char *arg, unsigned int *fields)
 {
@@ -273,13 +314,14 @@ static int add_file(struct lock_opts *o, const char *opt, enum lock_format f, co
 
 static int parse_weight(const char *arg, enum lock_weight *w)
 {
-	if (!strcmp(arg, "wait"))
-		*w = LOCK_WEIGHT_WAIT;
-	else if (!strcmp(arg, "contended"))
-		*w = LOCK_WEIGHT_CONTENDED;
-	else
-		return cli_usage_err("--weight: '%s' is neither wait nor contended", arg);
-	return 0;
+	size_t i;
+
+	for (i = 0; i < NR_WEIGHT; i++)
+		if (!strcmp(arg, weight_names[i])) {
+			*w = i;
+			return 0;
+		}
+	return cli_usage_err("--weight: '%s' is neither wait nor contended", arg);
 }
 
 /* A number option into *OUT. */
@@ -390,7 +432,7 @@ int lock_opts__parse(struct lock_opts *o, int argc, char **argv, int *cmd_idx)
 	else if (argc > 1 && !strcmp(argv[1], "top"))
 		shift = o->top = 1;
 	/* In order: the words after the first that is not an option are a command's. */
-	err = cli_opts__parse(opts, argc - shift, argv + shift, CLI_OPTS_IN_ORDER,
+	err = cli_opts__parse(lock_cli_opts, argc - shift, argv + shift, CLI_OPTS_IN_ORDER,
 			      parse_one, &ps, &next);
 	if (err || o->help)
 		return err;

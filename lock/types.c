@@ -57,13 +57,33 @@ const char *lock_type_name(uint32_t flags)
 	return "unknown";
 }
 
+/* -Y's one name of its own: a mutex's optimistic spin apart from its sleep. */
+static const char mutex_spin[] = "mutex-spin";
+
+/*
+ * -Y's Ith word, for completion: each type's name and perf's name, -U's
+ * primitives, mutex-spin; NULL past the last.  Names repeat.
+ */
+const char *lock_type__word(unsigned int i)
+{
+	if (i < NR_TYPES)
+		return lock_types[i].name;
+	i -= NR_TYPES;
+	if (i < NR_TYPES)
+		return lock_types[i].str;
+	i -= NR_TYPES;
+	if (i < LOCK_U_NR)
+		return user_types[i];
+	return i == LOCK_U_NR ? mutex_spin : NULL;
+}
+
 /* One -Y item: "rwsem", "rwsem:W", "pcpu-sem:R", "mutex-spin", ... */
 static int type_item(const char *s, size_t n, uint64_t *mask)
 {
 	uint64_t m = 0;
 	size_t i;
 
-	if (n == 10 && !strncmp(s, "mutex-spin", n)) {
+	if (n == strlen(mutex_spin) && !strncmp(s, mutex_spin, n)) {
 		*mask |= 1ULL << (LCB_F_MUTEX | LCB_F_SPIN);
 		return 0;
 	}

@@ -281,7 +281,7 @@ fail:
 
 enum { OPT_DELAY = CLI_OPT_LONG, OPT_HOLD, OPT_OWNER, OPT_PTHREAD };
 
-static const struct cli_opt opts[] = {
+const struct cli_opt lock_bench_cli_opts[] = {
 	{ "threads", 'T', required_argument, "N", "threads hammering mmap/mprotect/munmap (mmap_lock; default 4)" },
 	{ "procs", 'P', required_argument, "N", "processes writing one pipe (pipe mutex; default 4)" },
 	{ "duration", 'd', required_argument, "SECS", "how long to contend (default 2)" },
@@ -315,7 +315,7 @@ static int parse(int argc, char **argv, struct bench *b)
 {
 	int next, err;
 
-	err = cli_opts__parse(opts, argc, argv, 0, parse_one, b, &next);
+	err = cli_opts__parse(lock_bench_cli_opts, argc, argv, 0, parse_one, b, &next);
 	if (err || b->help)
 		return err;
 	if (next < argc)
@@ -427,7 +427,7 @@ int lock_bench_main(int argc, char **argv)
 		if (b.help) {
 			fputs("usage: frugal bench lock [options]\n\n"
 			      "Real kernel lock contention, for tests and demos.\n\n", stdout);
-			cli_opts__help(stdout, opts);
+			cli_opts__help(stdout, lock_bench_cli_opts);
 		}
 		return err;
 	}

@@ -1,0 +1,82 @@
+# The man pages (make man): no warning from man (lintian's own check, every
+# groff warning on), the sections a page needs, and each page's options and
+# commands against what --help and help print, both ways.
+source "$(dirname "$0")/../lib.sh"
+
+MAN=$O/man
+if ! command -v man >/dev/null || ! command -v col >/dev/null; then
+	skip "man" "man-db is not installed (scripts/install-deps.sh)"
+	finish
+fi
+if ! ls "$MAN"/*.1 >/dev/null 2>&1; then
+	fail "man/built" "no pages in $MAN: make man"
+	finish
+fi
+
+# Each command that has options, and the page that lists them.
+declare -A PAGE=(
+	["lock"]=frugal-lock ["btf encode"]=frugal-btf-encode ["btf diff"]=frugal-btf-diff
+	["btf stat"]=frugal-btf-stat ["bench lock"]=frugal-bench
+)
+# Each group, and the page that lists its commands.
+declare -A GROUP_PAGE=(["."]=frugal ["btf"]=frugal-btf ["bench"]=frugal-bench)
+
+render() { LC_ALL=C MANWIDTH=200 man -l "$MAN/$1.1" 2>/dev/null | col -b; }
+# The lines of section $2 of page $1.
+section() { render "$1" | awk -v s="$2" '/^[A-Z]/ { on = ($0 == s); next } on'; }
+# "-k --key" of every option a page lists, and of every option --help lists.
+page_opts() {
+	section "$1" OPTIONS | grep -oE '^ {7}(-[A-Za-z0-9], )?--[A-Za-z0-9_-]+' |
+		tr -d ',' | xargs -n1 | sort -u
+}
+help_opts() {
+	# shellcheck disable=SC2086
+	"$FRUGAL" $1 --help | grep -oE '^ +(-[A-Za-z0-9], )?--[A-Za-z0-9_-]+' |
+		tr -d ',' | xargs -n1 | sort -u
+}
+# Commands: a group's usage lists them under "Commands:".
+help_cmds() {
+	# shellcheck disable=SC2086
+	"$FRUGAL" ${1#.} help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }' | sort
+}
+page_cmds() { section "$1" COMMANDS | grep -E '^ {7}[a-z]' | awk '{ print $1 }' | grep -vx help | sort; }
+
+for p in "$MAN"/*.1; do
+	n=$(basename "$p" .1)
+	w=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings=w -E UTF-8 -l -Tutf8 -Z "$p" 2>&1 >/dev/null)
+	if [ -z "$w" ]; then pass "man/$n-no-warnings"; else fail "man/$n-no-warnings" "$w"; fi
+	check "man/$n-name-parses" eval 'lexgrog "$p" >/dev/null'
+	missing=
+	for s in NAME SYNOPSIS DESCRIPTION "EXIT STATUS" EXAMPLES "SEE ALSO"; do
+		render "$n" | grep -qx "$s" || missing="$missing '$s'"
+	done
+	if [ -z "$missing" ]; then pass "man/$n-sections"; else fail "man/$n-sections" "no$missing"; fi
+done
+
+# Every command with options has its page, and the page lists exactly --help's options.
+for cmd in "${!PAGE[@]}"; do
+	page=${PAGE[$cmd]}
+	want=$(help_opts "$cmd") got=$(page_opts "$page")
+	if [ -n "$want" ] && [ "$want" = "$got" ]; then
+		pass "man/$page-options-are-${cmd// /-}'s"
+	else
+		fail "man/$page-options-are-${cmd// /-}'s" \
+			"only in --help: $(comm -23 <(echo "$want") <(echo "$got") | xargs); only in the page: $(comm -13 <(echo "$want") <(echo "$got") | xargs)"
+	fi
+done
+for g in "${!GROUP_PAGE[@]}"; do
+	page=${GROUP_PAGE[$g]}
+	want=$(help_cmds "$g") got=$(page_cmds "$page")
+	if [ -n "$want" ] && [ "$want" = "$got" ]; then
+		pass "man/$page-commands"
+	else
+		fail "man/$page-commands" "help: $(echo $want); page: $(echo $got)"
+	fi
+	# Each command of the group is a group itself or has a page of options above.
+	for c in $want; do
+		if [ "$g" = . ]; then path=$c; else path="$g $c"; fi
+		[ -n "${GROUP_PAGE[$path]:-}" ] || [ -n "${PAGE[$path]:-}" ] ||
+			fail "man/$path-has-a-page" "'frugal $path' is in no page's list (tests/e2e/man.sh)"
+	done
+done
+finish

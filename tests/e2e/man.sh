@@ -27,12 +27,12 @@ section() { render "$1" | awk -v s="$2" '/^[A-Z]/ { on = ($0 == s); next } on'; 
 # "-k --key" of every option a page lists, and of every option --help lists.
 page_opts() {
 	section "$1" OPTIONS | grep -oE '^ {7}(-[A-Za-z0-9], )?--[A-Za-z0-9_-]+' |
-		tr -d ',' | xargs -n1 | sort -u
+		sed -e 's/^ *//' -e 's/, /\n/' | sort -u
 }
 help_opts() {
 	# shellcheck disable=SC2086
 	"$FRUGAL" $1 --help | grep -oE '^ +(-[A-Za-z0-9], )?--[A-Za-z0-9_-]+' |
-		tr -d ',' | xargs -n1 | sort -u
+		sed -e 's/^ *//' -e 's/, /\n/' | sort -u
 }
 # Commands: a group's usage lists them under "Commands:".
 help_cmds() {
@@ -61,7 +61,7 @@ for cmd in "${!PAGE[@]}"; do
 		pass "man/$page-options-are-${cmd// /-}'s"
 	else
 		fail "man/$page-options-are-${cmd// /-}'s" \
-			"only in --help: $(comm -23 <(echo "$want") <(echo "$got") | xargs); only in the page: $(comm -13 <(echo "$want") <(echo "$got") | xargs)"
+			"only in --help: $(comm -23 <(echo "$want") <(echo "$got") | paste -sd " "); only in the page: $(comm -13 <(echo "$want") <(echo "$got") | paste -sd " ")"
 	fi
 done
 for g in "${!GROUP_PAGE[@]}"; do

@@ -2,6 +2,7 @@
 # COMP_WORDS, COMP_CWORD, COMP_LINE and COMP_POINT set, _frugal called,
 # COMPREPLY read.  Commands and options against help and --help, and each
 # word offered for a value accepted by frugal's own parser.
+# shellcheck disable=SC2046	# lists of words, split on purpose
 source "$(dirname "$0")/../lib.sh"
 
 BC=/usr/share/bash-completion/bash_completion
@@ -61,7 +62,7 @@ offers() {
 	local name=$1 line=$2 got w missing=; shift 2
 	got=$(comp "$line")
 	for w in "$@"; do grep -qxF -- "$w" <<<"$got" || missing="$missing $w"; done
-	if [ -z "$missing" ]; then pass "completion/$name"; else fail "completion/$name" "'$line': no$missing among: $(echo $got)"; fi
+	if [ -z "$missing" ]; then pass "completion/$name"; else fail "completion/$name" "'$line': no$missing among: $(paste -sd " " <<<"$got")"; fi
 }
 help_opts() {
 	# shellcheck disable=SC2086

@@ -45,7 +45,7 @@ for p in "$MAN"/*.1; do
 	n=$(basename "$p" .1)
 	w=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings=w -E UTF-8 -l -Tutf8 -Z "$p" 2>&1 >/dev/null)
 	if [ -z "$w" ]; then pass "man/$n-no-warnings"; else fail "man/$n-no-warnings" "$w"; fi
-	check "man/$n-name-parses" eval 'lexgrog "$p" >/dev/null'
+	if lexgrog "$p" >/dev/null; then pass "man/$n-name-parses"; else fail "man/$n-name-parses" "lexgrog finds no NAME line"; fi
 	missing=
 	for s in NAME SYNOPSIS DESCRIPTION "EXIT STATUS" EXAMPLES "SEE ALSO"; do
 		render "$n" | grep -qx "$s" || missing="$missing '$s'"
@@ -70,7 +70,7 @@ for g in "${!GROUP_PAGE[@]}"; do
 	if [ -n "$want" ] && [ "$want" = "$got" ]; then
 		pass "man/$page-commands"
 	else
-		fail "man/$page-commands" "help: $(echo $want); page: $(echo $got)"
+		fail "man/$page-commands" "help: $(paste -sd " " <<<"$want"); page: $(paste -sd " " <<<"$got")"
 	fi
 	# Each command of the group is a group itself or has a page of options above.
 	for c in $want; do

@@ -103,7 +103,7 @@ const struct cli_opt lock_cli_opts[] = {
 static const struct cli_cmd modes[] = {
 	{ "top", "a live view: the report redrawn every interval", NULL,
 	  lock_cli_opts, CLI_ARG_CMD, NULL },
-	{ "contention", "perf's word for it: the same as without it", NULL,
+	{ "contention", "as perf spells it: the same as without it", NULL,
 	  lock_cli_opts, CLI_ARG_CMD, NULL },
 	{ NULL, NULL, NULL, NULL, 0, NULL },
 };

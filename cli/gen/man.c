@@ -67,7 +67,8 @@ static void option(FILE *f, const struct cli_opt *o)
 	else if (o->has_arg == optional_argument)
 		fprintf(f, "[=\\fI%s\\fR]", o->arg ? o->arg : "ARG");
 	fputc('\n', f);
-	sentence(f, o->help);
+	/* Every table's -h says "this help", which a page cannot. */
+	sentence(f, strcmp(o->help, "this help") ? o->help : "print the help and exit");
 }
 
 static void commands(FILE *f, const struct cli_group *g)

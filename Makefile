@@ -5,6 +5,8 @@
 #   make demo       install what is missing, build, run the main job
 #   make bench      benchmarks beside their anchors
 #   make fuzz       libFuzzer harnesses, FUZZ_TIME seconds each
+#   make static     $(O)/static/frugal, needing no shared library (make check-static)
+#   make deb        the Debian package, into $(O)/deb/ (make check-deb installs it)
 #   make man        man pages into $(O)/man/; make completion: bash's, $(O)/completion/
 #   make V=1        show the commands
 #   make BPF_CFLAGS=-DX   build the BPF programs with more flags (a variant to measure, in its own O=)

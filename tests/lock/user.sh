@@ -228,7 +228,7 @@ check "lock -U: kernel and user rows in one report, each adding up" test "$(json
 	any(r.get("user") for r in d["rows"]) and any(not r.get("user") for r in d["rows"]) and
 	sum(r["contended"] for r in d["rows"] if not r.get("user")) == d["accounting"]["in_rows"] and
 	sum(r["contended"] for r in d["rows"] if r.get("user")) == d["accounting"]["user_in_rows"])')" = True
-"$FRUGAL" lock $U -U -- "$_tmp/nofp" mutex 4 300 20 >"$_tmp/ku.txt" 2>/dev/null
+"$FRUGAL" lock $U -U -- "$_tmp/nofp" mutex 4 1500 20 >"$_tmp/ku.txt" 2>/dev/null
 check "lock -U: the table shows the user rows' type and caller" \
 	grep -Eq 'pthread_mutex +contend_mutex\+0x[0-9a-f]+ \(nofp\)' "$_tmp/ku.txt"
 
@@ -244,21 +244,21 @@ check "lock -U: every futex wait perf stat counts is in a row ($kernel counted)"
 	"$kernel > 0 and sum(r['contended'] for r in d['rows'] if any('(nofp)' in f for f in r['stack'])) == $kernel")" = True
 
 # -Y with user types; -t and -l give user rows their own keys.
-"$FRUGAL" lock $U --user-only -Y futex --json --output "$_tmp/yf.json" -- "$_tmp/nofp" mutex 4 300 20 >/dev/null 2>&1
+"$FRUGAL" lock $U --user-only -Y futex --json --output "$_tmp/yf.json" -- "$_tmp/nofp" mutex 4 1500 20 >/dev/null 2>&1
 check "lock -U: -Y futex keeps the join, filters the mutex waits (counted)" test "$(json "$_tmp/yf.json" \
 	'all(r["type"] == "futex" for r in d["rows"]) and d["accounting"]["user_filtered"] > 0')" = True
-"$FRUGAL" lock $U --user-only -l --json --output "$_tmp/ul.json" -- "$_tmp/nofp" mutex 4 300 20 >/dev/null 2>&1
+"$FRUGAL" lock $U --user-only -l --json --output "$_tmp/ul.json" -- "$_tmp/nofp" mutex 4 1500 20 >/dev/null 2>&1
 check "lock -U -l: the mutex's row names the variable" test "$(json "$_tmp/ul.json" \
 	'any(r["symbol"] == "fixture_mutex" for r in d["rows"])')" = True
-"$FRUGAL" lock $U --user-only -t --json --output "$_tmp/ut.json" -- "$_tmp/nofp" mutex 4 300 20 >/dev/null 2>&1
+"$FRUGAL" lock $U --user-only -t --json --output "$_tmp/ut.json" -- "$_tmp/nofp" mutex 4 1500 20 >/dev/null 2>&1
 check "lock -U -t: rows by thread, the fixture's comm" test "$(json "$_tmp/ut.json" \
 	'len([r for r in d["rows"] if r["comm"] == "nofp"]) >= 2')" = True
-"$FRUGAL" lock $U --user-only --folded -- "$_tmp/nofp" mutex 4 300 20 >"$_tmp/uf.txt" 2>/dev/null
+"$FRUGAL" lock $U --user-only --folded -- "$_tmp/nofp" mutex 4 1500 20 >"$_tmp/uf.txt" 2>/dev/null
 check "lock -U --folded: user frames, outermost first, then the type" \
 	grep -Eq '(^|;)start_thread;worker;contend_mutex;[^ ]*\[pthread_mutex\] [0-9]+$' "$_tmp/uf.txt"
 if command -v go >/dev/null || [ -x /usr/lib/go/bin/go ]; then
 	GO=$(command -v go || echo /usr/lib/go/bin/go)
-	"$FRUGAL" lock $U --user-only --pprof "$_tmp/u.pb.gz" -- "$_tmp/nofp" mutex 4 300 20 >/dev/null 2>&1
+	"$FRUGAL" lock $U --user-only --pprof "$_tmp/u.pb.gz" -- "$_tmp/nofp" mutex 4 1500 20 >/dev/null 2>&1
 	check "lock -U --pprof: go tool pprof reads the user functions" \
 		bash -c "'$GO' tool pprof -top '$_tmp/u.pb.gz' 2>/dev/null | grep -q contend_mutex"
 else

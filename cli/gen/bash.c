@@ -133,12 +133,10 @@ static bool plain(const char *w)
 static int words(FILE *f, const struct cli_opt *o)
 {
 	const char *w;
-	unsigned int i, j;
+	unsigned int i;
 
 	for (i = 0; (w = o->words(i)); i++) {
-		for (j = 0; j < i && strcmp(o->words(j), w); j++)
-			;
-		if (j < i)
+		if (gen__word_seen(o, i))
 			continue;
 		if (!plain(w))
 			return cli_err(o->name, "word '%s' would need quoting", w);

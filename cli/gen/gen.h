@@ -26,6 +26,10 @@ struct gen_node {
 int gen__nodes(struct gen_node *nodes, int max);
 #define GEN_MAX_NODES 32
 
+/* Whether O's word I is one of its words before I (a table may list a word
+ * twice, as -Y's aliases do): each generator prints each word once. */
+bool gen__word_seen(const struct cli_opt *o, unsigned int i);
+
 /* A man page from TEMPLATE (docs/man/NAME.1.in) on F.  An exit code. */
 int gen__man(FILE *f, const char *template);
 /* bash's completion of frugal on F.  An exit code. */

@@ -33,6 +33,17 @@ static int walk(struct gen_node *nodes, int n, int max, const char *p,
 	return n;
 }
 
+bool gen__word_seen(const struct cli_opt *o, unsigned int i)
+{
+	const char *w = o->words(i);
+	unsigned int j;
+
+	for (j = 0; j < i; j++)
+		if (!strcmp(o->words(j), w))
+			return true;
+	return false;
+}
+
 int gen__nodes(struct gen_node *nodes, int max)
 {
 	const struct cli_cmd frugal = { .name = "frugal", .sub = &cli_tools };

@@ -95,16 +95,14 @@ static const struct gen_node *find(const struct gen_node *nodes, int n, const ch
 static void words(FILE *f, const struct cli_opt *o)
 {
 	const char *w;
-	unsigned int i, j;
+	unsigned int i;
 
 	for (i = 0; (w = o->words(i)); i++) {
-		for (j = 0; j < i && strcmp(o->words(j), w); j++)
-			;
-		if (j == i) {
-			fputs(i ? ",\n\\fB\\%" : "\\fB\\%", f);
-			text(f, w);
-			fputs("\\fR", f);
-		}
+		if (gen__word_seen(o, i))
+			continue;
+		fputs(i ? ",\n\\fB\\%" : "\\fB\\%", f);
+		text(f, w);
+		fputs("\\fR", f);
 	}
 	fputc('\n', f);
 }

@@ -23,7 +23,8 @@
 #include "btf/encode.h"
 #include "cli/cli.h"
 #include "lib/cpus.h"
-#include "lock/lock_int.h"
+#include "lock/opts.h"
+#include "lock/types.h"
 
 static void check_cpus(const char *s, int nr)
 {

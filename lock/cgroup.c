@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,7 +12,8 @@
 
 #include "lib/iodir.h"
 #include "lib/linebuf.h"
-#include "lock/lock_int.h"
+#include "lock/cgroup.h"
+#include "lock/table.h"
 
 /*
  * A row's key is bpf_get_current_cgroup_id(): an id in the cgroup v2

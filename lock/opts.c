@@ -13,7 +13,8 @@
 #include "cli/cli.h"
 #include "cli/tools.h"
 #include "lib/cpus.h"
-#include "lock/lock_int.h"
+#include "lock/opts.h"
+#include "lock/types.h"
 
 enum {
 	OPT_TID = CLI_OPT_LONG, OPT_MAX_STACK, OPT_STACK_SKIP, OPT_JSON, OPT_RING,

@@ -7,7 +7,9 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "lock/report.h"
+#include "lock/opts.h"
+#include "lock/output.h"
+#include "lock/types.h"
 
 static void header(struct lock_out *out)
 {

@@ -10,7 +10,8 @@
  */
 #include <inttypes.h>
 
-#include "lock/report.h"
+#include "lock/opts.h"
+#include "lock/output.h"
 
 static void header(struct lock_out *out)
 {

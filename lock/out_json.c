@@ -6,7 +6,9 @@
  */
 #include <inttypes.h>
 
-#include "lock/report.h"
+#include "lock/opts.h"
+#include "lock/output.h"
+#include "lock/types.h"
 
 static void put_str(FILE *f, const char *s)
 {

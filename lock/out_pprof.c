@@ -42,7 +42,9 @@
 #include "lib/array.h"
 #include "lib/hash.h"
 #include "lib/ksyms.h"
-#include "lock/report.h"
+#include "lock/opts.h"
+#include "lock/output.h"
+#include "lock/types.h"
 
 /* profile.proto's field numbers. */
 enum {

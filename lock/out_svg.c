@@ -35,7 +35,8 @@
 #include <string.h>
 
 #include "lib/array.h"
-#include "lock/report.h"
+#include "lock/opts.h"
+#include "lock/output.h"
 
 /* Geometry, in px of the drawing at 100%. */
 #define SVG_W		1200

@@ -7,7 +7,9 @@
 #include <inttypes.h>
 #include <time.h>
 
-#include "lock/report.h"
+#include "lock/opts.h"
+#include "lock/output.h"
+#include "lock/types.h"
 
 void lock_fmt_time(char *buf, size_t size, uint64_t ns)
 {

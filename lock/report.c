@@ -12,7 +12,11 @@
 #include "lib/hash.h"
 #include "lib/io.h"
 #include "lib/ksyms.h"
-#include "lock/report.h"
+#include "lock/cgroup.h"
+#include "lock/opts.h"
+#include "lock/output.h"
+#include "lock/types.h"
+#include "lock/ustack.h"
 
 /* The formats, by enum lock_format.  A new one is a file and a row here. */
 static const struct lock_output *const formats[] = {

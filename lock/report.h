@@ -1,98 +1,126 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The report's output interface.  report.c sorts the rows, names each one
- * (caller, task, lock or cgroup), counts the accounting lines, and hands
- * them to one format: a header, each row, the accounting, a footer.  A
- * format is one file (out_table.c, out_csv.c, out_json.c) and one row of
- * report.c's table; every format prints the same rows and the same
- * accounting, only the shape differs.
+ * frugal lock's report (report.c): what it can be asked for (formats,
+ * fields, weight), what a run hands it (the rows, the accounting, the run's
+ * facts), and the files it writes.  The formats themselves sit behind
+ * lock/output.h, one out_*.c each.
  */
 #ifndef FRUGAL_LOCK_REPORT_H
 #define FRUGAL_LOCK_REPORT_H
 
-#include "lock/lock_int.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lib/io.h"
+#include "lock/acct.h"
+#include "lock/table.h"
+
+/* Output fields (-F), in display order when set. */
+enum lock_field {
+	LOCK_FIELD_CONTENDED	= 1 << 0,
+	LOCK_FIELD_WAIT_TOTAL	= 1 << 1,
+	LOCK_FIELD_WAIT_MAX	= 1 << 2,
+	LOCK_FIELD_WAIT_MIN	= 1 << 3,
+	LOCK_FIELD_AVG_WAIT	= 1 << 4,
+};
+#define LOCK_FIELDS_DEFAULT (LOCK_FIELD_CONTENDED | LOCK_FIELD_WAIT_TOTAL | \
+			     LOCK_FIELD_WAIT_MAX | LOCK_FIELD_AVG_WAIT)
+
+/* The report's formats (report.c's table of them). */
+enum lock_format {
+	LOCK_FMT_TABLE,
+	LOCK_FMT_JSON,		/* --json */
+	LOCK_FMT_CSV,		/* -x SEP */
+	LOCK_FMT_FOLDED,	/* --folded */
+	LOCK_FMT_SVG,		/* --svg FILE */
+	LOCK_FMT_PPROF,		/* --pprof FILE */
+	LOCK_FMT_TOP,		/* frugal lock top: the table's rows, one accounting line */
+};
+
+/* What a stack format weighs a stack by (--weight). */
+enum lock_weight {
+	LOCK_WEIGHT_WAIT,	/* total wait, ns */
+	LOCK_WEIGHT_CONTENDED,	/* contentions */
+};
+
+/* A report written to a file (--svg, --pprof, --output), beside stdout's. */
+struct lock_file_out {
+	enum lock_format format;
+	const char *path;
+};
+#define LOCK_MAX_FILES	4
 
 struct ksyms;
+struct lock_opts;
+struct lock_ustacks;
 
-/* What every format is given. */
-struct lock_out {
-	FILE *f;
-	enum lock_format format;
-	const struct lock_opts *o;
-	const struct lock_run_info *ri;
-	struct ksyms *ks;		/* NULL: frames print as addresses */
-	uint64_t text[2][2];		/* [lock|sched][start,end): locking code */
-	void *priv;			/* a format's own state, from its header to its footer */
-	int err;			/* a format's failure (-errno): lock_report() returns it */
+struct lock_run_info {
+	const char *attach;		/* tp_btf / raw_tp */
+	double seconds;			/* of the run, or of the interval */
+	unsigned int interval;		/* -I: the interval's number, from 1; 0 without -I */
+	double time;			/* -I: the interval's end, seconds since the epoch */
+	const char *kernel;
+	const char *command;		/* NULL without one */
+	const struct lock_ustacks *ustacks;	/* -U: the user frames' names */
+	int exit_status;
 };
 
-/* One row's name columns, made by report.c. */
-struct lock_row_name {
-	const char *a;		/* caller / pid / address / cgroup: abuf, or a cgroup path */
-	char abuf[160];
-	char b[160];		/* (task) comm, (addr) symbol */
-	unsigned int first;	/* the first frame of the stack shown (past the tracing frames) */
-};
+/* "123 ns", "1.23 us", ...: perf's units. */
+void lock_fmt_time(char *buf, size_t size, uint64_t ns);
+/* R's value for KEY (avg_wait: total / count). */
+uint64_t lock_row_value(const struct lock_row *r, enum lock_sort key);
 
-/* An accounting line: its JSON key, its text, its value. */
-struct lock_acct_line {
-	const char *json, *text;
-	uint64_t v;
-};
-
-struct lock_output {
-	void (*header)(struct lock_out *out);
-	/* Row I (from 0) of those printed. */
-	void (*row)(struct lock_out *out, const struct lock_row *r,
-		    const struct lock_row_name *rn, size_t i);
-	void (*accounting)(struct lock_out *out, const struct lock_accounting *a,
-			   const struct lock_acct_line *l, size_t n);
-	void (*footer)(struct lock_out *out);	/* may be NULL */
-};
-
-extern const struct lock_output lock_output_table, lock_output_csv, lock_output_json,
-	lock_output_folded, lock_output_svg, lock_output_pprof, lock_output_top;
-
-/* The columns -F chooses from, in their display order. */
-struct lock_column {
-	unsigned int field;
-	enum lock_sort sort;
-	const char *header, *key;	/* the table's header, CSV's and -F's name */
-};
-extern const struct lock_column lock_columns[];
-#define LOCK_NR_COLUMNS 5
-/* The two name columns of a mode: "type"/"caller", "pid"/"comm", ... */
-extern const char *const lock_name_headers[][2];
-
+/* The report of T in format FMT to F.  0 or -ENOMEM. */
+int lock_report(FILE *f, enum lock_format fmt, const struct lock_opts *o,
+		struct lock_table *t, const struct lock_accounting *a,
+		const struct lock_run_info *ri, struct ksyms *ks);
 /*
- * Frame N of the shown part of R's stack: its address in *IP and
- * "sym+0xoff" (or the address) in BUF.  False past the last frame.
+ * The files a run writes (--output, --svg, --pprof), opened before it
+ * starts (a file that cannot be written is said before anything is
+ * traced), written at the end and renamed over their names only once all
+ * are written: whole, or not at all.
  */
-bool lock_out__frame(const struct lock_out *out, const struct lock_row *r,
-		     const struct lock_row_name *rn, unsigned int n, uint64_t *ip,
-		     char *buf, size_t size);
-
-/*
- * What a stack format (folded, SVG, pprof) draws for a row: its frames from
- * the outermost in.  Caller mode: the kernel frames (IP set, NAME the
- * function), then the lock type as "[mutex]"; -t, -l, -g: the task
- * ("comm-pid"), lock (symbol, or address) or cgroup (path) as the outermost
- * frame, then the type.  Names hold no ';' and no control character.
- */
-struct lock_frame {
-	uint64_t ip;		/* 0: not a kernel code address */
-	bool user;		/* -U: a user function (ip 0, NAME its function) */
-	char name[256];		/* cut at 255 bytes (a deep cgroup path) */
+struct lock_sinks {
+	struct io_tmpfile out, files[LOCK_MAX_FILES];
+	bool has_out;
+	unsigned int nfiles;
 };
-#define LOCK_MAX_FRAMES (LOCK_MAX_STACK + 2)
 
-size_t lock_out__stack(const struct lock_out *out, const struct lock_row *r,
-		       const struct lock_row_name *rn, struct lock_frame *frames);
-/* R's weight in a stack format: total wait (ns) or contentions, as --weight says. */
-uint64_t lock_out__weight(const struct lock_out *out, const struct lock_row *r);
+/* 0, or -errno with the file that failed in *FAILED; nothing is left open then. */
+int lock_sinks__open(struct lock_sinks *s, const struct lock_opts *o, const char **failed);
+void lock_sinks__discard(struct lock_sinks *s);
+/*
+ * Every report O asks for: stdout's (or --output's), then each file's.
+ * 0, or -errno with the file that failed in *FAILED (NULL: stdout); the
+ * sinks are closed either way.
+ */
+int lock_report_all(const struct lock_opts *o, struct lock_sinks *s, struct lock_table *t,
+		    const struct lock_accounting *a, const struct lock_run_info *ri,
+		    struct ksyms *ks, const char **failed);
 
-/* The accounting as text lines (the table's; CSV's as '#' comments). */
-void lock_out__accounting_text(struct lock_out *out, const struct lock_accounting *a,
-			       const struct lock_acct_line *l, size_t n);
+/* ---- the symbols a report names (symbols.c) ---- */
+
+/* A small table naming ADDRS and the symbols MARKS (up to 4); NULL + errno. */
+struct ksyms *lock_symbolize(const uint64_t *addrs, size_t n,
+			     const char *const *marks, size_t nr_marks);
+/*
+ * The symbols the report of T names: the frames of its printed rows (or
+ * their lock addresses) and the section marks that tell locking code
+ * apart.  From the kernel's symbolizer, else /proc/kallsyms; NULL + errno.
+ */
+struct ksyms *lock_report_syms(const struct lock_opts *o, struct lock_table *t);
+/*
+ * With one program per tracepoint (no --nested), the tracepoint
+ * iterator's frame is on a stack only while another tracer shares the
+ * tracepoint, so one stack can come in under two keys.  Does the report of
+ * O merge its rows by their frames once the tracepoint's own are dropped?
+ * And the merged copy of T, with KS to tell those frames (NULL + errno on
+ * ENOMEM).
+ */
+bool lock_report_merges(const struct lock_opts *o);
+struct lock_table *lock_report_merged(const struct lock_opts *o, struct lock_table *t,
+				      struct ksyms *ks);
 
 #endif

@@ -8,7 +8,9 @@
 #include "cli/cli.h"
 #include "lib/array.h"
 #include "lib/ksyms.h"
-#include "lock/lock_int.h"
+#include "lock/cgroup.h"
+#include "lock/opts.h"
+#include "lock/resolve.h"
 
 /* -L: addresses or symbols. */
 static int resolve_locks(struct lock_opts *o, struct ksyms *ks)

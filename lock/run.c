@@ -21,7 +21,12 @@
 #include "cli/tools.h"
 #include "lib/io.h"
 #include "lib/ksyms.h"
-#include "lock/lock_int.h"
+#include "lock/caps.h"
+#include "lock/collect.h"
+#include "lock/opts.h"
+#include "lock/report.h"
+#include "lock/resolve.h"
+#include "lock/table.h"
 #include "lock/top.h"
 
 static volatile sig_atomic_t stop_signal;

@@ -15,7 +15,9 @@
 
 #include "cli/cli.h"
 #include "lib/ksyms.h"
-#include "lock/lock_int.h"
+#include "lock/opts.h"
+#include "lock/report.h"
+#include "lock/table.h"
 #include "lock/symbolize.skel.h"
 
 #define NR_SLOTS (sizeof(((struct symbolize_bpf__bss *)0)->addrs) / sizeof(uint64_t))

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lock/lock_int.h"
+#include "lock/table.h"
 
 struct lock_table {
 	struct lock_row *rows;

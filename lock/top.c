@@ -17,7 +17,8 @@
 #include <sys/ioctl.h>
 
 #include "lib/io.h"
-#include "lock/report.h"
+#include "lock/opts.h"
+#include "lock/output.h"
 #include "lock/top.h"
 
 /* The keys that pick the sort, as perf lock's -k names them. */

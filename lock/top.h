@@ -6,7 +6,9 @@
 #include <stdbool.h>
 #include <termios.h>
 
-#include "lock/lock_int.h"
+#include "lock/report.h"
+
+struct lock_opts;
 
 struct lock_top {
 	int fd;			/* the terminal keys come from */

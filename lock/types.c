@@ -6,7 +6,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "lock/lock_int.h"
+#include "lock/lock.h"
+#include "lock/types.h"
 
 static const struct {
 	uint32_t flags;

@@ -2,10 +2,7 @@
 /*
  * -U's collector: the futex programs (futex.bpf.c) loaded beside the
  * kernel's, on the same targets, CPUs and cgroups (their maps, by fd), and
- * the join of their records: a wait's begin (registers and stack, unwound
- * and named at once, while the process is surely alive) and its end (the
- * time), by sequence number.  The two come through different CPUs'
- * buffers when the waiter migrated, so either may come first.
+ * their records handed to the join (ujoin.c) that makes them rows.
  *
  * Every wait the programs recorded is, at the end, in a row, filtered by
  * -Y, lost with a counted reason, or still open at the stop.
@@ -38,347 +35,12 @@
 #include "lib/array.h"
 #include "lib/recq.h"
 #include "lib/tracefs.h"
-#include "lock/lock_int.h"
+#include "lock/opts.h"
+#include "lock/perf.h"
+#include "lock/ucollect.h"
+#include "lock/ucollect_int.h"
+#include "lock/ustack.h"
 #include "lock/futex.skel.h"
-
-#define FUTEX_LOCK_PI		6
-#define FUTEX_WAIT_REQUEUE_PI	11
-#define FUTEX_LOCK_PI2		13
-
-enum { P_BEGIN, P_END };	/* which half of a wait a pending entry holds */
-
-struct pend {
-	uint64_t seq;		/* 0: empty; ~0: deleted */
-	uint64_t key;		/* P_BEGIN: the row's key */
-	uint64_t ns;		/* P_END: the wait */
-	uint32_t flags;
-	uint8_t state;
-	bool filtered;
-};
-#define PEND_DEL (~0ULL)
-
-/* A row's definition: its flags and tail, kept across -I's tables. */
-struct udef {
-	uint64_t key;
-	uint32_t flags;
-	unsigned char tail[];
-};
-
-struct lock_ucollect {
-	struct futex_bpf *skel;
-	struct bpf_link *links[6];
-	struct perf_buffer *pb;
-	struct perf_buffer *wake;	/* new processes: the reader wakes at each */
-	int epfd;			/* both buffers' and quitfd: the drain thread's */
-	struct recq *q;			/* records read, not yet taken */
-	pthread_t drain;
-	bool draining;			/* the drain thread runs */
-	bool inline_read;		/* records taken as read: no thread */
-	atomic_bool quit, drained;
-	int quitfd, evfd;		/* to the drain thread; from it, to poll */
-	atomic_int drain_err;
-	void *qbuf;			/* a record off the queue */
-	struct lock_ustacks *st;
-	struct lock_urec_begin *rec;	/* the record being read, aligned */
-	const struct lock_opts *o;
-	struct lock_table *table;
-	size_t tail_size, def_size;
-	struct pend *pend;
-	size_t pend_cap, pend_used;	/* used: live and deleted entries */
-	unsigned char *defs;		/* def_size bytes each */
-	size_t nr_defs, cap_defs;
-	uint32_t *def_slots;		/* 1 + index; 0 empty */
-	size_t nr_def_slots;
-	uint64_t merged, filtered, lost_records;
-	double unwind_s;
-	int err;
-	struct lock_accounting prev;	/* -I */
-};
-
-static uint64_t hash64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
-
-/* ---- the pending halves, by sequence number ---- */
-
-static struct pend *pend_find(struct lock_ucollect *u, uint64_t seq)
-{
-	size_t i, m = u->pend_cap - 1;
-
-	if (!u->pend_cap)
-		return NULL;
-	for (i = hash64(seq) & m; u->pend[i].seq; i = (i + 1) & m)
-		if (u->pend[i].seq == seq)
-			return &u->pend[i];
-	return NULL;
-}
-
-static int pend_rehash(struct lock_ucollect *u)
-{
-	size_t cap = u->pend_cap ? u->pend_cap : 1024, i, j, live = 0;
-	struct pend *old = u->pend, *p;
-
-	for (i = 0; i < u->pend_cap; i++)
-		live += old[i].seq && old[i].seq != PEND_DEL;
-	while (live * 4 >= cap)
-		cap *= 2;
-	p = calloc(cap, sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	for (i = 0; i < u->pend_cap; i++) {
-		if (!old[i].seq || old[i].seq == PEND_DEL)
-			continue;
-		for (j = hash64(old[i].seq) & (cap - 1); p[j].seq; j = (j + 1) & (cap - 1))
-			;
-		p[j] = old[i];
-	}
-	free(old);
-	u->pend = p;
-	u->pend_cap = cap;
-	u->pend_used = live;
-	return 0;
-}
-
-static struct pend *pend_add(struct lock_ucollect *u, uint64_t seq)
-{
-	size_t i, m;
-
-	if ((u->pend_used + 1) * 2 > u->pend_cap && pend_rehash(u))
-		return NULL;
-	m = u->pend_cap - 1;
-	for (i = hash64(seq) & m; u->pend[i].seq && u->pend[i].seq != PEND_DEL; i = (i + 1) & m)
-		;
-	u->pend_used += !u->pend[i].seq;
-	memset(&u->pend[i], 0, sizeof(u->pend[i]));
-	u->pend[i].seq = seq;
-	return &u->pend[i];
-}
-
-/* ---- row definitions, by key ---- */
-
-static struct udef *def_at(struct lock_ucollect *u, size_t i)
-{
-	return (struct udef *)(u->defs + i * u->def_size);
-}
-
-static struct udef *def_find(struct lock_ucollect *u, uint64_t key)
-{
-	size_t i, m = u->nr_def_slots - 1;
-
-	if (!u->nr_def_slots)
-		return NULL;
-	for (i = hash64(key) & m; u->def_slots[i]; i = (i + 1) & m)
-		if (def_at(u, u->def_slots[i] - 1)->key == key)
-			return def_at(u, u->def_slots[i] - 1);
-	return NULL;
-}
-
-static int def_slots_grow(struct lock_ucollect *u)
-{
-	size_t n = u->nr_def_slots ? u->nr_def_slots * 2 : 1024, i, j;
-	uint32_t *s = calloc(n, sizeof(*s));
-
-	if (!s)
-		return -ENOMEM;
-	for (i = 0; i < u->nr_defs; i++) {
-		for (j = hash64(def_at(u, i)->key) & (n - 1); s[j]; j = (j + 1) & (n - 1))
-			;
-		s[j] = i + 1;
-	}
-	free(u->def_slots);
-	u->def_slots = s;
-	u->nr_def_slots = n;
-	return 0;
-}
-
-static int def_put(struct lock_ucollect *u, uint64_t key, uint32_t flags, const void *tail)
-{
-	struct udef *d;
-	size_t j;
-
-	if (def_find(u, key))
-		return 0;
-	if ((u->nr_defs + 1) * 2 > u->nr_def_slots && def_slots_grow(u))
-		return -ENOMEM;
-	if (array__grow(&u->defs, &u->cap_defs, u->nr_defs + 1, u->def_size, 64))
-		return -ENOMEM;
-	d = def_at(u, u->nr_defs);
-	d->key = key;
-	d->flags = flags;
-	memcpy(d->tail, tail, u->tail_size);
-	for (j = hash64(key) & (u->nr_def_slots - 1); u->def_slots[j];
-	     j = (j + 1) & (u->nr_def_slots - 1))
-		;
-	u->def_slots[j] = ++u->nr_defs;
-	return 0;
-}
-
-/* ---- records ---- */
-
-static int add_wait(struct lock_ucollect *u, uint64_t key, uint32_t flags, uint64_t ns)
-{
-	struct lock_stat st = { ns, ns, ns, 1, flags };
-	struct udef *d = def_find(u, key);
-
-	u->merged++;
-	return lock_table__add(u->table, key, &st, d && u->tail_size ? d->tail : NULL,
-			       u->tail_size);
-}
-
-/*
- * How much of a process's stack the next waits copy: twice what unwinding
- * read so far, in 512-byte steps, never less than before; the whole
- * --user-stack-size once an unwind ran past a copy.  An 8 KB copy costs
- * ~4.8 us at the wait's entry here; a fixture's 300-byte stacks ~1 us.
- */
-static void copy_hint(struct lock_ucollect *u, const struct lock_urec_begin *r,
-		      uint32_t reach, bool overrun)
-{
-	uint32_t full = u->o->ustack_size, cur = full, want;
-	int fd = bpf_map__fd(u->skel->maps.ucopy);
-
-	if (bpf_map_lookup_elem(fd, &r->tgid, &cur))
-		cur = 0;	/* no hint yet: the full size was copied */
-	want = overrun ? full : ((reach * 2 + 511) & ~511U);
-	if (want > full)
-		want = full;
-	if (want < 512)
-		want = 512;
-	if (cur && want <= cur)
-		return;
-	if (!bpf_map_update_elem(fd, &r->tgid, &want, BPF_ANY))
-		cli_log("lock: -U: process %u: %u bytes of stack a wait (%u read)\n",
-			r->tgid, want, reach);
-}
-
-static uint64_t key_of_stack(const uint64_t *frames, unsigned int n, enum lock_utype ty)
-{
-	uint64_t h = hash64(ty + 1);
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		h = hash64(h ^ frames[i]) + i;
-	return h ? h : 1;
-}
-
-/*
- * One half of a wait (its begin: KEY, FLAGS, FILTERED; its end: NS): with
- * the other half already here, the wait goes to its row (or to -Y's
- * count); alone, it waits for the other.
- */
-static void half(struct lock_ucollect *u, uint64_t seq, uint8_t state, uint64_t key,
-		 uint32_t flags, bool filtered, uint64_t ns)
-{
-	struct pend *p = pend_find(u, seq);
-
-	if (p && p->state != state) {
-		p->seq = PEND_DEL;
-		if (state == P_END) {
-			key = p->key;
-			flags = p->flags;
-			filtered = p->filtered;
-		} else {
-			ns = p->ns;
-		}
-		if (filtered)
-			u->filtered++;
-		else
-			u->err = add_wait(u, key, flags, ns);
-		return;
-	}
-	p = pend_add(u, seq);
-	if (!p) {
-		u->err = -ENOMEM;
-		return;
-	}
-	*p = (struct pend){ .seq = seq, .key = key, .ns = ns, .flags = flags, .state = state,
-			    .filtered = filtered };
-}
-
-static void on_begin(struct lock_ucollect *u, const struct lock_urec_begin *r)
-{
-	const struct lock_opts *o = u->o;
-	uint64_t frames[LOCK_MAX_STACK] = { 0 }, key = 0;
-	unsigned char tail[LOCK_MAX_STACK * sizeof(uint64_t)] = { 0 };
-	unsigned int max = o->max_stack < LOCK_MAX_STACK ? o->max_stack : LOCK_MAX_STACK;
-	enum lock_utype ty;
-	uint32_t flags, reach;
-	bool overrun;
-	bool filtered;
-	int n;
-
-	n = lock_ustacks__unwind(u->st, r, frames, max, &ty, &reach, &overrun);
-	if (n < 0) {
-		u->err = n;
-		return;
-	}
-	copy_hint(u, r, reach, overrun);
-	if (ty == LOCK_U_NR)
-		ty = r->op == FUTEX_LOCK_PI || r->op == FUTEX_LOCK_PI2 ||
-		     r->op == FUTEX_WAIT_REQUEUE_PI ? LOCK_U_FUTEX_PI : LOCK_U_FUTEX;
-	flags = LOCK_F_USER | (uint32_t)ty << LOCK_UTYPE_SHIFT;
-	filtered = o->type_mask && !(o->type_mask & (1ULL << (LOCK_UTYPE_BIT + ty)));
-	switch (o->mode) {
-	case LOCK_AGGR_CALLER:
-		key = key_of_stack(frames, n, ty);
-		memcpy(tail, frames, max * sizeof(uint64_t));
-		break;
-	case LOCK_AGGR_TASK:
-		key = LOCK_KEY_USER | r->tid;
-		memcpy(tail, r->comm, LOCK_COMM_LEN);
-		tail[LOCK_COMM_LEN - 1] = '\0';
-		break;
-	case LOCK_AGGR_ADDR:
-		key = LOCK_KEY_USER | (uint64_t)(r->tgid & 0x3fff) << 48 |
-		      (r->uaddr & LOCK_KEY_UADDR);
-		lock_ustacks__data_name(u->st, r, (char *)tail, LOCK_SLAB_LEN);
-		break;
-	case LOCK_AGGR_CGROUP:
-		key = LOCK_KEY_USER | r->cgroup;
-		break;
-	}
-	if (!filtered && (u->err = def_put(u, key, flags, tail)))
-		return;
-	half(u, r->seq, P_BEGIN, key, flags, filtered, 0);
-}
-
-static void on_end(struct lock_ucollect *u, const struct lock_urec_end *e)
-{
-	half(u, e->seq, P_END, 0, 0, false, e->ns);
-}
-
-/* One record of the buffers: the program's, or the kernel's count of lost ones. */
-static void take(struct lock_ucollect *u, const struct perf_event_header *h)
-{
-	const struct { struct perf_event_header h; uint32_t size; char data[]; } *raw = (void *)h;
-	const struct { struct perf_event_header h; uint64_t id, lost; } *lost = (void *)h;
-	struct lock_urec_begin *b = u->rec;
-
-	if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*lost)) {
-		u->lost_records += lost->lost;
-		return;
-	}
-	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*raw) ||
-	    raw->size > h->size - sizeof(*raw) || raw->size < sizeof(uint32_t) ||
-	    raw->size > sizeof(*b))
-		return;
-	/* The raw data sits 4 bytes into an 8-byte aligned record: copied to
-	 * aligned storage before its 64-bit fields are read. */
-	memcpy(b, raw->data, raw->size);
-	if (b->kind == LOCK_REC_UPROC && raw->size >= sizeof(struct lock_urec_proc)) {
-		const struct lock_urec_proc *pr = (const void *)b;
-
-		u->err = lock_ustacks__proc(u->st, pr->tgid, pr->mm);
-	} else if (b->kind == LOCK_REC_UBEGIN && raw->size >= offsetof(struct lock_urec_begin, stack) &&
-	    b->stack_size <= raw->size - offsetof(struct lock_urec_begin, stack))
-		on_begin(u, b);
-	else if (b->kind == LOCK_REC_UEND && raw->size >= sizeof(struct lock_urec_end))
-		on_end(u, (const void *)b);
-}
 
 /*
  * libbpf's callback: on the drain thread, the record goes to the queue
@@ -392,7 +54,7 @@ static enum bpf_perf_event_ret on_event(void *ctx, int cpu, struct perf_event_he
 
 	(void)cpu;
 	if (u->inline_read) {
-		take(u, h);
+		lock_ujoin__take(u, h);
 		return u->err ? LIBBPF_PERF_EVENT_ERROR : LIBBPF_PERF_EVENT_CONT;
 	}
 	err = recq__push(u->q, h, h->size);
@@ -425,7 +87,7 @@ static int attach(struct lock_ucollect *u)
 	for (i = 0; i < 6; i++) {
 		if (!bpf_program__autoload(order[i]))
 			continue;
-		u->links[i] = lock_collect__attach_tp(order[i]);
+		u->links[i] = lock_perf__attach_tp(order[i]);
 		if (!u->links[i])
 			return -errno;
 	}
@@ -451,14 +113,14 @@ static int open_buffers(struct lock_ucollect *u, const struct lock_opts *o)
 
 	while (kb < min)
 		kb *= 2;
-	lock_collect__output_attr(&attr, kb * 1024 / 8);
+	lock_perf__output_attr(&attr, kb * 1024 / 8);
 	struct epoll_event ev = { .events = EPOLLIN };
 
 	u->pb = perf_buffer__new_raw(bpf_map__fd(u->skel->maps.ubufs), kb / 4, &attr,
 				     on_event, u, NULL);
 	if (!u->pb)
 		return -errno;
-	lock_collect__output_attr(&attr, 0);
+	lock_perf__output_attr(&attr, 0);
 	u->wake = perf_buffer__new_raw(bpf_map__fd(u->skel->maps.uwake), 1, &attr,
 				       on_event, u, NULL);
 	if (!u->wake)
@@ -572,7 +234,7 @@ static void take_queued(struct lock_ucollect *u)
 
 	while (!u->err && (n = recq__pop(u->q, u->qbuf, 1U << 16)) > 0)
 		if ((size_t)n >= sizeof(*h) && h->size == n)
-			take(u, h);
+			lock_ujoin__take(u, h);
 }
 
 /*
@@ -664,17 +326,9 @@ int lock_ucollect__fd(const struct lock_ucollect *u)
 	return u->evfd;
 }
 
-static double thread_cpu(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 int lock_ucollect__consume(struct lock_ucollect *u, struct lock_table *t)
 {
-	double t0 = thread_cpu();
+	double t0 = lock_thread_cpu();
 	int n;
 
 	uint64_t v;
@@ -690,30 +344,15 @@ int lock_ucollect__consume(struct lock_ucollect *u, struct lock_table *t)
 		take_queued(u);
 		n = u->drain_err;
 	}
-	u->unwind_s += thread_cpu() - t0;
+	u->unwind_s += lock_thread_cpu() - t0;
 	if (u->err)
 		return u->err;
 	return n < 0 ? n : 0;
 }
 
-static void read_stats(struct bpf_program *p, uint64_t *runs, uint64_t *ns)
-{
-	struct bpf_prog_info info;
-	__u32 len = sizeof(info);
-
-	if (!bpf_program__autoload(p))
-		return;
-	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
-		return;
-	*runs += info.run_cnt;
-	*ns += info.run_time_ns;
-}
-
 static int read_counters(struct lock_ucollect *u, struct lock_accounting *a)
 {
 	struct futex_bpf *s = u->skel;
-	size_t k;
 	int err = lock_counters__read(bpf_map__fd(s->maps.ucounters), UL_NR, a->u);
 
 	a->user = true;
@@ -722,62 +361,25 @@ static int read_counters(struct lock_ucollect *u, struct lock_accounting *a)
 	a->u_lost_records = u->lost_records;
 	a->u_queue_peak = u->q ? recq__peak(u->q) : 0;
 	a->u_unwind_s = u->unwind_s;
-	a->u_open = a->u_unjoined = 0;
-	for (k = 0; k < u->pend_cap; k++) {
-		if (!u->pend[k].seq || u->pend[k].seq == PEND_DEL)
-			continue;
-		if (u->pend[k].state == P_BEGIN)
-			a->u_open++;
-		else
-			a->u_unjoined++;
-	}
+	lock_ujoin__pending(u, &a->u_open, &a->u_unjoined);
 	lock_ustacks__stats(u->st, &a->u_stacks, &a->u_frames, &a->u_shallow);
 	lock_ustacks__walk_stats(u->st, &a->u_walked, &a->u_by_dwfl, &a->u_mismatches);
 	a->u_begin_runs = a->u_begin_ns = a->u_end_runs = a->u_end_ns = 0;
-	read_stats(s->progs.futex_enter, &a->u_begin_runs, &a->u_begin_ns);
-	read_stats(s->progs.futex_wait_enter, &a->u_begin_runs, &a->u_begin_ns);
-	read_stats(s->progs.futex_waitv_enter, &a->u_begin_runs, &a->u_begin_ns);
-	read_stats(s->progs.futex_exit, &a->u_end_runs, &a->u_end_ns);
-	read_stats(s->progs.futex_wait_exit, &a->u_end_runs, &a->u_end_ns);
-	read_stats(s->progs.futex_waitv_exit, &a->u_end_runs, &a->u_end_ns);
+	lock_prog__stats(s->progs.futex_enter, &a->u_begin_runs, &a->u_begin_ns, NULL);
+	lock_prog__stats(s->progs.futex_wait_enter, &a->u_begin_runs, &a->u_begin_ns, NULL);
+	lock_prog__stats(s->progs.futex_waitv_enter, &a->u_begin_runs, &a->u_begin_ns, NULL);
+	lock_prog__stats(s->progs.futex_exit, &a->u_end_runs, &a->u_end_ns, NULL);
+	lock_prog__stats(s->progs.futex_wait_exit, &a->u_end_runs, &a->u_end_ns, NULL);
+	lock_prog__stats(s->progs.futex_waitv_exit, &a->u_end_runs, &a->u_end_ns, NULL);
 	return err;
-}
-
-static uint64_t sub(uint64_t a, uint64_t b)
-{
-	return a > b ? a - b : 0;
 }
 
 int lock_ucollect__read(struct lock_ucollect *u, struct lock_table *t,
 			struct lock_accounting *a)
 {
-	struct lock_accounting cur;
 	int err = lock_ucollect__consume(u, t);
-	int i;
 
-	err = err ?: read_counters(u, a);
-	if (err || !u->o->interval)
-		return err;
-	/* -I: what came since the last read; the open waits stay a level. */
-	cur = *a;
-	for (i = 0; i < UL_NR; i++)
-		a->u[i] = sub(cur.u[i], u->prev.u[i]);
-	a->u_merged = sub(cur.u_merged, u->prev.u_merged);
-	a->u_filtered = sub(cur.u_filtered, u->prev.u_filtered);
-	a->u_lost_records = sub(cur.u_lost_records, u->prev.u_lost_records);
-	a->u_stacks = sub(cur.u_stacks, u->prev.u_stacks);
-	a->u_frames = sub(cur.u_frames, u->prev.u_frames);
-	a->u_shallow = sub(cur.u_shallow, u->prev.u_shallow);
-	a->u_walked = sub(cur.u_walked, u->prev.u_walked);
-	a->u_by_dwfl = sub(cur.u_by_dwfl, u->prev.u_by_dwfl);
-	a->u_mismatches = sub(cur.u_mismatches, u->prev.u_mismatches);
-	a->u_begin_runs = sub(cur.u_begin_runs, u->prev.u_begin_runs);
-	a->u_begin_ns = sub(cur.u_begin_ns, u->prev.u_begin_ns);
-	a->u_end_runs = sub(cur.u_end_runs, u->prev.u_end_runs);
-	a->u_end_ns = sub(cur.u_end_ns, u->prev.u_end_ns);
-	a->u_unwind_s = cur.u_unwind_s - u->prev.u_unwind_s;
-	u->prev = cur;
-	return 0;
+	return err ?: read_counters(u, a);
 }
 
 static void detach(struct lock_ucollect *u)
@@ -899,9 +501,9 @@ int lock_ucollect__finish(struct lock_ucollect *u, struct lock_table *t,
 
 	err = stop(u);
 	u->table = t;
-	t0 = thread_cpu();
+	t0 = lock_thread_cpu();
 	err = err ?: end_drain(u);
-	u->unwind_s += thread_cpu() - t0;
+	u->unwind_s += lock_thread_cpu() - t0;
 	err = err ?: lock_ucollect__read(u, t, a);
 	lock_ustacks__stats(u->st, &stacks, &frames, &shallow);
 	cli_log("lock: -U: %llu user stacks unwound, %.1f ms of CPU for the records\n",
@@ -938,8 +540,6 @@ void lock_ucollect__destroy(struct lock_ucollect *u)
 	futex_bpf__destroy(u->skel);
 	lock_ustacks__free(u->st);
 	free(u->rec);
-	free(u->pend);
-	free(u->defs);
-	free(u->def_slots);
+	lock_ujoin__free(u);
 	free(u);
 }

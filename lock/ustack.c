@@ -24,7 +24,7 @@
 #include "cli/cli.h"
 #include "lib/array.h"
 #include "lib/hash.h"
-#include "lock/lock_int.h"
+#include "lock/ustack.h"
 
 /* Processes whose Dwfl is kept; past it, the oldest half is dropped. */
 #define MAX_PROCS	256

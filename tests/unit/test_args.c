@@ -14,7 +14,7 @@
 #include "btf/btf_int.h"
 #include "btf/canon.h"
 #include "cli/cli.h"
-#include "lock/lock_int.h"
+#include "lock/opts.h"
 #include "tests/test.h"
 
 #define ARGC(v) ((int)(sizeof(v) / sizeof((v)[0])) - 1)

@@ -12,7 +12,8 @@
 
 #include <bpf/btf.h>
 
-#include "lock/lock_int.h"
+#include "lock/caps.h"
+#include "lock/opts.h"
 #include "tests/test.h"
 
 #define NO_BEGIN "this kernel has no lock:contention_begin event (Linux 5.19 or later has it)"

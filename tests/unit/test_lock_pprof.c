@@ -14,7 +14,8 @@
 #include <zlib.h>
 
 #include "lib/ksyms.h"
-#include "lock/lock_int.h"
+#include "lock/opts.h"
+#include "lock/output.h"
 #include "tests/test.h"
 
 /* ---- a minimal profile.proto reader ---- */

@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "lock/lock_int.h"
+#include "lock/opts.h"
+#include "lock/output.h"
+#include "lock/types.h"
 #include "tests/test.h"
 
 static void test_types(void)

@@ -18,7 +18,8 @@
 #include <unistd.h>
 
 #include "lib/ksyms.h"
-#include "lock/lock_int.h"
+#include "lock/opts.h"
+#include "lock/output.h"
 #include "tests/test.h"
 
 #define DEPTH 16

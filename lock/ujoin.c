@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * -U's join: a wait's begin record (registers and stack, unwound and named
+ * at once, while the process is surely alive) and its end record (the
+ * time), by sequence number.  The two come through different CPUs'
+ * buffers when the waiter migrated, so either may come first; a half
+ * waits in a table until the other comes.  A row's definition (flags and
+ * tail) is kept by key across -I's tables.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/perf_event.h>
+
+#include <bpf/bpf.h>
+
+#include "cli/cli.h"
+#include "lib/array.h"
+#include "lock/opts.h"
+#include "lock/table.h"
+#include "lock/ucollect_int.h"
+#include "lock/ustack.h"
+#include "lock/futex.skel.h"
+
+#define FUTEX_LOCK_PI		6
+#define FUTEX_WAIT_REQUEUE_PI	11
+#define FUTEX_LOCK_PI2		13
+
+static uint64_t hash64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/* ---- the pending halves, by sequence number ---- */
+
+static struct pend *pend_find(struct lock_ucollect *u, uint64_t seq)
+{
+	size_t i, m = u->pend_cap - 1;
+
+	if (!u->pend_cap)
+		return NULL;
+	for (i = hash64(seq) & m; u->pend[i].seq; i = (i + 1) & m)
+		if (u->pend[i].seq == seq)
+			return &u->pend[i];
+	return NULL;
+}
+
+static int pend_rehash(struct lock_ucollect *u)
+{
+	size_t cap = u->pend_cap ? u->pend_cap : 1024, i, j, live = 0;
+	struct pend *old = u->pend, *p;
+
+	for (i = 0; i < u->pend_cap; i++)
+		live += old[i].seq && old[i].seq != PEND_DEL;
+	while (live * 4 >= cap)
+		cap *= 2;
+	p = calloc(cap, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < u->pend_cap; i++) {
+		if (!old[i].seq || old[i].seq == PEND_DEL)
+			continue;
+		for (j = hash64(old[i].seq) & (cap - 1); p[j].seq; j = (j + 1) & (cap - 1))
+			;
+		p[j] = old[i];
+	}
+	free(old);
+	u->pend = p;
+	u->pend_cap = cap;
+	u->pend_used = live;
+	return 0;
+}
+
+static struct pend *pend_add(struct lock_ucollect *u, uint64_t seq)
+{
+	size_t i, m;
+
+	if ((u->pend_used + 1) * 2 > u->pend_cap && pend_rehash(u))
+		return NULL;
+	m = u->pend_cap - 1;
+	for (i = hash64(seq) & m; u->pend[i].seq && u->pend[i].seq != PEND_DEL; i = (i + 1) & m)
+		;
+	u->pend_used += !u->pend[i].seq;
+	memset(&u->pend[i], 0, sizeof(u->pend[i]));
+	u->pend[i].seq = seq;
+	return &u->pend[i];
+}
+
+/* ---- row definitions, by key ---- */
+
+static struct udef *def_at(struct lock_ucollect *u, size_t i)
+{
+	return (struct udef *)(u->defs + i * u->def_size);
+}
+
+static struct udef *def_find(struct lock_ucollect *u, uint64_t key)
+{
+	size_t i, m = u->nr_def_slots - 1;
+
+	if (!u->nr_def_slots)
+		return NULL;
+	for (i = hash64(key) & m; u->def_slots[i]; i = (i + 1) & m)
+		if (def_at(u, u->def_slots[i] - 1)->key == key)
+			return def_at(u, u->def_slots[i] - 1);
+	return NULL;
+}
+
+static int def_slots_grow(struct lock_ucollect *u)
+{
+	size_t n = u->nr_def_slots ? u->nr_def_slots * 2 : 1024, i, j;
+	uint32_t *s = calloc(n, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	for (i = 0; i < u->nr_defs; i++) {
+		for (j = hash64(def_at(u, i)->key) & (n - 1); s[j]; j = (j + 1) & (n - 1))
+			;
+		s[j] = i + 1;
+	}
+	free(u->def_slots);
+	u->def_slots = s;
+	u->nr_def_slots = n;
+	return 0;
+}
+
+static int def_put(struct lock_ucollect *u, uint64_t key, uint32_t flags, const void *tail)
+{
+	struct udef *d;
+	size_t j;
+
+	if (def_find(u, key))
+		return 0;
+	if ((u->nr_defs + 1) * 2 > u->nr_def_slots && def_slots_grow(u))
+		return -ENOMEM;
+	if (array__grow(&u->defs, &u->cap_defs, u->nr_defs + 1, u->def_size, 64))
+		return -ENOMEM;
+	d = def_at(u, u->nr_defs);
+	d->key = key;
+	d->flags = flags;
+	memcpy(d->tail, tail, u->tail_size);
+	for (j = hash64(key) & (u->nr_def_slots - 1); u->def_slots[j];
+	     j = (j + 1) & (u->nr_def_slots - 1))
+		;
+	u->def_slots[j] = ++u->nr_defs;
+	return 0;
+}
+
+/* ---- records ---- */
+
+static int add_wait(struct lock_ucollect *u, uint64_t key, uint32_t flags, uint64_t ns)
+{
+	struct lock_stat st = { ns, ns, ns, 1, flags };
+	struct udef *d = def_find(u, key);
+
+	u->merged++;
+	return lock_table__add(u->table, key, &st, d && u->tail_size ? d->tail : NULL,
+			       u->tail_size);
+}
+
+/*
+ * How much of a process's stack the next waits copy: twice what unwinding
+ * read so far, in 512-byte steps, never less than before; the whole
+ * --user-stack-size once an unwind ran past a copy.  An 8 KB copy costs
+ * ~4.8 us at the wait's entry here; a fixture's 300-byte stacks ~1 us.
+ */
+static void copy_hint(struct lock_ucollect *u, const struct lock_urec_begin *r,
+		      uint32_t reach, bool overrun)
+{
+	uint32_t full = u->o->ustack_size, cur = full, want;
+	int fd = bpf_map__fd(u->skel->maps.ucopy);
+
+	if (bpf_map_lookup_elem(fd, &r->tgid, &cur))
+		cur = 0;	/* no hint yet: the full size was copied */
+	want = overrun ? full : ((reach * 2 + 511) & ~511U);
+	if (want > full)
+		want = full;
+	if (want < 512)
+		want = 512;
+	if (cur && want <= cur)
+		return;
+	if (!bpf_map_update_elem(fd, &r->tgid, &want, BPF_ANY))
+		cli_log("lock: -U: process %u: %u bytes of stack a wait (%u read)\n",
+			r->tgid, want, reach);
+}
+
+static uint64_t key_of_stack(const uint64_t *frames, unsigned int n, enum lock_utype ty)
+{
+	uint64_t h = hash64(ty + 1);
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		h = hash64(h ^ frames[i]) + i;
+	return h ? h : 1;
+}
+
+/*
+ * One half of a wait (its begin: KEY, FLAGS, FILTERED; its end: NS): with
+ * the other half already here, the wait goes to its row (or to -Y's
+ * count); alone, it waits for the other.
+ */
+static void half(struct lock_ucollect *u, uint64_t seq, uint8_t state, uint64_t key,
+		 uint32_t flags, bool filtered, uint64_t ns)
+{
+	struct pend *p = pend_find(u, seq);
+
+	if (p && p->state != state) {
+		p->seq = PEND_DEL;
+		if (state == P_END) {
+			key = p->key;
+			flags = p->flags;
+			filtered = p->filtered;
+		} else {
+			ns = p->ns;
+		}
+		if (filtered)
+			u->filtered++;
+		else
+			u->err = add_wait(u, key, flags, ns);
+		return;
+	}
+	p = pend_add(u, seq);
+	if (!p) {
+		u->err = -ENOMEM;
+		return;
+	}
+	*p = (struct pend){ .seq = seq, .key = key, .ns = ns, .flags = flags, .state = state,
+			    .filtered = filtered };
+}
+
+static void on_begin(struct lock_ucollect *u, const struct lock_urec_begin *r)
+{
+	const struct lock_opts *o = u->o;
+	uint64_t frames[LOCK_MAX_STACK] = { 0 }, key = 0;
+	unsigned char tail[LOCK_MAX_STACK * sizeof(uint64_t)] = { 0 };
+	unsigned int max = o->max_stack < LOCK_MAX_STACK ? o->max_stack : LOCK_MAX_STACK;
+	enum lock_utype ty;
+	uint32_t flags, reach;
+	bool overrun;
+	bool filtered;
+	int n;
+
+	n = lock_ustacks__unwind(u->st, r, frames, max, &ty, &reach, &overrun);
+	if (n < 0) {
+		u->err = n;
+		return;
+	}
+	copy_hint(u, r, reach, overrun);
+	if (ty == LOCK_U_NR)
+		ty = r->op == FUTEX_LOCK_PI || r->op == FUTEX_LOCK_PI2 ||
+		     r->op == FUTEX_WAIT_REQUEUE_PI ? LOCK_U_FUTEX_PI : LOCK_U_FUTEX;
+	flags = LOCK_F_USER | (uint32_t)ty << LOCK_UTYPE_SHIFT;
+	filtered = o->type_mask && !(o->type_mask & (1ULL << (LOCK_UTYPE_BIT + ty)));
+	switch (o->mode) {
+	case LOCK_AGGR_CALLER:
+		key = key_of_stack(frames, n, ty);
+		memcpy(tail, frames, max * sizeof(uint64_t));
+		break;
+	case LOCK_AGGR_TASK:
+		key = LOCK_KEY_USER | r->tid;
+		memcpy(tail, r->comm, LOCK_COMM_LEN);
+		tail[LOCK_COMM_LEN - 1] = '\0';
+		break;
+	case LOCK_AGGR_ADDR:
+		key = LOCK_KEY_USER | (uint64_t)(r->tgid & 0x3fff) << 48 |
+		      (r->uaddr & LOCK_KEY_UADDR);
+		lock_ustacks__data_name(u->st, r, (char *)tail, LOCK_SLAB_LEN);
+		break;
+	case LOCK_AGGR_CGROUP:
+		key = LOCK_KEY_USER | r->cgroup;
+		break;
+	}
+	if (!filtered && (u->err = def_put(u, key, flags, tail)))
+		return;
+	half(u, r->seq, P_BEGIN, key, flags, filtered, 0);
+}
+
+static void on_end(struct lock_ucollect *u, const struct lock_urec_end *e)
+{
+	half(u, e->seq, P_END, 0, 0, false, e->ns);
+}
+
+/* One record of the buffers: the program's, or the kernel's count of lost ones. */
+void lock_ujoin__take(struct lock_ucollect *u, const struct perf_event_header *h)
+{
+	const struct { struct perf_event_header h; uint32_t size; char data[]; } *raw = (void *)h;
+	const struct { struct perf_event_header h; uint64_t id, lost; } *lost = (void *)h;
+	struct lock_urec_begin *b = u->rec;
+
+	if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*lost)) {
+		u->lost_records += lost->lost;
+		return;
+	}
+	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*raw) ||
+	    raw->size > h->size - sizeof(*raw) || raw->size < sizeof(uint32_t) ||
+	    raw->size > sizeof(*b))
+		return;
+	/* The raw data sits 4 bytes into an 8-byte aligned record: copied to
+	 * aligned storage before its 64-bit fields are read. */
+	memcpy(b, raw->data, raw->size);
+	if (b->kind == LOCK_REC_UPROC && raw->size >= sizeof(struct lock_urec_proc)) {
+		const struct lock_urec_proc *pr = (const void *)b;
+
+		u->err = lock_ustacks__proc(u->st, pr->tgid, pr->mm);
+	} else if (b->kind == LOCK_REC_UBEGIN && raw->size >= offsetof(struct lock_urec_begin, stack) &&
+	    b->stack_size <= raw->size - offsetof(struct lock_urec_begin, stack))
+		on_begin(u, b);
+	else if (b->kind == LOCK_REC_UEND && raw->size >= sizeof(struct lock_urec_end))
+		on_end(u, (const void *)b);
+}
+
+void lock_ujoin__pending(const struct lock_ucollect *u, uint64_t *open, uint64_t *unjoined)
+{
+	size_t k;
+
+	*open = *unjoined = 0;
+	for (k = 0; k < u->pend_cap; k++) {
+		if (!u->pend[k].seq || u->pend[k].seq == PEND_DEL)
+			continue;
+		if (u->pend[k].state == P_BEGIN)
+			(*open)++;
+		else
+			(*unjoined)++;
+	}
+}
+
+void lock_ujoin__free(struct lock_ucollect *u)
+{
+	free(u->pend);
+	free(u->defs);
+	free(u->def_slots);
+	u->pend = NULL;
+	u->defs = NULL;
+	u->def_slots = NULL;
+}

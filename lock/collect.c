@@ -24,7 +24,6 @@
 #include "lib/cpus.h"
 #include "lock/collect.h"
 #include "lock/collect_int.h"
-#include "lock/opts.h"
 #include "lock/perf.h"
 #include "lock/table.h"
 #include "lock/ucollect.h"
@@ -77,17 +76,17 @@ static enum bpf_perf_event_ret on_perf_event(void *ctx, int cpu, struct perf_eve
  * not at each record (which would be an interrupt per overflowing end); it
  * also drains at every poll timeout.
  */
-static int open_buffers(struct lock_collect *c, const struct lock_opts *o)
+static int open_buffers(struct lock_collect *c, const struct lock_collect_cfg *cfg)
 {
 	struct perf_event_attr attr;
 
-	lock_perf__output_attr(&attr, o->ring_kb * 1024 / 2);
-	c->pb = perf_buffer__new_raw(bpf_map__fd(c->skel->maps.bufs), o->ring_kb / 4, &attr,
+	lock_perf__output_attr(&attr, cfg->ring_kb * 1024 / 2);
+	c->pb = perf_buffer__new_raw(bpf_map__fd(c->skel->maps.bufs), cfg->ring_kb / 4, &attr,
 				     on_perf_event, c, NULL);
 	return c->pb ? 0 : -errno;
 }
 
-struct lock_collect *lock_collect__open(const struct lock_opts *o)
+struct lock_collect *lock_collect__open(const struct lock_collect_cfg *cfg)
 {
 	struct lock_collect *c = calloc(1, sizeof(*c));
 	uint32_t off_task_mm;
@@ -97,11 +96,11 @@ struct lock_collect *lock_collect__open(const struct lock_opts *o)
 		return NULL;
 	for (int i = 0; i < NR_LINKS; i++)
 		c->links[i] = -1;
-	c->interval = o->interval > 0;
-	err = lock_collect__load(c, o, &off_task_mm);
-	err = err ?: open_buffers(c, o);
-	if (!err && o->user) {
-		c->user = lock_ucollect__open(o, c->skel->maps.targets, c->skel->maps.cpus,
+	c->interval = cfg->interval;
+	err = lock_collect__load(c, cfg, &off_task_mm);
+	err = err ?: open_buffers(c, cfg);
+	if (!err && cfg->user) {
+		c->user = lock_ucollect__open(cfg, c->skel->maps.targets, c->skel->maps.cpus,
 					      c->skel->maps.cgroups, off_task_mm);
 		if (!c->user)
 			err = -errno;

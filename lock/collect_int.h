@@ -12,7 +12,7 @@
 
 #include "lock/acct.h"
 
-struct lock_opts;
+struct lock_collect_cfg;
 
 /* The programs in the order they are attached: each tracepoint's second
  * program (the one for nested runs) before its first, see lock.bpf.c. */
@@ -45,7 +45,7 @@ struct lock_collect {
  * (tp_btf, else raw tracepoints) into C: 0, or -errno with nothing of it
  * left.  *OFF_TASK_MM: task_struct's mm, for -U's programs (0: unknown).
  */
-int lock_collect__load(struct lock_collect *c, const struct lock_opts *o,
+int lock_collect__load(struct lock_collect *c, const struct lock_collect_cfg *cfg,
 		       uint32_t *off_task_mm);
 /* Close the links, each tracepoint's first program before its second. */
 void lock_collect__detach(struct lock_collect *c);

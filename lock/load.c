@@ -17,8 +17,8 @@
 
 #include "cli/cli.h"
 #include "lock/caps.h"
+#include "lock/collect.h"
 #include "lock/collect_int.h"
-#include "lock/opts.h"
 #include "lock/lock.skel.h"
 
 #ifdef __x86_64__
@@ -30,9 +30,9 @@
 #define KQ(f)	lock_facts__get(LOCK_Q_##f)
 
 /* The kernel's BTF facts this run needs (caps.c). */
-static int kbtf_facts(const struct lock_opts *o)
+static int kbtf_facts(const struct lock_collect_cfg *cfg)
 {
-	return lock_facts__resolve(o->mode, o->owner, !o->skip_nested, o->user);
+	return lock_facts__resolve(cfg->mode, cfg->owner, !cfg->skip_nested, cfg->user);
 }
 
 /* The placeholder calls to make kfunc calls (see lock.h), for the programs
@@ -134,28 +134,28 @@ static void set_autoload(struct lock_bpf *s, bool btf, bool fork, bool second)
 }
 
 /* -o -v on the tp_btf path, where the kernel has the two kfuncs. */
-static bool owner_stacks(const struct lock_opts *o, bool btf)
+static bool owner_stacks(const struct lock_collect_cfg *cfg, bool btf)
 {
-	return o->owner && o->verbose_stacks && btf && kbtf_facts(o) == 0 &&
+	return cfg->owner_stacks && btf && kbtf_facts(cfg) == 0 &&
 	       KQ(TASK_FROM_PID)->id && KQ(TASK_RELEASE)->id;
 }
 
-static size_t tail_size_of(const struct lock_opts *o, bool slab_names, bool btf)
+static size_t tail_size_of(const struct lock_collect_cfg *cfg, bool slab_names, bool btf)
 {
-	if (o->mode == LOCK_AGGR_CALLER)
-		return o->max_stack * sizeof(uint64_t);
-	if (o->mode == LOCK_AGGR_TASK && owner_stacks(o, btf))
+	if (cfg->mode == LOCK_AGGR_CALLER)
+		return cfg->max_stack * sizeof(uint64_t);
+	if (cfg->mode == LOCK_AGGR_TASK && owner_stacks(cfg, btf))
 		return sizeof(((union lock_tail *)0)->owner);
-	if (o->mode == LOCK_AGGR_TASK)
+	if (cfg->mode == LOCK_AGGR_TASK)
 		return LOCK_COMM_LEN;
 	return slab_names ? LOCK_SLAB_LEN : 0;
 }
 
-static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf)
+static int configure(struct lock_collect *c, const struct lock_collect_cfg *cfg, bool btf)
 {
 	struct lock_bpf *s = c->skel;
 	struct lock_bpf__rodata *ro = s->rodata;
-	bool want_stack = o->mode == LOCK_AGGR_CALLER || o->callstack_arg;
+	bool want_stack = cfg->want_stack;
 	int nr_cpus = libbpf_num_possible_cpus();
 	bool slab_names;
 	int err;
@@ -163,46 +163,46 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	if (nr_cpus < 0)
 		return nr_cpus;
 	/* Slab names: -l on the tp_btf path, where the kernel has the kfunc (6.13+). */
-	slab_names = btf && o->mode == LOCK_AGGR_ADDR && kbtf_facts(o) == 0 &&
+	slab_names = btf && cfg->mode == LOCK_AGGR_ADDR && kbtf_facts(cfg) == 0 &&
 		     KQ(KMEM_CACHE)->id && KQ(CACHE_NAME)->offset >= 0;
-	c->tail_size = tail_size_of(o, slab_names, btf);
+	c->tail_size = tail_size_of(cfg, slab_names, btf);
 	ro->slab_names = slab_names;
 	ro->off_cache_name = slab_names ? KQ(CACHE_NAME)->offset : 0;
 	c->slab_names = patch_slab = slab_names;
-	if (o->mode == LOCK_AGGR_ADDR)
+	if (cfg->mode == LOCK_AGGR_ADDR)
 		cli_log("lock: slab cache names %s\n", slab_names ? "from bpf_get_kmem_cache" :
 			btf ? "unavailable (no bpf_get_kmem_cache: kernel < 6.13?)" :
 			"unavailable on raw tracepoints");
-	ro->aggr_mode = o->mode;
-	ro->max_stack = o->max_stack;
-	ro->stack_skip = o->stack_skip;
+	ro->aggr_mode = cfg->mode;
+	ro->max_stack = cfg->max_stack;
+	ro->stack_skip = cfg->stack_skip;
 	ro->tail_size = c->tail_size;
-	ro->nr_rows = o->map_entries;
-	ro->do_nothing = o->floor;
-	ro->as_nested = o->as_nested;
-	ro->skip_nested = o->skip_nested;
+	ro->nr_rows = cfg->map_entries;
+	ro->do_nothing = cfg->floor;
+	ro->as_nested = cfg->as_nested;
+	ro->skip_nested = cfg->skip_nested;
 	ro->want_stack = want_stack;
-	ro->target_mode = o->target_mode;
-	ro->has_cpu = o->cpu_list != NULL;
-	ro->type_mask = o->type_mask;
-	ro->has_addr = o->nr_addrs > 0;
-	ro->has_cgroup = o->nr_cgroups > 0;
-	ro->nr_ranges = o->nr_ranges;
-	ro->shown_frames = o->user_max_stack;
-	ro->nr_machinery = o->nr_machinery;
-	memcpy(ro->machinery, o->machinery, sizeof(ro->machinery));
+	ro->target_mode = cfg->target_mode;
+	ro->has_cpu = cfg->has_cpu;
+	ro->type_mask = cfg->type_mask;
+	ro->has_addr = cfg->f.nr_addrs > 0;
+	ro->has_cgroup = cfg->f.nr_cgroups > 0;
+	ro->nr_ranges = cfg->f.nr_ranges;
+	ro->shown_frames = cfg->shown_frames;
+	ro->nr_machinery = cfg->f.nr_machinery;
+	memcpy(ro->machinery, cfg->f.machinery, sizeof(ro->machinery));
 	/*
 	 * The walker knows x86-64's stacks (16 KB, aligned; kernel text in the
 	 * top 2 GB; return addresses pushed by call): elsewhere, unwind.
 	 */
 	/* The task's stack tells nested waits apart (and the walker needs it). */
-	if (kbtf_facts(o) == 0 && KQ(STACK)->offset > 0)
+	if (kbtf_facts(cfg) == 0 && KQ(STACK)->offset > 0)
 		ro->off_task_stack = KQ(STACK)->offset;
-	if (want_stack && WALKER_ARCH && ro->off_task_stack && !o->no_stack_walk) {
+	if (want_stack && WALKER_ARCH && ro->off_task_stack && !cfg->no_stack_walk) {
 		ro->use_walker = true;
-		ro->stack_check = o->stack_check;
+		ro->stack_check = cfg->stack_check;
 	}
-	if ((o->follow_forks || o->mode == LOCK_AGGR_ADDR) && kbtf_facts(o) == 0) {
+	if ((cfg->follow_forks || cfg->mode == LOCK_AGGR_ADDR) && kbtf_facts(cfg) == 0) {
 		ro->off_task_tgid = KQ(TGID)->offset;
 		ro->off_task_mm = KQ(MM)->offset;
 		ro->off_task_sighand = KQ(SIGHAND)->offset;
@@ -210,14 +210,14 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 		ro->off_sighand_siglock = KQ(SIGLOCK)->offset;
 	}
 	/* Without the offsets: no -l classes, and no following of a command. */
-	ro->classify_lock = o->mode == LOCK_AGGR_ADDR && KQ(MM)->offset > 0 &&
+	ro->classify_lock = cfg->mode == LOCK_AGGR_ADDR && KQ(MM)->offset > 0 &&
 			    KQ(MMAP_LOCK)->offset >= 0 && KQ(SIGHAND)->offset > 0 &&
 			    KQ(SIGLOCK)->offset >= 0;
-	if (o->follow_forks && KQ(TGID)->offset <= 0)
+	if (cfg->follow_forks && KQ(TGID)->offset <= 0)
 		return -ESRCH;
-	if (o->owner) {
+	if (cfg->owner) {
 		/* Without where the owner words are, -o cannot say anything true. */
-		if (kbtf_facts(o) || KQ(MUTEX_OWNER)->offset < 0 || KQ(RWSEM_OWNER)->offset < 0 ||
+		if (kbtf_facts(cfg) || KQ(MUTEX_OWNER)->offset < 0 || KQ(RWSEM_OWNER)->offset < 0 ||
 		    KQ(PID)->offset <= 0 || KQ(COMM)->offset <= 0)
 			return -ENOENT;
 		ro->owner_mode = true;
@@ -228,27 +228,27 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 					KQ(RTMUTEX_OWNER)->offset : 0;
 		ro->off_task_pid = KQ(PID)->offset;
 		ro->off_task_comm = KQ(COMM)->offset;
-		ro->owner_stacks = patch_owner = owner_stacks(o, btf);
-		if (o->verbose_stacks)
+		ro->owner_stacks = patch_owner = owner_stacks(cfg, btf);
+		if (cfg->owner_stacks)
 			cli_log("lock: owners' stacks %s\n", patch_owner ?
 				"from bpf_task_from_pid and bpf_get_task_stack" :
 				"unavailable (no bpf_task_from_pid, or raw tracepoints)");
 	} else {
 		patch_owner = false;
 	}
-	if (!o->skip_nested && kbtf_facts(o) == 0 && KQ(ARRAY_PTRS)->offset > 0 &&
+	if (!cfg->skip_nested && kbtf_facts(cfg) == 0 && KQ(ARRAY_PTRS)->offset > 0 &&
 	    KQ(PROG_ACTIVE)->offset > 0) {
 		ro->off_array_ptrs = KQ(ARRAY_PTRS)->offset;
 		ro->off_prog_active = KQ(PROG_ACTIVE)->offset;
 	}
-	set_autoload(s, btf, o->follow_forks, !o->skip_nested);
+	set_autoload(s, btf, cfg->follow_forks, !cfg->skip_nested);
 
-	err = bpf_map__set_max_entries(s->maps.rows, o->map_entries);
-	err = err ?: bpf_map__set_max_entries(s->maps.row_sums, o->map_entries);
-	err = err ?: bpf_map__set_max_entries(s->maps.row_defs, o->map_entries);
+	err = bpf_map__set_max_entries(s->maps.rows, cfg->map_entries);
+	err = err ?: bpf_map__set_max_entries(s->maps.row_sums, cfg->map_entries);
+	err = err ?: bpf_map__set_max_entries(s->maps.row_defs, cfg->map_entries);
 	err = err ?: bpf_map__set_value_size(s->maps.row_defs,
 					     offsetof(struct lock_rec_def, tail) + c->tail_size);
-	err = err ?: bpf_map__set_max_entries(s->maps.row_of, o->map_entries);
+	err = err ?: bpf_map__set_max_entries(s->maps.row_of, cfg->map_entries);
 	/* Without the walker, one-entry tables. */
 	err = err ?: bpf_map__set_max_entries(s->maps.frame_facts,
 					      ro->use_walker ? LOCK_FRAME_FACTS : 1);
@@ -257,38 +257,38 @@ static int configure(struct lock_collect *c, const struct lock_opts *o, bool btf
 	err = err ?: bpf_map__set_max_entries(s->maps.cpus, nr_cpus);
 	/* Targets: with a command, room for its processes to come. */
 	err = err ?: bpf_map__set_max_entries(s->maps.targets,
-					      o->follow_forks ? 65536 :
-					      o->nr_targets ? o->nr_targets : 1);
+					      cfg->follow_forks ? 65536 :
+					      cfg->nr_targets ? cfg->nr_targets : 1);
 	err = err ?: bpf_map__set_max_entries(s->maps.addrs,
-					      o->nr_addrs ? o->nr_addrs : 1);
+					      cfg->f.nr_addrs ? cfg->f.nr_addrs : 1);
 	err = err ?: bpf_map__set_max_entries(s->maps.cgroups,
-					      o->nr_cgroups ? o->nr_cgroups : 1);
+					      cfg->f.nr_cgroups ? cfg->f.nr_cgroups : 1);
 	err = err ?: bpf_map__set_max_entries(s->maps.ranges,
-					      o->nr_ranges ? o->nr_ranges : 1);
+					      cfg->f.nr_ranges ? cfg->f.nr_ranges : 1);
 	return err;
 }
 
-static int fill_maps(struct lock_collect *c, const struct lock_opts *o)
+static int fill_maps(struct lock_collect *c, const struct lock_collect_cfg *cfg)
 {
 	struct lock_bpf *s = c->skel;
 	unsigned char one = 1;
 	unsigned int i;
 	int err = 0;
 
-	for (i = 0; !err && i < o->nr_targets; i++)
-		err = bpf_map__update_elem(s->maps.targets, &o->targets[i],
+	for (i = 0; !err && i < cfg->nr_targets; i++)
+		err = bpf_map__update_elem(s->maps.targets, &cfg->targets[i],
 					   sizeof(uint32_t), &one, 1, BPF_ANY);
-	for (i = 0; !err && i < o->nr_cgroups; i++)
-		err = bpf_map__update_elem(s->maps.cgroups, &o->cgroup_ids[i],
+	for (i = 0; !err && i < cfg->f.nr_cgroups; i++)
+		err = bpf_map__update_elem(s->maps.cgroups, &cfg->f.cgroup_ids[i],
 					   sizeof(uint64_t), &one, 1, BPF_ANY);
-	for (i = 0; !err && i < o->nr_addrs; i++)
-		err = bpf_map__update_elem(s->maps.addrs, &o->addrs[i],
+	for (i = 0; !err && i < cfg->f.nr_addrs; i++)
+		err = bpf_map__update_elem(s->maps.addrs, &cfg->f.addrs[i],
 					   sizeof(uint64_t), &one, 1, BPF_ANY);
-	for (i = 0; !err && i < o->nr_ranges; i++)
-		err = bpf_map__update_elem(s->maps.ranges, &i, sizeof(i), o->ranges[i],
-					   sizeof(o->ranges[i]), BPF_ANY);
-	for (i = 0; !err && o->cpu_list && i < (unsigned int)o->nr_cpus; i++)
-		err = bpf_map__update_elem(s->maps.cpus, &i, sizeof(i), &o->cpus[i], 1, BPF_ANY);
+	for (i = 0; !err && i < cfg->f.nr_ranges; i++)
+		err = bpf_map__update_elem(s->maps.ranges, &i, sizeof(i), cfg->f.ranges[i],
+					   sizeof(cfg->f.ranges[i]), BPF_ANY);
+	for (i = 0; !err && cfg->has_cpu && i < (unsigned int)cfg->nr_cpus; i++)
+		err = bpf_map__update_elem(s->maps.cpus, &i, sizeof(i), &cfg->cpus[i], 1, BPF_ANY);
 	return err;
 }
 
@@ -395,14 +395,14 @@ void lock_collect__detach(struct lock_collect *c)
 }
 
 /* One attempt at one attach path; on failure everything is released. */
-static int try_path(struct lock_collect *c, const struct lock_opts *o, bool btf)
+static int try_path(struct lock_collect *c, const struct lock_collect_cfg *cfg, bool btf)
 {
 	double t;
 	int err;
 
 	t = cli_now() * 1e3;
 	if (btf) {
-		err = kbtf_facts(o) ?: register_tp_btf();
+		err = kbtf_facts(cfg) ?: register_tp_btf();
 		if (err)
 			return err;
 	}
@@ -410,14 +410,14 @@ static int try_path(struct lock_collect *c, const struct lock_opts *o, bool btf)
 	if (!c->skel)
 		return -errno;
 	cli_log("lock: kernel BTF facts and object opened in %.1f ms\n", cli_now() * 1e3 - t);
-	err = configure(c, o, btf);
+	err = configure(c, cfg, btf);
 	t = cli_now() * 1e3;
 	err = err ?: lock_bpf__load(c->skel);
-	err = err ?: fill_maps(c, o);
+	err = err ?: fill_maps(c, cfg);
 	if (!err)
 		cli_log("lock: programs loaded in %.1f ms\n", cli_now() * 1e3 - t);
 	t = cli_now() * 1e3;
-	err = err ?: attach(c, btf, o->follow_forks, o->user_only);
+	err = err ?: attach(c, btf, cfg->follow_forks, cfg->user_only);
 	if (!err)
 		cli_log("lock: attached in %.1f ms\n", cli_now() * 1e3 - t);
 	if (err) {
@@ -430,19 +430,19 @@ static int try_path(struct lock_collect *c, const struct lock_opts *o, bool btf)
 	return 0;
 }
 
-int lock_collect__load(struct lock_collect *c, const struct lock_opts *o,
+int lock_collect__load(struct lock_collect *c, const struct lock_collect_cfg *cfg,
 		       uint32_t *off_task_mm)
 {
 	int err = -ENOENT;
 
-	if (!o->force_raw_tp) {
-		err = try_path(c, o, true);
+	if (!cfg->force_raw_tp) {
+		err = try_path(c, cfg, true);
 		if (err)
 			cli_log("lock: tp_btf unavailable (%s), trying raw_tp\n",
 				strerror(-err));
 	}
 	if (err)
-		err = try_path(c, o, false);
+		err = try_path(c, cfg, false);
 	*off_task_mm = KQ(MM)->offset > 0 ? KQ(MM)->offset : 0;
 	return err;
 }

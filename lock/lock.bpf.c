@@ -31,7 +31,7 @@
 #define EEXIST	17
 
 /* Set by the loader before load; constants for the verifier. */
-const volatile __u32 aggr_mode = LOCK_AGGR_CALLER;
+const volatile enum lock_aggr aggr_mode = LOCK_AGGR_CALLER;
 const volatile __u32 max_stack = 8;	/* frames kept in a key */
 const volatile __u32 stack_skip;	/* frames skipped by the kernel unwinder */
 const volatile __u32 tail_size;		/* bytes of union lock_tail in use */

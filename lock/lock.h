@@ -34,6 +34,11 @@
 #define LOCK_COMM_LEN		16
 #define LOCK_SLAB_LEN		32	/* -l: a slab cache's name */
 #define LOCK_OWNER_FRAMES	16	/* -o -v: frames of the owner's stack */
+/* The filter maps' bounds, as the loader sizes them (user space only). */
+#define LOCK_MAX_TARGETS	1024	/* -p, --tid */
+#define LOCK_MAX_ADDRS		64	/* -L */
+#define LOCK_MAX_CPUS		4096	/* -C */
+#define LOCK_MAX_CGROUPS	64	/* -G */
 /*
  * The stack walker (lock.bpf.c): frame sizes learned from the kernel's own
  * unwinds, in a direct-mapped table of this many entries, over a window of

@@ -16,11 +16,6 @@
 #include "lock/report.h"
 #include "lock/table.h"
 
-#define LOCK_MAX_TARGETS 1024
-#define LOCK_MAX_ADDRS	 64
-#define LOCK_MAX_CPUS	 4096
-#define LOCK_MAX_CGROUPS 64
-
 struct lock_opts {
 	enum lock_aggr mode;
 	enum lock_sort sort;
@@ -57,20 +52,9 @@ struct lock_opts {
 	/* filters */
 	uint64_t type_mask;		/* 0: all */
 	const char *type_arg;
-	unsigned int nr_addrs;
-	uint64_t addrs[LOCK_MAX_ADDRS];
 	const char *lock_arg;
 	const char *callstack_arg;
 	const char *cgroup_arg;		/* -G: cgroup paths, from the v2 root */
-	unsigned int nr_cgroups;
-	uint64_t cgroup_ids[LOCK_MAX_CGROUPS];
-	uint64_t (*ranges)[2];		/* -S: sorted [start, end) of matching symbols */
-	unsigned int nr_ranges;
-	/* -S: the tracing frames the report drops from a stack's top, so the
-	 * kernel filters on the frames shown (resolve.c) */
-	uint64_t machinery[LOCK_MACHINERY_RANGES][2];
-	unsigned int nr_machinery;
-	bool follow_forks;		/* a command: its children are targets */
 	bool force_raw_tp;		/* testing the fallback */
 	bool floor;			/* --floor: programs that return at once */
 	bool as_nested;			/* --as-nested: every run takes the nested path */

@@ -7,14 +7,13 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "lock/opts.h"
 #include "lock/output.h"
 #include "lock/types.h"
 
 static void header(struct lock_out *out)
 {
-	const struct lock_opts *o = out->o;
-	const char *sep = o->csv_sep;
+	const struct lock_report_cfg *rc = out->rc;
+	const char *sep = rc->csv_sep;
 	FILE *f = out->f;
 	size_t i;
 
@@ -23,13 +22,13 @@ static void header(struct lock_out *out)
 	if (out->ri->interval)
 		fprintf(f, "time%s", sep);
 	for (i = 0; i < LOCK_NR_COLUMNS; i++)
-		if (o->fields & lock_columns[i].field)
+		if (rc->fields & lock_columns[i].field)
 			fprintf(f, "%s%s", lock_columns[i].key, sep);
-	if (o->mode == LOCK_AGGR_ADDR)
+	if (rc->mode == LOCK_AGGR_ADDR)
 		fprintf(f, "address%ssymbol%stype\n", sep, sep);
 	else
-		fprintf(f, "%s%s%s\n", lock_name_headers[o->mode][0], sep,
-			lock_name_headers[o->mode][1]);
+		fprintf(f, "%s%s%s\n", lock_name_headers[rc->mode][0], sep,
+			lock_name_headers[rc->mode][1]);
 }
 
 /*
@@ -55,8 +54,8 @@ static void put_str(FILE *f, const char *s, const char *sep)
 static void row(struct lock_out *out, const struct lock_row *r,
 		const struct lock_row_name *rn, size_t idx)
 {
-	const struct lock_opts *o = out->o;
-	const char *sep = o->csv_sep;
+	const struct lock_report_cfg *rc = out->rc;
+	const char *sep = rc->csv_sep;
 	FILE *f = out->f;
 	size_t i;
 
@@ -64,11 +63,11 @@ static void row(struct lock_out *out, const struct lock_row *r,
 	if (out->ri->interval)
 		fprintf(f, "%.3f%s", out->ri->time, sep);
 	for (i = 0; i < LOCK_NR_COLUMNS; i++) {
-		if (!(o->fields & lock_columns[i].field))
+		if (!(rc->fields & lock_columns[i].field))
 			continue;
 		fprintf(f, "%" PRIu64 "%s", lock_row_value(r, lock_columns[i].sort), sep);
 	}
-	switch (o->mode) {
+	switch (rc->mode) {
 	case LOCK_AGGR_TASK:
 		fprintf(f, "%s%s", rn->a, sep);
 		put_str(f, rn->b, sep);

@@ -10,7 +10,6 @@
  */
 #include <inttypes.h>
 
-#include "lock/opts.h"
 #include "lock/output.h"
 
 static void header(struct lock_out *out)

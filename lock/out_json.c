@@ -6,7 +6,6 @@
  */
 #include <inttypes.h>
 
-#include "lock/opts.h"
 #include "lock/output.h"
 #include "lock/types.h"
 
@@ -49,33 +48,33 @@ static const char *const mode_names[] = {
 static void header(struct lock_out *out)
 {
 	const struct lock_run_info *ri = out->ri;
-	const struct lock_opts *o = out->o;
+	const struct lock_report_cfg *rc = out->rc;
 	FILE *f = out->f;
 
-	fprintf(f, "{\"tool\":\"frugal lock\",\"mode\":\"%s\"", mode_names[o->mode]);
-	if (o->owner)	/* -o: the task rows are the locks' owners */
+	fprintf(f, "{\"tool\":\"frugal lock\",\"mode\":\"%s\"", mode_names[rc->mode]);
+	if (rc->owner)	/* -o: the task rows are the locks' owners */
 		fprintf(f, ",\"owner\":true");
 	/* true: runs nested in ours were counted, not taken (no --nested) */
-	fprintf(f, ",\"skip_nested\":%s", o->skip_nested ? "true" : "false");
+	fprintf(f, ",\"skip_nested\":%s", rc->skip_nested ? "true" : "false");
 	if (ri->interval)
 		fprintf(f, ",\"interval\":%u,\"time\":%.3f", ri->interval, ri->time);
 	put_member(f, "attach", ri->attach ? ri->attach : "");
 	put_member(f, "kernel", ri->kernel ? ri->kernel : "");
 	fprintf(f, ",\"duration_s\":%.3f,\"targets\":{\"system_wide\":%s",
-		ri->seconds, o->target_mode != LOCK_TARGET_ALL || o->follow_forks ? "false" : "true");
-	if (o->pid_arg)
-		put_member(f, "pid", o->pid_arg);
-	if (o->tid_arg)
-		put_member(f, "tid", o->tid_arg);
-	if (o->cpu_list)
-		put_member(f, "cpu", o->cpu_list);
+		ri->seconds, rc->system_wide ? "true" : "false");
+	if (rc->pid_arg)
+		put_member(f, "pid", rc->pid_arg);
+	if (rc->tid_arg)
+		put_member(f, "tid", rc->tid_arg);
+	if (rc->cpu_list)
+		put_member(f, "cpu", rc->cpu_list);
 	if (ri->command) {
 		put_member(f, "command", ri->command);
 		fprintf(f, ",\"exit_status\":%d", ri->exit_status);
 	}
 	fprintf(f, "},\"map_entries\":%u,\"ring_bytes\":%u,\"max_stack\":%u,",
-		o->map_entries, o->ring_kb * 1024,
-		o->user_max_stack ? o->user_max_stack : o->max_stack);
+		rc->map_entries, rc->ring_kb * 1024,
+		rc->shown_frames ? rc->shown_frames : rc->max_stack);
 	fprintf(f, "\"rows\":[");
 }
 
@@ -95,7 +94,7 @@ static void row(struct lock_out *out, const struct lock_row *r,
 	put_str(f, lock_type_name(r->st.flags));
 	if (r->st.flags & LOCK_F_USER)
 		fprintf(f, ",\"user\":true");
-	switch (out->o->mode) {
+	switch (out->rc->mode) {
 	case LOCK_AGGR_CALLER:
 		put_member(f, "caller", rn->a);
 		fprintf(f, ",\"stack\":[");

@@ -42,7 +42,6 @@
 #include "lib/array.h"
 #include "lib/hash.h"
 #include "lib/ksyms.h"
-#include "lock/opts.h"
 #include "lock/output.h"
 #include "lock/types.h"
 

@@ -35,7 +35,6 @@
 #include <string.h>
 
 #include "lib/array.h"
-#include "lock/opts.h"
 #include "lock/output.h"
 
 /* Geometry, in px of the drawing at 100%. */
@@ -501,8 +500,8 @@ static void put_head(struct lock_out *out, int height)
 		"<text class=\"t1\" x=\"%d\" y=\"24\" text-anchor=\"middle\">"
 		"Lock contention flame graph</text>\n<text class=\"t2\" x=\"%d\" y=\"44\" "
 		"text-anchor=\"middle\">frugal lock, %s, width: %s", height, SVG_W, height, css,
-		SVG_W / 2, SVG_W / 2, out->o->owner ? "by lock owner" : mode_names[out->o->mode],
-		out->o->weight == LOCK_WEIGHT_CONTENDED ? "contentions" : "total wait");
+		SVG_W / 2, SVG_W / 2, out->rc->owner ? "by lock owner" : mode_names[out->rc->mode],
+		out->rc->weight == LOCK_WEIGHT_CONTENDED ? "contentions" : "total wait");
 	if (ri) {
 		fprintf(f, ", %.2f s, ", ri->seconds);
 		xml_put(f, ri->attach ? ri->attach : "", 16);
@@ -597,7 +596,7 @@ static void accounting(struct lock_out *out, const struct lock_accounting *a,
 	put_foot(out, a, l, n, y);
 	fprintf(f, "<script><![CDATA[\n(function(){var X0=%d,W=%d,CW=%g,WI=%d;\n%s})();\n"
 		"]]></script>\n</svg>\n", PAD, GRAPH_W, CHAR_W,
-		out->o->weight == LOCK_WEIGHT_CONTENDED ? 0 : 1, script);
+		out->rc->weight == LOCK_WEIGHT_CONTENDED ? 0 : 1, script);
 }
 
 static void footer(struct lock_out *out)

@@ -7,7 +7,6 @@
 #include <inttypes.h>
 #include <time.h>
 
-#include "lock/opts.h"
 #include "lock/output.h"
 #include "lock/types.h"
 
@@ -25,7 +24,7 @@ void lock_fmt_time(char *buf, size_t size, uint64_t ns)
 
 static void header(struct lock_out *out)
 {
-	const struct lock_opts *o = out->o;
+	const struct lock_report_cfg *rc = out->rc;
 	FILE *f = out->f;
 	size_t i;
 
@@ -40,9 +39,9 @@ static void header(struct lock_out *out)
 			(int)((out->ri->time - sec) * 1000), out->ri->seconds);
 	}
 	for (i = 0; i < LOCK_NR_COLUMNS; i++)
-		if (o->fields & lock_columns[i].field)
+		if (rc->fields & lock_columns[i].field)
 			fprintf(f, "%*s ", i ? 12 : 10, lock_columns[i].header);
-	switch (o->mode) {
+	switch (rc->mode) {
 	case LOCK_AGGR_TASK:
 		fprintf(f, "%10s   %s\n\n", "pid", "comm");
 		break;
@@ -50,8 +49,8 @@ static void header(struct lock_out *out)
 		fprintf(f, "%16s   %-24s %s\n\n", "address", "symbol", "type");
 		break;
 	default:
-		fprintf(f, "%14s   %s\n\n", lock_name_headers[o->mode][0],
-			lock_name_headers[o->mode][1]);
+		fprintf(f, "%14s   %s\n\n", lock_name_headers[rc->mode][0],
+			lock_name_headers[rc->mode][1]);
 	}
 }
 
@@ -70,7 +69,7 @@ static void put_text(FILE *f, const char *s)
 static void row(struct lock_out *out, const struct lock_row *r,
 		const struct lock_row_name *rn, size_t idx)
 {
-	const struct lock_opts *o = out->o;
+	const struct lock_report_cfg *rc = out->rc;
 	FILE *f = out->f;
 	char t[160];
 	unsigned int n;
@@ -79,7 +78,7 @@ static void row(struct lock_out *out, const struct lock_row *r,
 
 	(void)idx;
 	for (i = 0; i < LOCK_NR_COLUMNS; i++) {
-		if (!(o->fields & lock_columns[i].field))
+		if (!(rc->fields & lock_columns[i].field))
 			continue;
 		if (lock_columns[i].sort == LOCK_SORT_CONTENDED) {
 			fprintf(f, "%10u ", r->st.count);
@@ -88,7 +87,7 @@ static void row(struct lock_out *out, const struct lock_row *r,
 		lock_fmt_time(t, sizeof(t), lock_row_value(r, lock_columns[i].sort));
 		fprintf(f, "%12s ", t);
 	}
-	switch (o->mode) {
+	switch (rc->mode) {
 	case LOCK_AGGR_TASK:
 		fprintf(f, "%10s   ", rn->a);
 		put_text(f, rn->b);
@@ -101,7 +100,7 @@ static void row(struct lock_out *out, const struct lock_row *r,
 		fprintf(f, "%14s   ", lock_type_name(r->st.flags));
 		put_text(f, rn->a);
 	}
-	for (n = 0; o->verbose_stacks && lock_out__frame(out, r, rn, n, &ip, t, sizeof(t)); n++)
+	for (n = 0; rc->verbose_stacks && lock_out__frame(out, r, rn, n, &ip, t, sizeof(t)); n++)
 		fprintf(f, "\t\t\t0x%" PRIx64 "  %s\n", ip, t);
 }
 

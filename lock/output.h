@@ -19,7 +19,7 @@ struct ksyms;
 struct lock_out {
 	FILE *f;
 	enum lock_format format;
-	const struct lock_opts *o;
+	const struct lock_report_cfg *rc;
 	const struct lock_run_info *ri;
 	struct ksyms *ks;		/* NULL: frames print as addresses */
 	uint64_t text[2][2];		/* [lock|sched][start,end): locking code */

@@ -13,7 +13,6 @@
 #include "lib/io.h"
 #include "lib/ksyms.h"
 #include "lock/cgroup.h"
-#include "lock/opts.h"
 #include "lock/output.h"
 #include "lock/types.h"
 #include "lock/ustack.h"
@@ -46,7 +45,7 @@ const char *const lock_name_headers[][2] = {
 
 /* ---- symbols ---- */
 
-static void out_init(struct lock_out *out, FILE *f, const struct lock_opts *o,
+static void out_init(struct lock_out *out, FILE *f, const struct lock_report_cfg *rc,
 		     const struct lock_run_info *ri, struct ksyms *ks)
 {
 	static const char *marks[2][2] = {
@@ -57,7 +56,7 @@ static void out_init(struct lock_out *out, FILE *f, const struct lock_opts *o,
 
 	memset(out, 0, sizeof(*out));
 	out->f = f;
-	out->o = o;
+	out->rc = rc;
 	out->ri = ri;
 	out->ks = ks;
 	for (i = 0; ks && i < 2; i++)
@@ -124,27 +123,27 @@ static bool is_machinery(const struct lock_out *out, uint64_t ip)
 /* Index of the first frame to show: past the machinery, if we kept it. */
 static unsigned int first_frame(const struct lock_out *out, const struct lock_row *r)
 {
-	const struct lock_opts *o = out->o;
+	const struct lock_report_cfg *rc = out->rc;
 	unsigned int i = 0;
 
-	while (o->strip_machinery && r->stack && i < LOCK_MACHINERY_FRAMES &&
-	       i < lock_opts__row_frames(o) && r->stack[i] && is_machinery(out, r->stack[i]))
+	while (rc->strip_machinery && r->stack && i < LOCK_MACHINERY_FRAMES &&
+	       i < rc->row_frames && r->stack[i] && is_machinery(out, r->stack[i]))
 		i++;
 	return i;
 }
 
-bool lock_report_merges(const struct lock_opts *o)
+bool lock_report_merges(const struct lock_report_cfg *rc)
 {
-	return o->skip_nested && o->strip_machinery && o->mode == LOCK_AGGR_CALLER;
+	return rc->skip_nested && rc->strip_machinery && rc->mode == LOCK_AGGR_CALLER;
 }
 
-struct lock_table *lock_report_merged(const struct lock_opts *o, struct lock_table *t,
+struct lock_table *lock_report_merged(const struct lock_report_cfg *rc, struct lock_table *t,
 				      struct ksyms *ks)
 {
-	unsigned int frames = lock_opts__row_frames(o), shown = o->user_max_stack;
+	unsigned int frames = rc->row_frames, shown = rc->shown_frames;
 	size_t i, n = lock_table__len(t), at = frames * sizeof(uint64_t);
 	struct lock_table *m = lock_table__new(frames);
-	struct lock_row **rows = lock_table__sorted(t, o->sort);
+	struct lock_row **rows = lock_table__sorted(t, rc->sort);
 	char *tail = malloc(at + LOCK_COMM_LEN);
 	struct lock_out out;
 	int err = 0;
@@ -155,7 +154,7 @@ struct lock_table *lock_report_merged(const struct lock_opts *o, struct lock_tab
 	}
 	if (shown > frames)
 		shown = frames;
-	out_init(&out, NULL, o, NULL, ks);
+	out_init(&out, NULL, rc, NULL, ks);
 	for (i = 0; !err && i < n; i++) {
 		const struct lock_row *r = rows[i];
 		uint64_t *f = (uint64_t *)tail, key = r->key;
@@ -206,8 +205,8 @@ bool lock_out__frame(const struct lock_out *out, const struct lock_row *r,
 {
 	unsigned int i = rn->first + n;
 
-	if (!r->stack || i >= lock_opts__row_frames(out->o) || !r->stack[i] ||
-	    n >= out->o->user_max_stack)
+	if (!r->stack || i >= out->rc->row_frames || !r->stack[i] ||
+	    n >= out->rc->shown_frames)
 		return false;
 	*ip = r->stack[i];
 	fmt_sym(out, *ip, buf, size);
@@ -238,7 +237,7 @@ size_t lock_out__stack(const struct lock_out *out, const struct lock_row *r,
 	bool lockfn;
 	size_t k = 0;
 
-	switch (out->o->mode) {
+	switch (out->rc->mode) {
 	case LOCK_AGGR_CALLER:
 		while (n < LOCK_MAX_STACK && lock_out__frame(out, r, rn, n, &ips[n], buf, sizeof(buf)))
 			n++;
@@ -273,14 +272,14 @@ size_t lock_out__stack(const struct lock_out *out, const struct lock_row *r,
 
 uint64_t lock_out__weight(const struct lock_out *out, const struct lock_row *r)
 {
-	return out->o->weight == LOCK_WEIGHT_CONTENDED ? r->st.count : r->st.total_ns;
+	return out->rc->weight == LOCK_WEIGHT_CONTENDED ? r->st.count : r->st.total_ns;
 }
 
 /* The caller: the first frame outside the locking code (or the last frame). */
 static void fmt_caller(const struct lock_out *out, const struct lock_row *r,
 		       unsigned int first, char *buf, size_t size)
 {
-	unsigned int i, max_stack = out->o->max_stack;
+	unsigned int i, max_stack = out->rc->max_stack;
 
 	snprintf(buf, size, "[unknown]");
 	if (!r->stack)
@@ -305,7 +304,7 @@ static void row_name(const struct lock_out *out, const struct lock_row *r, const
 	rn->a = rn->abuf;
 	rn->b[0] = '\0';
 	rn->first = first_frame(out, r);
-	switch (out->o->mode) {
+	switch (out->rc->mode) {
 	case LOCK_AGGR_CALLER:
 		fmt_caller(out, r, rn->first, rn->abuf, sizeof(rn->abuf));
 		break;
@@ -343,7 +342,7 @@ static void row_name(const struct lock_out *out, const struct lock_row *r, const
 
 /* ---- accounting ---- */
 
-#define MAX_ACCT_LINES 48
+#define MAX_ACCT_LINES 52
 
 static size_t acct_lines(const struct lock_accounting *a, uint64_t rows_sum,
 			 struct lock_acct_line *l)
@@ -381,6 +380,11 @@ static size_t acct_lines(const struct lock_accounting *a, uint64_t rows_sum,
 	L("stacks_walked", "stacks walked (learned frame sizes)", c[LC_STACK_WALKED]);
 	L("stacks_unwound", "stacks unwound by the kernel", c[LC_STACK_UNWOUND]);
 	L("stack_mismatches", "walked stacks that differed (--stack-check)", c[LC_STACK_MISMATCH]);
+	/* Only when it happened: the stop could not wait out the runs in
+	 * flight (lib/cpus.c), so the links were closed first. */
+	if (a->stop_unsure)
+		L("stop_unsure", "stopped before runs in flight ended (may lack events)",
+		  a->stop_unsure);
 #undef L
 	return n;
 }
@@ -437,12 +441,12 @@ void lock_out__accounting_text(struct lock_out *out, const struct lock_accountin
 			a->u_stacks ? a->u_unwind_s * 1e6 / a->u_stacks : 0.0);
 }
 
-int lock_report(FILE *f, enum lock_format format, const struct lock_opts *o,
+int lock_report(FILE *f, enum lock_format format, const struct lock_report_cfg *rc,
 		struct lock_table *t, const struct lock_accounting *a,
 		const struct lock_run_info *ri, struct ksyms *ks)
 {
 	const struct lock_output *fmt = formats[format];
-	struct lock_row **rows = lock_table__sorted(t, o->sort);
+	struct lock_row **rows = lock_table__sorted(t, rc->sort);
 	struct lock_acct_line l[MAX_ACCT_LINES];
 	size_t i, n = lock_table__len(t), nl;
 	struct lock_row_name rn;
@@ -451,11 +455,11 @@ int lock_report(FILE *f, enum lock_format format, const struct lock_opts *o,
 
 	if (!rows)
 		return -ENOMEM;
-	out_init(&out, f, o, ri, ks);
+	out_init(&out, f, rc, ri, ks);
 	out.format = format;
-	if (o->entries && n > o->entries)
-		n = o->entries;
-	if (o->mode == LOCK_AGGR_CGROUP)
+	if (rc->entries && n > rc->entries)
+		n = rc->entries;
+	if (rc->mode == LOCK_AGGR_CGROUP)
 		cg = lock_cgroup_names(rows, n);
 	fmt->header(&out);
 	for (i = 0; i < n; i++) {
@@ -463,7 +467,7 @@ int lock_report(FILE *f, enum lock_format format, const struct lock_opts *o,
 		fmt->row(&out, rows[i], &rn, i);
 	}
 	/* The kernel's rows hold what the user rows do not. */
-	nl = o->user_only ? 0 : acct_lines(a, lock_table__sum_count(t) -
+	nl = rc->user_only ? 0 : acct_lines(a, lock_table__sum_count(t) -
 					   (a->user ? a->u_merged : 0), l);
 	if (a->user)
 		nl += acct_user_lines(a, l + nl);
@@ -475,20 +479,20 @@ int lock_report(FILE *f, enum lock_format format, const struct lock_opts *o,
 	return out.err;
 }
 
-int lock_sinks__open(struct lock_sinks *s, const struct lock_opts *o, const char **failed)
+int lock_sinks__open(struct lock_sinks *s, const struct lock_report_cfg *rc, const char **failed)
 {
 	unsigned int i;
 	int err = 0;
 
 	memset(s, 0, sizeof(*s));
-	if (o->output) {
-		*failed = o->output;
-		err = io__tmpfile_open(&s->out, o->output);
+	if (rc->output) {
+		*failed = rc->output;
+		err = io__tmpfile_open(&s->out, rc->output);
 		s->has_out = !err;
 	}
-	for (i = 0; !err && i < o->nfiles; i++) {
-		*failed = o->files[i].path;
-		err = io__tmpfile_open(&s->files[i], o->files[i].path);
+	for (i = 0; !err && i < rc->nfiles; i++) {
+		*failed = rc->files[i].path;
+		err = io__tmpfile_open(&s->files[i], rc->files[i].path);
 		s->nfiles += !err;
 	}
 	if (err)
@@ -508,28 +512,28 @@ void lock_sinks__discard(struct lock_sinks *s)
 	s->nfiles = 0;
 }
 
-int lock_report_all(const struct lock_opts *o, struct lock_sinks *s, struct lock_table *t,
+int lock_report_all(const struct lock_report_cfg *rc, struct lock_sinks *s, struct lock_table *t,
 		    const struct lock_accounting *a, const struct lock_run_info *ri,
 		    struct ksyms *ks, const char **failed)
 {
 	unsigned int i;
 	int err;
 
-	*failed = o->output;
-	err = lock_report(s->has_out ? s->out.f : stdout, o->format, o, t, a, ri, ks) ?:
+	*failed = rc->output;
+	err = lock_report(s->has_out ? s->out.f : stdout, rc->format, rc, t, a, ri, ks) ?:
 	      (fflush(s->has_out ? s->out.f : stdout) ? -errno : 0);
 	for (i = 0; !err && i < s->nfiles; i++) {
-		*failed = o->files[i].path;
-		err = lock_report(s->files[i].f, o->files[i].format, o, t, a, ri, ks);
+		*failed = rc->files[i].path;
+		err = lock_report(s->files[i].f, rc->files[i].format, rc, t, a, ri, ks);
 	}
 	/* Every file whole, or none: they are renamed only once all are written. */
 	if (!err && s->has_out) {
-		*failed = o->output;
+		*failed = rc->output;
 		err = io__tmpfile_commit(&s->out);
 		s->has_out = false;
 	}
 	for (i = 0; !err && i < s->nfiles; i++) {
-		*failed = o->files[i].path;
+		*failed = rc->files[i].path;
 		err = io__tmpfile_commit(&s->files[i]);
 		s->files[i].f = NULL;
 	}

@@ -53,8 +53,37 @@ struct lock_file_out {
 #define LOCK_MAX_FILES	4
 
 struct ksyms;
-struct lock_opts;
 struct lock_ustacks;
+
+/*
+ * The report's configuration: built once from the request (config.c),
+ * read-only after.  What to show and how; nothing of how it was traced
+ * beyond what a format prints of it.
+ */
+struct lock_report_cfg {
+	enum lock_aggr mode;
+	bool owner;			/* -o: the task rows are the locks' owners */
+	bool user, user_only;		/* -U: user rows too; --user-only: no kernel lines */
+	enum lock_sort sort;		/* -k */
+	unsigned int fields;		/* -F: enum lock_field bits */
+	unsigned int entries;		/* -E: rows shown, 0 = all */
+	unsigned int row_frames;	/* frames a row of the table keeps */
+	unsigned int max_stack;		/* frames the kernel keeps per stack */
+	unsigned int shown_frames;	/* --max-stack as asked: frames shown (0: all kept) */
+	bool strip_machinery;		/* the tracing frames on top are dropped */
+	bool skip_nested;		/* one program per tracepoint (no --nested) */
+	bool verbose_stacks;		/* -v: a stack under each row */
+	enum lock_format format;	/* stdout's, or --output's */
+	const char *csv_sep;		/* -x */
+	const char *output;		/* --output: into this file, not stdout */
+	struct lock_file_out files[LOCK_MAX_FILES];	/* --svg, --pprof */
+	unsigned int nfiles;
+	enum lock_weight weight;	/* --weight of the stack formats */
+	/* what was traced, as JSON's header says it */
+	bool system_wide;		/* no -p/--tid and no command followed */
+	const char *pid_arg, *tid_arg, *cpu_list;
+	unsigned int map_entries, ring_kb;
+};
 
 struct lock_run_info {
 	const char *attach;		/* tp_btf / raw_tp */
@@ -73,7 +102,7 @@ void lock_fmt_time(char *buf, size_t size, uint64_t ns);
 uint64_t lock_row_value(const struct lock_row *r, enum lock_sort key);
 
 /* The report of T in format FMT to F.  0 or -ENOMEM. */
-int lock_report(FILE *f, enum lock_format fmt, const struct lock_opts *o,
+int lock_report(FILE *f, enum lock_format fmt, const struct lock_report_cfg *rc,
 		struct lock_table *t, const struct lock_accounting *a,
 		const struct lock_run_info *ri, struct ksyms *ks);
 /*
@@ -89,14 +118,14 @@ struct lock_sinks {
 };
 
 /* 0, or -errno with the file that failed in *FAILED; nothing is left open then. */
-int lock_sinks__open(struct lock_sinks *s, const struct lock_opts *o, const char **failed);
+int lock_sinks__open(struct lock_sinks *s, const struct lock_report_cfg *rc, const char **failed);
 void lock_sinks__discard(struct lock_sinks *s);
 /*
- * Every report O asks for: stdout's (or --output's), then each file's.
+ * Every report RC asks for: stdout's (or --output's), then each file's.
  * 0, or -errno with the file that failed in *FAILED (NULL: stdout); the
  * sinks are closed either way.
  */
-int lock_report_all(const struct lock_opts *o, struct lock_sinks *s, struct lock_table *t,
+int lock_report_all(const struct lock_report_cfg *rc, struct lock_sinks *s, struct lock_table *t,
 		    const struct lock_accounting *a, const struct lock_run_info *ri,
 		    struct ksyms *ks, const char **failed);
 
@@ -110,17 +139,17 @@ struct ksyms *lock_symbolize(const uint64_t *addrs, size_t n,
  * their lock addresses) and the section marks that tell locking code
  * apart.  From the kernel's symbolizer, else /proc/kallsyms; NULL + errno.
  */
-struct ksyms *lock_report_syms(const struct lock_opts *o, struct lock_table *t);
+struct ksyms *lock_report_syms(const struct lock_report_cfg *rc, struct lock_table *t);
 /*
  * With one program per tracepoint (no --nested), the tracepoint
  * iterator's frame is on a stack only while another tracer shares the
  * tracepoint, so one stack can come in under two keys.  Does the report of
- * O merge its rows by their frames once the tracepoint's own are dropped?
+ * RC merge its rows by their frames once the tracepoint's own are dropped?
  * And the merged copy of T, with KS to tell those frames (NULL + errno on
  * ENOMEM).
  */
-bool lock_report_merges(const struct lock_opts *o);
-struct lock_table *lock_report_merged(const struct lock_opts *o, struct lock_table *t,
+bool lock_report_merges(const struct lock_report_cfg *rc);
+struct lock_table *lock_report_merged(const struct lock_report_cfg *rc, struct lock_table *t,
 				      struct ksyms *ks);
 
 #endif

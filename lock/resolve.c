@@ -9,11 +9,12 @@
 #include "lib/array.h"
 #include "lib/ksyms.h"
 #include "lock/cgroup.h"
+#include "lock/collect.h"
 #include "lock/opts.h"
 #include "lock/resolve.h"
 
 /* -L: addresses or symbols. */
-static int resolve_locks(struct lock_opts *o, struct ksyms *ks)
+static int resolve_locks(struct lock_filters *f, const struct lock_opts *o, struct ksyms *ks)
 {
 	char buf[4096], *tok, *save = NULL, *end;
 	uint64_t addr;
@@ -22,7 +23,7 @@ static int resolve_locks(struct lock_opts *o, struct ksyms *ks)
 		return cli_usage_err("-L: list too long");
 	strcpy(buf, o->lock_arg);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (o->nr_addrs >= LOCK_MAX_ADDRS)
+		if (f->nr_addrs >= LOCK_MAX_ADDRS)
 			return cli_usage_err("-L: more than %d locks", LOCK_MAX_ADDRS);
 		errno = 0;
 		addr = strtoull(tok, &end, 0);
@@ -30,9 +31,9 @@ static int resolve_locks(struct lock_opts *o, struct ksyms *ks)
 			if (!ks || ksyms__find(ks, tok, &addr))
 				return cli_usage_err("-L: '%s' is neither an address nor a kernel symbol", tok);
 		}
-		o->addrs[o->nr_addrs++] = addr;
+		f->addrs[f->nr_addrs++] = addr;
 	}
-	return o->nr_addrs ? 0 : cli_usage_err("-L: empty list");
+	return f->nr_addrs ? 0 : cli_usage_err("-L: empty list");
 }
 
 static bool name_matches(const char *name, const char *list)
@@ -79,7 +80,8 @@ static bool is_machinery_name(const char *name)
  * words; and, when the report drops the tracing frames, theirs, so the
  * kernel's filter looks only at the frames shown.
  */
-static int resolve_callstack(struct lock_opts *o, struct ksyms *ks)
+static int resolve_callstack(struct lock_filters *f, const struct lock_opts *o,
+			     struct ksyms *ks)
 {
 	size_t i, n = ksyms__count(ks), cap = 0;
 	struct ksym s;
@@ -88,31 +90,31 @@ static int resolve_callstack(struct lock_opts *o, struct ksyms *ks)
 	for (i = 0; i < n; i++) {
 		if (ksyms__at(ks, i, &s, &end))
 			continue;
-		if (o->strip_machinery && o->nr_machinery < LOCK_MACHINERY_RANGES &&
+		if (o->strip_machinery && f->nr_machinery < LOCK_MACHINERY_RANGES &&
 		    is_machinery_name(s.name)) {
-			o->machinery[o->nr_machinery][0] = s.addr;
-			o->machinery[o->nr_machinery][1] = end;
-			o->nr_machinery++;
+			f->machinery[f->nr_machinery][0] = s.addr;
+			f->machinery[f->nr_machinery][1] = end;
+			f->nr_machinery++;
 		}
 		if (!name_matches(s.name, o->callstack_arg))
 			continue;
-		if (o->nr_ranges && o->ranges[o->nr_ranges - 1][1] == s.addr) {
-			o->ranges[o->nr_ranges - 1][1] = end;
+		if (f->nr_ranges && f->ranges[f->nr_ranges - 1][1] == s.addr) {
+			f->ranges[f->nr_ranges - 1][1] = end;
 			continue;
 		}
-		if (array__grow(&o->ranges, &cap, o->nr_ranges + 1, sizeof(*o->ranges), 64))
+		if (array__grow(&f->ranges, &cap, f->nr_ranges + 1, sizeof(*f->ranges), 64))
 			return cli_err(NULL, "out of memory");
-		o->ranges[o->nr_ranges][0] = s.addr;
-		o->ranges[o->nr_ranges][1] = end;
-		o->nr_ranges++;
+		f->ranges[f->nr_ranges][0] = s.addr;
+		f->ranges[f->nr_ranges][1] = end;
+		f->nr_ranges++;
 	}
-	if (!o->nr_ranges)
+	if (!f->nr_ranges)
 		return cli_usage_err("-S: no kernel function matches '%s'", o->callstack_arg);
 	return 0;
 }
 
 /* -G: each path, from the cgroup v2 root, to its id. */
-static int resolve_cgroups(struct lock_opts *o)
+static int resolve_cgroups(struct lock_filters *f, const struct lock_opts *o)
 {
 	char buf[4096], *tok, *save = NULL;
 	int err;
@@ -121,23 +123,24 @@ static int resolve_cgroups(struct lock_opts *o)
 		return cli_usage_err("-G: list too long");
 	strcpy(buf, o->cgroup_arg);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (o->nr_cgroups >= LOCK_MAX_CGROUPS)
+		if (f->nr_cgroups >= LOCK_MAX_CGROUPS)
 			return cli_usage_err("-G: more than %d cgroups", LOCK_MAX_CGROUPS);
-		err = lock_cgroup_id(tok, &o->cgroup_ids[o->nr_cgroups]);
+		err = lock_cgroup_id(tok, &f->cgroup_ids[f->nr_cgroups]);
 		if (err)
 			return cli_err("-G", "%s: %s", tok, err == -ENOTDIR ?
 				       "not a cgroup of the v2 hierarchy" : strerror(-err));
-		o->nr_cgroups++;
+		f->nr_cgroups++;
 	}
-	return o->nr_cgroups ? 0 : cli_usage_err("-G: empty list");
+	return f->nr_cgroups ? 0 : cli_usage_err("-G: empty list");
 }
 
-int lock_filters__resolve(struct lock_opts *o)
+int lock_filters__resolve(struct lock_filters *f, const struct lock_opts *o)
 {
 	struct ksyms *ks = NULL;
 	unsigned int i;
 	int err = 0;
 
+	memset(f, 0, sizeof(*f));
 	for (i = 0; o->pid_arg && i < o->nr_targets; i++)
 		if (kill(o->targets[i], 0) && errno == ESRCH)
 			return cli_err("-p", "no process %u", o->targets[i]);
@@ -148,12 +151,19 @@ int lock_filters__resolve(struct lock_opts *o)
 			return cli_err("/proc/kallsyms", "%s", strerror(errno));
 	}
 	if (o->lock_arg)
-		err = resolve_locks(o, ks);
+		err = resolve_locks(f, o, ks);
 	if (!err && o->callstack_arg)
-		err = resolve_callstack(o, ks);
+		err = resolve_callstack(f, o, ks);
 	if (!err && o->cgroup_arg)
-		err = resolve_cgroups(o);
+		err = resolve_cgroups(f, o);
 	/* The filters hold addresses now; the report loads what it names. */
 	ksyms__free(ks);
 	return err;
+}
+
+void lock_filters__free(struct lock_filters *f)
+{
+	free(f->ranges);
+	f->ranges = NULL;
+	f->nr_ranges = 0;
 }

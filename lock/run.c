@@ -23,6 +23,7 @@
 #include "lib/ksyms.h"
 #include "lock/caps.h"
 #include "lock/collect.h"
+#include "lock/config.h"
 #include "lock/opts.h"
 #include "lock/report.h"
 #include "lock/resolve.h"
@@ -109,7 +110,11 @@ static int check_kernel(const struct lock_opts *o)
 
 struct run {
 	double t0;			/* when frugal started, for -v's timings */
-	struct lock_opts *o;
+	const struct lock_opts *o;	/* the request, as parsed */
+	struct lock_filters filters;	/* -L, -S, -G resolved */
+	struct lock_report_cfg rc;	/* the report's configuration */
+	struct lock_report_cfg view;	/* top: rc with the sort its keys chose */
+	struct lock_collect_cfg cc;	/* the collector's, once the command is forked */
 	char **cmd;			/* the command to run, or NULL */
 	pid_t child;
 	int go_fd;			/* the child starts when a byte comes */
@@ -185,7 +190,6 @@ static int fork_command(struct run *r)
  */
 static int start_command(struct run *r)
 {
-	struct lock_opts *o = r->o;
 	int err;
 
 	if (!command_exists(r->cmd[0])) {
@@ -195,12 +199,6 @@ static int start_command(struct run *r)
 	err = fork_command(r);
 	if (err)
 		return cli_err(NULL, "fork: %s", strerror(-err));
-	if (!o->system_wide && !o->cpu_list) {
-		o->targets[0] = r->child;
-		o->nr_targets = 1;
-		o->target_mode = LOCK_TARGET_TGID;
-		o->follow_forks = true;
-	}
 	return EXIT_OK;
 }
 
@@ -242,27 +240,27 @@ static int exit_status_of(const struct run *r)
 	return EXIT_RUNTIME;
 }
 
-static bool targets_alive(const struct lock_opts *o)
+static bool targets_alive(const struct lock_collect_cfg *cc)
 {
 	unsigned int i;
 
-	for (i = 0; i < o->nr_targets; i++)
-		if (!kill(o->targets[i], 0) || errno == EPERM)
+	for (i = 0; i < cc->nr_targets; i++)
+		if (!kill(cc->targets[i], 0) || errno == EPERM)
 			return true;
 	return false;
 }
 
 static int report(struct run *r, struct lock_collect *c, struct lock_table *t,
 		  struct lock_accounting *a);
-static bool needs_ksyms(const struct lock_opts *o, size_t rows);
-static int report_rows(const struct lock_opts *o, struct lock_table *t, struct ksyms *ks,
+static bool needs_ksyms(const struct lock_report_cfg *rc, size_t rows);
+static int report_rows(const struct lock_report_cfg *rc, struct lock_table *t, struct ksyms *ks,
 		       struct lock_table **rows);
 static void run_info(struct run *r, struct lock_collect *c, struct lock_run_info *ri);
 
 /* -I: the interval's report, then a fresh table for the next.  An exit code. */
 static int report_interval(struct run *r, struct lock_collect *c, struct lock_table **tp)
 {
-	struct lock_table *next = lock_table__new(lock_opts__row_frames(r->o));
+	struct lock_table *next = lock_table__new(r->rc.row_frames);
 	struct lock_accounting a;
 	int err;
 
@@ -282,7 +280,7 @@ static int report_interval(struct run *r, struct lock_collect *c, struct lock_ta
 /* The live view's screen, from the last interval read. */
 static int top_draw(struct run *r)
 {
-	int err = lock_top__draw(&r->top, r->o, r->last, &r->last_acct, &r->last_ri, r->last_ks);
+	int err = lock_top__draw(&r->top, &r->view, r->last, &r->last_acct, &r->last_ri, r->last_ks);
 
 	return err ? cli_err(NULL, "drawing: %s", strerror(-err)) : EXIT_OK;
 }
@@ -290,7 +288,7 @@ static int top_draw(struct run *r)
 /* frugal lock top: read the interval, keep it (a key redraws it), draw it. */
 static int top_interval(struct run *r, struct lock_collect *c, struct lock_table **tp)
 {
-	struct lock_table *next = lock_table__new(lock_opts__row_frames(r->o)), *shown;
+	struct lock_table *next = lock_table__new(r->rc.row_frames), *shown;
 	int err;
 
 	if (!next)
@@ -304,9 +302,9 @@ static int top_interval(struct run *r, struct lock_collect *c, struct lock_table
 	ksyms__free(r->last_ks);
 	r->last = *tp;
 	*tp = next;
-	r->last_ks = needs_ksyms(r->o, lock_table__len(r->last)) ?
-		     lock_report_syms(r->o, r->last) : NULL;
-	if (report_rows(r->o, r->last, r->last_ks, &shown))
+	r->last_ks = needs_ksyms(&r->view, lock_table__len(r->last)) ?
+		     lock_report_syms(&r->view, r->last) : NULL;
+	if (report_rows(&r->view, r->last, r->last_ks, &shown))
 		return cli_err(NULL, "out of memory");
 	if (shown != r->last) {
 		lock_table__free(r->last);
@@ -370,7 +368,7 @@ static int collect_loop(struct run *r, struct lock_collect *c, struct lock_table
 		if (n & 1)
 			drain(wake_pipe[0]);
 		if (n & 2) {
-			n = lock_top__keys(&r->top, r->o);
+			n = lock_top__keys(&r->top, &r->view.sort);
 			if (n == LOCK_TOP_QUIT) {
 				r->quit = true;
 				break;
@@ -386,7 +384,7 @@ static int collect_loop(struct run *r, struct lock_collect *c, struct lock_table
 			r->child_done = true;
 			break;
 		}
-		if (r->o->target_mode == LOCK_TARGET_TGID && !r->child && !targets_alive(r->o))
+		if (r->cc.target_mode == LOCK_TARGET_TGID && !r->child && !targets_alive(&r->cc))
 			break;
 	}
 	r->seconds = cli_now() - (tick ? r->t_interval : start);
@@ -396,17 +394,17 @@ static int collect_loop(struct run *r, struct lock_collect *c, struct lock_table
 
 /* The rows the report shows: T, or its rows merged (lock_report_merges),
  * a new table the caller frees.  0 or -ENOMEM. */
-static int report_rows(const struct lock_opts *o, struct lock_table *t, struct ksyms *ks,
+static int report_rows(const struct lock_report_cfg *rc, struct lock_table *t, struct ksyms *ks,
 		       struct lock_table **rows)
 {
-	*rows = ks && lock_report_merges(o) ? lock_report_merged(o, t, ks) : t;
+	*rows = ks && lock_report_merges(rc) ? lock_report_merged(rc, t, ks) : t;
 	return *rows ? 0 : -ENOMEM;
 }
 
-static bool needs_ksyms(const struct lock_opts *o, size_t rows)
+static bool needs_ksyms(const struct lock_report_cfg *rc, size_t rows)
 {
-	return rows && (o->mode == LOCK_AGGR_CALLER || o->mode == LOCK_AGGR_ADDR ||
-			o->verbose_stacks);
+	return rows && (rc->mode == LOCK_AGGR_CALLER || rc->mode == LOCK_AGGR_ADDR ||
+			rc->verbose_stacks);
 }
 
 /* What the report says of the run (or of the interval, with -I). */
@@ -442,18 +440,18 @@ static int report(struct run *r, struct lock_collect *c, struct lock_table *t,
 	int err;
 
 	/* Symbols only now, and only those the report names. */
-	if (needs_ksyms(r->o, lock_table__len(t))) {
-		ks = lock_report_syms(r->o, t);
+	if (needs_ksyms(&r->rc, lock_table__len(t))) {
+		ks = lock_report_syms(&r->rc, t);
 		if (!ks)
 			cli_log("lock: no kernel symbols (%s): printing addresses\n",
 				strerror(errno));
 	}
-	if (report_rows(r->o, t, ks, &m)) {
+	if (report_rows(&r->rc, t, ks, &m)) {
 		ksyms__free(ks);
 		return cli_err(NULL, "out of memory");
 	}
 	run_info(r, c, &ri);
-	err = lock_report_all(r->o, &r->sinks, m, a, &ri, ks, &failed);
+	err = lock_report_all(&r->rc, &r->sinks, m, a, &ri, ks, &failed);
 	if (m != t)
 		lock_table__free(m);
 	ksyms__free(ks);
@@ -466,7 +464,7 @@ static int report(struct run *r, struct lock_collect *c, struct lock_table *t,
 static int open_sinks(struct run *r)
 {
 	const char *failed = NULL;
-	int err = lock_sinks__open(&r->sinks, r->o, &failed);
+	int err = lock_sinks__open(&r->sinks, &r->rc, &failed);
 
 	return err ? cli_err(failed, "%s", strerror(-err)) : EXIT_OK;
 }
@@ -474,15 +472,16 @@ static int open_sinks(struct run *r)
 /* Load and attach, start the command, collect, report.  An exit code. */
 static int trace(struct run *r, struct lock_collect **cp, struct lock_table **tp)
 {
-	struct lock_opts *o = r->o;
+	const struct lock_opts *o = r->o;
 	struct lock_accounting a;
 	double t_stop;
 	int err;
 
-	*tp = lock_table__new(lock_opts__row_frames(o));
+	*tp = lock_table__new(r->rc.row_frames);
 	if (!*tp)
 		return cli_err(NULL, "out of memory");
-	*cp = lock_collect__open(o);
+	lock_collect_cfg__build(&r->cc, o, &r->filters, r->child);
+	*cp = lock_collect__open(&r->cc);
 	if (!*cp)
 		return cli_err(NULL, "loading BPF: %s%s", strerror(errno),
 			       errno == EPERM ? " (missing privileges?)" :
@@ -516,10 +515,12 @@ static int run(struct run *r)
 	 * Before this, the inherited disposition applies (a shell without job
 	 * control starts background commands with SIGINT ignored). */
 	install_signals();
+	lock_report_cfg__build(&r->rc, r->o, r->cmd != NULL);
+	r->view = r->rc;
 	ret = open_sinks(r);
 	if (!ret && r->o->top && lock_top__start(&r->top, STDIN_FILENO))
 		ret = cli_err(NULL, "top: the standard input is not a terminal");
-	ret = ret ?: lock_filters__resolve(r->o);
+	ret = ret ?: lock_filters__resolve(&r->filters, r->o);
 	if (!ret && r->cmd)
 		ret = start_command(r);
 	if (!ret)
@@ -533,7 +534,7 @@ static int run(struct run *r)
 		ret = exit_status_of(r);
 	lock_collect__destroy(c);
 	lock_table__free(t);
-	free(r->o->ranges);
+	lock_filters__free(&r->filters);
 	return ret;
 }
 

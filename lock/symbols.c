@@ -15,7 +15,6 @@
 
 #include "cli/cli.h"
 #include "lib/ksyms.h"
-#include "lock/opts.h"
 #include "lock/report.h"
 #include "lock/table.h"
 #include "lock/symbolize.skel.h"
@@ -98,27 +97,27 @@ fail:
 	return NULL;
 }
 
-struct ksyms *lock_report_syms(const struct lock_opts *o, struct lock_table *t)
+struct ksyms *lock_report_syms(const struct lock_report_cfg *rc, struct lock_table *t)
 {
 	static const char *const marks[] = {
 		"__lock_text_start", "__lock_text_end",
 		"__sched_text_start", "__sched_text_end",
 	};
-	struct lock_row **rows = lock_table__sorted(t, o->sort);
+	struct lock_row **rows = lock_table__sorted(t, rc->sort);
 	size_t i, j, n = lock_table__len(t), nr = 0, frames;
 	struct ksyms *ks = NULL;
 	uint64_t *addrs;
 
 	/* Rows about to be merged (lock_report_merged) are named first, all. */
-	if (o->entries && n > o->entries && !lock_report_merges(o))
-		n = o->entries;
-	frames = lock_opts__row_frames(o);
+	if (rc->entries && n > rc->entries && !lock_report_merges(rc))
+		n = rc->entries;
+	frames = rc->row_frames;
 	addrs = malloc((n ? n : 1) * (frames + 1) * sizeof(*addrs));
 	if (rows && addrs) {
 		for (i = 0; i < n; i++) {
 			if (rows[i]->st.flags & LOCK_F_USER)
 				continue;	/* named by lock/ustack.c */
-			if (o->mode == LOCK_AGGR_ADDR)
+			if (rc->mode == LOCK_AGGR_ADDR)
 				addrs[nr++] = rows[i]->key;
 			for (j = 0; rows[i]->stack && j < frames && rows[i]->stack[j]; j++)
 				addrs[nr++] = rows[i]->stack[j];

@@ -17,7 +17,6 @@
 #include <sys/ioctl.h>
 
 #include "lib/io.h"
-#include "lock/opts.h"
 #include "lock/output.h"
 #include "lock/top.h"
 
@@ -66,7 +65,7 @@ void lock_top__stop(struct lock_top *tp)
 	tp->raw = false;
 }
 
-int lock_top__keys(struct lock_top *tp, struct lock_opts *o)
+int lock_top__keys(struct lock_top *tp, enum lock_sort *sort)
 {
 	char buf[32];
 	ssize_t n, i;
@@ -79,7 +78,7 @@ int lock_top__keys(struct lock_top *tp, struct lock_opts *o)
 			return LOCK_TOP_QUIT;
 		for (k = 0; k < NR_KEYS; k++)
 			if (buf[i] == keys[k].key) {
-				o->sort = keys[k].sort;
+				*sort = keys[k].sort;
 				what = LOCK_TOP_REDRAW;
 			}
 	}
@@ -142,12 +141,12 @@ static void term_size(int fd, unsigned short *cols, unsigned short *rows)
 	*rows = ws.ws_row ? ws.ws_row : env_size("LINES", 24);
 }
 
-int lock_top__draw(struct lock_top *tp, struct lock_opts *o, struct lock_table *t,
+int lock_top__draw(struct lock_top *tp, const struct lock_report_cfg *rc, struct lock_table *t,
 		   const struct lock_accounting *a, const struct lock_run_info *ri,
 		   struct ksyms *ks)
 {
+	struct lock_report_cfg screen = *rc;
 	struct winsize ws;
-	unsigned int entries = o->entries;
 	const uint64_t *c = a->c;
 	char *text = NULL, when[16] = "";
 	size_t len = 0;
@@ -165,16 +164,15 @@ int lock_top__draw(struct lock_top *tp, struct lock_opts *o, struct lock_table *
 	if (!f)
 		return -errno;
 	/* As many rows as fit under the two status lines and the header. */
-	if (!o->entries || o->entries > (unsigned int)ws.ws_row - 5)
-		o->entries = ws.ws_row - 5;
-	err = lock_report(f, LOCK_FMT_TOP, o, t, a, ri, ks);
-	o->entries = entries;
+	if (!screen.entries || screen.entries > (unsigned int)ws.ws_row - 5)
+		screen.entries = ws.ws_row - 5;
+	err = lock_report(f, LOCK_FMT_TOP, &screen, t, a, ri, ks);
 	if (fclose(f) && !err)
 		err = -errno;
 	if (!err) {
 		printf("\033[H");
 		printf("frugal lock top - %s  %.0f contentions/s  sort: %s  keys: c t m n a, q quits\033[K\n",
-		       when, ri->seconds > 0 ? c[LC_ENDS] / ri->seconds : 0.0, sort_name(o->sort));
+		       when, ri->seconds > 0 ? c[LC_ENDS] / ri->seconds : 0.0, sort_name(rc->sort));
 		printf("completed %" PRIu64 ": rows %" PRIu64 ", filtered %" PRIu64
 		       ", lost %" PRIu64 " (no begin %" PRIu64 ", buffer full %" PRIu64
 		       "); runs skipped %" PRIu64 "\033[K\n",

@@ -8,7 +8,7 @@
 
 #include "lock/report.h"
 
-struct lock_opts;
+struct lock_report_cfg;
 
 struct lock_top {
 	int fd;			/* the terminal keys come from */
@@ -23,10 +23,13 @@ int lock_top__start(struct lock_top *tp, int fd);
 void lock_top__stop(struct lock_top *tp);
 
 enum { LOCK_TOP_REDRAW = 1, LOCK_TOP_QUIT };
-/* Read the pending keys: LOCK_TOP_QUIT on q, LOCK_TOP_REDRAW when the sort changed, else 0. */
-int lock_top__keys(struct lock_top *tp, struct lock_opts *o);
-/* One screen: the status lines, then T's rows that fit.  0 or -errno. */
-int lock_top__draw(struct lock_top *tp, struct lock_opts *o, struct lock_table *t,
+/*
+ * Read the pending keys: LOCK_TOP_QUIT on q, LOCK_TOP_REDRAW when the sort
+ * changed (into *SORT: the view's, which the keys own), else 0.
+ */
+int lock_top__keys(struct lock_top *tp, enum lock_sort *sort);
+/* One screen of the report RC: the status lines, then T's rows that fit.  0 or -errno. */
+int lock_top__draw(struct lock_top *tp, const struct lock_report_cfg *rc, struct lock_table *t,
 		   const struct lock_accounting *a, const struct lock_run_info *ri,
 		   struct ksyms *ks);
 

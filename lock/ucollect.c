@@ -35,7 +35,7 @@
 #include "lib/array.h"
 #include "lib/recq.h"
 #include "lib/tracefs.h"
-#include "lock/opts.h"
+#include "lock/collect.h"
 #include "lock/perf.h"
 #include "lock/ucollect.h"
 #include "lock/ucollect_int.h"
@@ -99,7 +99,7 @@ static bool has_event(const char *name)
 	return tracefs__has_event("syscalls", name) > 0;
 }
 
-static int open_buffers(struct lock_ucollect *u, const struct lock_opts *o)
+static int open_buffers(struct lock_ucollect *u, const struct lock_collect_cfg *cfg)
 {
 	/*
 	 * A begin carries up to --user-stack-size bytes: the ring holds at
@@ -108,7 +108,7 @@ static int open_buffers(struct lock_ucollect *u, const struct lock_opts *o)
 	 * to lose records under a 4-thread mutex storm on 2 CPUs.  The reader
 	 * wakes at an eighth.
 	 */
-	size_t kb = o->ring_kb, min = (size_t)o->ustack_size * 128 / 1024;
+	size_t kb = cfg->ring_kb, min = (size_t)cfg->ustack_size * 128 / 1024;
 	struct perf_event_attr attr;
 
 	while (kb < min)
@@ -269,9 +269,9 @@ static int end_drain(struct lock_ucollect *u)
 	return u->err ?: n < 0 ? n : 0;
 }
 
-struct lock_ucollect *lock_ucollect__open(const struct lock_opts *o, struct bpf_map *targets,
-					  struct bpf_map *cpus, struct bpf_map *cgroups,
-					  uint32_t off_task_mm)
+struct lock_ucollect *lock_ucollect__open(const struct lock_collect_cfg *cfg,
+					  struct bpf_map *targets, struct bpf_map *cpus,
+					  struct bpf_map *cgroups, uint32_t off_task_mm)
 {
 	struct lock_ucollect *u = calloc(1, sizeof(*u));
 	struct futex_bpf *s;
@@ -279,25 +279,25 @@ struct lock_ucollect *lock_ucollect__open(const struct lock_opts *o, struct bpf_
 
 	if (!u)
 		goto fail;
-	u->o = o;
+	u->cfg = cfg;
 	u->epfd = u->quitfd = u->evfd = -1;
-	u->tail_size = o->mode == LOCK_AGGR_CALLER ? o->max_stack * sizeof(uint64_t) :
-		       o->mode == LOCK_AGGR_TASK ? LOCK_COMM_LEN :
-		       o->mode == LOCK_AGGR_ADDR ? LOCK_SLAB_LEN : 0;
+	u->tail_size = cfg->mode == LOCK_AGGR_CALLER ? cfg->max_stack * sizeof(uint64_t) :
+		       cfg->mode == LOCK_AGGR_TASK ? LOCK_COMM_LEN :
+		       cfg->mode == LOCK_AGGR_ADDR ? LOCK_SLAB_LEN : 0;
 	u->def_size = (sizeof(struct udef) + u->tail_size + 7) & ~(size_t)7;
-	u->st = lock_ustacks__new(o->debug_dir, o->stack_check);
+	u->st = lock_ustacks__new(cfg->debug_dir, cfg->stack_check);
 	u->rec = malloc(sizeof(*u->rec));
 	u->skel = s = futex_bpf__open();
 	if (!u->st || !u->rec || !s) {
 		err = -errno;
 		goto fail;
 	}
-	s->rodata->ustack_size = o->ustack_size;
-	s->rodata->do_nothing = o->floor;
+	s->rodata->ustack_size = cfg->ustack_size;
+	s->rodata->do_nothing = cfg->floor;
 	s->rodata->off_task_mm = off_task_mm;
-	s->rodata->target_mode = o->target_mode;
-	s->rodata->has_cpu = o->cpu_list != NULL;
-	s->rodata->has_cgroup = o->nr_cgroups > 0;
+	s->rodata->target_mode = cfg->target_mode;
+	s->rodata->has_cpu = cfg->has_cpu;
+	s->rodata->has_cgroup = cfg->f.nr_cgroups > 0;
 	bpf_program__set_autoload(s->progs.futex_wait_enter, has_event("sys_enter_futex_wait"));
 	bpf_program__set_autoload(s->progs.futex_wait_exit, has_event("sys_enter_futex_wait"));
 	bpf_program__set_autoload(s->progs.futex_waitv_enter, has_event("sys_enter_futex_waitv"));
@@ -305,12 +305,12 @@ struct lock_ucollect *lock_ucollect__open(const struct lock_opts *o, struct bpf_
 	err = reuse(s->maps.targets, targets) ?: reuse(s->maps.cpus, cpus) ?:
 	      reuse(s->maps.cgroups, cgroups);
 	err = err ?: futex_bpf__load(s);
-	err = err ?: open_buffers(u, o);
+	err = err ?: open_buffers(u, cfg);
 	err = err ?: attach(u);
 	err = err ?: start_drain(u);
 	if (err)
 		goto fail;
-	cli_log("lock: -U: futex programs attached (%u-byte stacks)\n", o->ustack_size);
+	cli_log("lock: -U: futex programs attached (%u-byte stacks)\n", cfg->ustack_size);
 	/* Never a network fetch of debug files from a profiler (libdw asks
 	 * debuginfod when this is set). */
 	unsetenv("DEBUGINFOD_URLS");

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 struct lock_accounting;
-struct lock_opts;
+struct lock_collect_cfg;
 struct lock_table;
 struct lock_ustacks;
 struct lock_ucollect;
@@ -20,9 +20,9 @@ struct bpf_map;
  * The futex programs loaded beside the kernel's, sharing TARGETS, CPUS and
  * CGROUPS (lock.bpf.c's maps), attached; NULL with errno set.
  */
-struct lock_ucollect *lock_ucollect__open(const struct lock_opts *o, struct bpf_map *targets,
-					  struct bpf_map *cpus, struct bpf_map *cgroups,
-					  uint32_t off_task_mm);
+struct lock_ucollect *lock_ucollect__open(const struct lock_collect_cfg *cfg,
+					  struct bpf_map *targets, struct bpf_map *cpus,
+					  struct bpf_map *cgroups, uint32_t off_task_mm);
 int lock_ucollect__fd(const struct lock_ucollect *u);	/* to poll */
 /* Merge what the buffers hold into T.  0 or -errno. */
 int lock_ucollect__consume(struct lock_ucollect *u, struct lock_table *t);

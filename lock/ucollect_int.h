@@ -52,7 +52,7 @@ struct lock_ucollect {
 	void *qbuf;			/* a record off the queue */
 	struct lock_ustacks *st;
 	struct lock_urec_begin *rec;	/* the record being read, aligned */
-	const struct lock_opts *o;
+	const struct lock_collect_cfg *cfg;
 	struct lock_table *table;
 	size_t tail_size, def_size;
 	struct pend *pend;

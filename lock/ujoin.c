@@ -17,7 +17,7 @@
 
 #include "cli/cli.h"
 #include "lib/array.h"
-#include "lock/opts.h"
+#include "lock/collect.h"
 #include "lock/table.h"
 #include "lock/ucollect_int.h"
 #include "lock/ustack.h"
@@ -170,7 +170,7 @@ static int add_wait(struct lock_ucollect *u, uint64_t key, uint32_t flags, uint6
 static void copy_hint(struct lock_ucollect *u, const struct lock_urec_begin *r,
 		      uint32_t reach, bool overrun)
 {
-	uint32_t full = u->o->ustack_size, cur = full, want;
+	uint32_t full = u->cfg->ustack_size, cur = full, want;
 	int fd = bpf_map__fd(u->skel->maps.ucopy);
 
 	if (bpf_map_lookup_elem(fd, &r->tgid, &cur))
@@ -233,10 +233,10 @@ static void half(struct lock_ucollect *u, uint64_t seq, uint8_t state, uint64_t 
 
 static void on_begin(struct lock_ucollect *u, const struct lock_urec_begin *r)
 {
-	const struct lock_opts *o = u->o;
+	const struct lock_collect_cfg *cfg = u->cfg;
 	uint64_t frames[LOCK_MAX_STACK] = { 0 }, key = 0;
 	unsigned char tail[LOCK_MAX_STACK * sizeof(uint64_t)] = { 0 };
-	unsigned int max = o->max_stack < LOCK_MAX_STACK ? o->max_stack : LOCK_MAX_STACK;
+	unsigned int max = cfg->max_stack < LOCK_MAX_STACK ? cfg->max_stack : LOCK_MAX_STACK;
 	enum lock_utype ty;
 	uint32_t flags, reach;
 	bool overrun;
@@ -253,8 +253,8 @@ static void on_begin(struct lock_ucollect *u, const struct lock_urec_begin *r)
 		ty = r->op == FUTEX_LOCK_PI || r->op == FUTEX_LOCK_PI2 ||
 		     r->op == FUTEX_WAIT_REQUEUE_PI ? LOCK_U_FUTEX_PI : LOCK_U_FUTEX;
 	flags = LOCK_F_USER | (uint32_t)ty << LOCK_UTYPE_SHIFT;
-	filtered = o->type_mask && !(o->type_mask & (1ULL << (LOCK_UTYPE_BIT + ty)));
-	switch (o->mode) {
+	filtered = cfg->type_mask && !(cfg->type_mask & (1ULL << (LOCK_UTYPE_BIT + ty)));
+	switch (cfg->mode) {
 	case LOCK_AGGR_CALLER:
 		key = key_of_stack(frames, n, ty);
 		memcpy(tail, frames, max * sizeof(uint64_t));

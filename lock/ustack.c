@@ -24,6 +24,7 @@
 #include "cli/cli.h"
 #include "lib/array.h"
 #include "lib/hash.h"
+#include "lock/ulibc.h"
 #include "lock/ustack.h"
 
 /* Processes whose Dwfl is kept; past it, the oldest half is dropped. */
@@ -216,64 +217,6 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	return h * 0xff51afd7ed558ccdULL;
 }
 
-static bool is_lock_func(const char *f)
-{
-	static const char *const prefixes[] = {
-		"pthread_mutex_", "__pthread_mutex_", "___pthread_mutex_",
-		"pthread_rwlock_", "__pthread_rwlock_", "___pthread_rwlock_",
-		"pthread_cond_", "__pthread_cond_", "___pthread_cond_",
-		"pthread_barrier_", "__pthread_barrier_", "sem_", "__new_sem_",
-		"__old_sem_", "do_futex_wait", "__futex", "futex_", "__lll_", "lll_",
-		"syscall", "__GI_", "__pthread_clockjoin", "__condvar_",
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (!strncmp(f, prefixes[i], strlen(prefixes[i])))
-			return true;
-	return false;
-}
-
-/*
- * The C library by its file name: glibc (libpthread before 2.34), musl.
- * Its waits begin in internals that are local symbols (__lll_lock_wait,
- * __futex_abstimed_wait_common, __pthread_clockjoin_ex): named from
- * .symtab, which a distribution strips into its debug package and, like
- * Debian, may not keep as MiniDebugInfo.  Without them, .dynsym names only
- * the exported entries (pthread_mutex_lock).
- */
-static bool is_libc(const char *bin)
-{
-	static const char *const prefixes[] = {
-		"libc.so", "libc-2.", "libpthread.so", "libpthread-2.", "ld-musl-", "libc.musl-",
-	};
-	size_t i;
-
-	for (i = 0; bin && i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (!strncmp(bin, prefixes[i], strlen(prefixes[i])))
-			return true;
-	return false;
-}
-
-/* What a locking function tells of the primitive: LOCK_U_NR if nothing. */
-static enum lock_utype type_of(const char *f)
-{
-	while (*f == '_')
-		f++;
-	if (!strncmp(f, "pthread_mutex_", 14))
-		return LOCK_U_MUTEX;
-	if (!strncmp(f, "pthread_rwlock_", 15))
-		return strstr(f, "rdlock") ? LOCK_U_RWLOCK_R :
-		       strstr(f, "wrlock") ? LOCK_U_RWLOCK_W : LOCK_U_NR;
-	if (!strncmp(f, "pthread_cond_", 13))
-		return LOCK_U_COND;
-	if (!strncmp(f, "new_sem_", 8) || !strncmp(f, "sem_", 4) || !strncmp(f, "old_sem_", 8))
-		return LOCK_U_SEM;
-	if (!strncmp(f, "pthread_barrier_", 16))
-		return LOCK_U_BARRIER;
-	return LOCK_U_NR;
-}
-
 static int grow_slots(struct lock_ustacks *u)
 {
 	size_t n = u->nr_slots ? u->nr_slots * 2 : 1024, i;
@@ -345,7 +288,7 @@ static uint64_t frame_token(struct lock_ustacks *u, uint64_t pc, bool activation
 	 * row's caller is then the first frame outside it, named or not,
 	 * as with the debug file; the frame itself shows as its offset.
 	 */
-	f->lockfn = sym ? is_lock_func(sym) : is_libc(bin);
+	f->lockfn = sym ? lock_ulibc__lock_func(sym) : lock_ulibc__is_libc(bin);
 	if (!f->name || !f->func) {
 		free(f->name);
 		free(f->func);
@@ -495,7 +438,7 @@ static void add_frame(struct lock_ustacks *u, uint64_t tok)
 		const struct uframe *f = &u->frames[tok & ~LOCK_UFRAME_TAG];
 
 		if (f->lockfn)
-			u->type = type_of(f->func);
+			u->type = lock_ulibc__type_of(f->func);
 	}
 	u->out[u->n++] = tok;
 }

@@ -15,8 +15,18 @@
 
 #include "lib/ksyms.h"
 #include "lock/opts.h"
+#include "lock/config.h"
 #include "lock/output.h"
 #include "tests/test.h"
+
+/* The report's configuration of O, as a run builds it (no command). */
+static const struct lock_report_cfg *cfg_of(const struct lock_opts *o)
+{
+	static struct lock_report_cfg rc;
+
+	lock_report_cfg__build(&rc, o, false);
+	return &rc;
+}
 
 /* ---- a minimal profile.proto reader ---- */
 
@@ -348,7 +358,7 @@ static int pprof_report(const struct lock_opts *o, struct lock_table *t,
 		free(gz);
 		return -ENOMEM;
 	}
-	err = lock_report(f, LOCK_FMT_PPROF, o, t, a, ri, ks);
+	err = lock_report(f, LOCK_FMT_PPROF, cfg_of(o), t, a, ri, ks);
 	fclose(f);
 	if (!err && (gz_len < 2 || (uint8_t)gz[0] != 0x1f || (uint8_t)gz[1] != 0x8b))
 		err = -EINVAL;

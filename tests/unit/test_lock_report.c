@@ -8,9 +8,19 @@
 #include <stdlib.h>
 
 #include "lock/opts.h"
+#include "lock/config.h"
 #include "lock/output.h"
 #include "lock/types.h"
 #include "tests/test.h"
+
+/* The report's configuration of O, as a run builds it (no command). */
+static const struct lock_report_cfg *cfg_of(const struct lock_opts *o)
+{
+	static struct lock_report_cfg rc;
+
+	lock_report_cfg__build(&rc, o, false);
+	return &rc;
+}
 
 static void test_types(void)
 {
@@ -138,7 +148,7 @@ static void test_report_json(void)
 	a.c[LC_AGGR_NEW] = 2;
 	a.c[LC_AGGR_HIT] = 2;
 	f = open_memstream(&buf, &len);
-	CHECK_EQ(lock_report(f, o.format, &o, t, &a, &ri, NULL), 0);
+	CHECK_EQ(lock_report(f, o.format, cfg_of(&o), t, &a, &ri, NULL), 0);
 	fclose(f);
 	CHECK(strstr(buf, "\"comm\":\"a\\\"b\""), "comm not escaped: %s", buf);
 	CHECK(strstr(buf, "\"pid\":42"), "row 42 missing");

@@ -19,8 +19,18 @@
 
 #include "lib/ksyms.h"
 #include "lock/opts.h"
+#include "lock/config.h"
 #include "lock/output.h"
 #include "tests/test.h"
+
+/* The report's configuration of O, as a run builds it (no command). */
+static const struct lock_report_cfg *cfg_of(const struct lock_opts *o)
+{
+	static struct lock_report_cfg rc;
+
+	lock_report_cfg__build(&rc, o, false);
+	return &rc;
+}
 
 #define DEPTH 16
 #define BASE 0xffffffff81000000ULL
@@ -49,7 +59,7 @@ static char *svg_of(const struct lock_opts *o, struct lock_table *t, struct ksym
 	if (!f)
 		return NULL;
 	a.c[LC_ENDS] = lock_table__sum_count(t);
-	if (lock_report(f, LOCK_FMT_SVG, o, t, &a, &ri, ks)) {
+	if (lock_report(f, LOCK_FMT_SVG, cfg_of(o), t, &a, &ri, ks)) {
 		fclose(f);
 		free(buf);
 		return NULL;
@@ -348,7 +358,7 @@ static int generate(unsigned long n, const char *path, const char *dist, bool ve
 	}
 	a.c[LC_ENDS] = lock_table__sum_count(t);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	err = lock_report(f, LOCK_FMT_SVG, &o, t, &a, &ri, ks) ? 1 : 0;
+	err = lock_report(f, LOCK_FMT_SVG, cfg_of(&o), t, &a, &ri, ks) ? 1 : 0;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (verbose)
 		fprintf(stderr, "%lu stacks (%s): report written in %.3f s\n", n, dist,

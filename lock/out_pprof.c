@@ -41,6 +41,7 @@
 
 #include "lib/array.h"
 #include "lib/hash.h"
+#include "lib/hashmap.h"
 #include "lib/ksyms.h"
 #include "lock/output.h"
 #include "lock/types.h"
@@ -86,23 +87,16 @@ enum {
 	NR_SEC,
 };
 
-/* A map from a 64-bit key to an id: open addressing, id 0 marks a free slot. */
-struct pp_slot {
-	uint64_t key;
-	uint32_t id;
-};
-struct pp_map {
-	struct pp_slot *slot;
-	size_t cap, used;	/* cap: a power of two, at most half used */
-};
-
 struct pprof {
 	struct pb sec[NR_SEC];
 	struct pb msg, sub, packed;	/* scratch: a message, one nested in it, a packed field */
-	struct pp_map strs;		/* string's hash -> index + 1 */
-	struct pp_map funcs;		/* name's string index -> function id */
-	struct pp_map locs_ip;		/* address -> location id */
-	struct pp_map locs_fn;		/* function id -> location id, for non-code frames */
+	struct hashmap strs;		/* string indexes, by the string's hash */
+	struct hashmap funcs;		/* function id - 1, by func_key */
+	struct hashmap locs_ip;		/* location id - 1, by address */
+	struct hashmap locs_fn;		/* location id - 1, by function id (non-code frames) */
+	uint64_t *func_key;		/* function id - 1 -> its name's string index */
+	uint64_t *loc_key;		/* location id - 1 -> its address or function id */
+	size_t func_cap, loc_cap;
 	struct { uint32_t off, len; } *str_at;	/* string I's bytes in sec[SEC_STRING] */
 	size_t nstr, str_cap;
 	uint32_t nfunc, nloc;
@@ -181,68 +175,29 @@ static void pb_packed(struct pb *b, unsigned int field, struct pb *scratch,
 
 /* ---- maps ---- */
 
-static size_t map_pos(uint64_t key, size_t cap)
+/* KEY's index in the map M over KEYS: true and *IDX, or false with P where it goes. */
+static bool map_find(const struct hashmap *m, const uint64_t *keys, uint64_t key,
+		     struct hashmap_probe *p, uint32_t *idx)
 {
-	key ^= key >> 33;
-	key *= 0xff51afd7ed558ccdULL;
-	key ^= key >> 33;
-	return key & (cap - 1);
-}
+	uint32_t i;
 
-/* Room for one more entry: the table doubles when half full.  0 or -ENOMEM. */
-static int map_reserve(struct pp_map *m)
-{
-	struct pp_slot *old = m->slot;
-	size_t i, j, cap = m->cap ? m->cap * 2 : 64;
-
-	if ((m->used + 1) * 2 <= m->cap)
-		return 0;
-	m->slot = calloc(cap, sizeof(*m->slot));
-	if (!m->slot) {
-		m->slot = old;
-		return -ENOMEM;
-	}
-	for (i = 0; i < m->cap; i++) {
-		if (!old[i].id)
-			continue;
-		for (j = map_pos(old[i].key, cap); m->slot[j].id; j = (j + 1) & (cap - 1))
-			;
-		m->slot[j] = old[i];
-	}
-	free(old);
-	m->cap = cap;
-	return 0;
-}
-
-/*
- * KEY's slot, or the free slot where it goes.  With SAME, a slot of KEY is
- * only taken if SAME says its id is the one meant (for hashed keys).
- */
-static struct pp_slot *map_slot(const struct pp_map *m, uint64_t key,
-				bool (*same)(const struct pprof *, uint32_t, const char *),
-				const struct pprof *pp, const char *arg)
-{
-	size_t i;
-
-	for (i = map_pos(key, m->cap); m->slot[i].id; i = (i + 1) & (m->cap - 1))
-		if (m->slot[i].key == key && (!same || same(pp, m->slot[i].id, arg)))
-			break;
-	return &m->slot[i];
-}
-
-static void map_free(struct pp_map *m)
-{
-	free(m->slot);
+	hashmap__probe_init(m, key, p);
+	while ((i = hashmap__probe_next(m, p)) != HASHMAP_NONE)
+		if (keys[i] == key) {
+			*idx = i;
+			return true;
+		}
+	return false;
 }
 
 /* ---- the profile's tables ---- */
 
-static bool same_str(const struct pprof *pp, uint32_t id, const char *s)
+static bool same_str(const struct pprof *pp, uint32_t i, const char *s)
 {
 	const struct pb *b = &pp->sec[SEC_STRING];
 
-	return pp->str_at[id - 1].len == strlen(s) &&
-	       !memcmp(b->p + pp->str_at[id - 1].off, s, pp->str_at[id - 1].len);
+	return pp->str_at[i].len == strlen(s) &&
+	       !memcmp(b->p + pp->str_at[i].off, s, pp->str_at[i].len);
 }
 
 /* S's index in the string table, added if new; 0 ("") when out of memory. */
@@ -251,15 +206,17 @@ static uint32_t pp_string(struct pprof *pp, const char *s)
 	struct pb *b = &pp->sec[SEC_STRING];
 	uint64_t h = hash_fnv1a_str(s);
 	size_t len = strlen(s);
-	struct pp_slot *slot;
+	struct hashmap_probe p;
+	uint32_t i;
 
-	if (b->err || (b->err = map_reserve(&pp->strs)) ||
+	if (b->err || (b->err = hashmap__reserve(&pp->strs, 1)) ||
 	    (b->err = array__grow(&pp->str_at, &pp->str_cap, pp->nstr + 1,
 				  sizeof(*pp->str_at), 64)))
 		return 0;
-	slot = map_slot(&pp->strs, h, same_str, pp, s);
-	if (slot->id)
-		return slot->id - 1;
+	hashmap__probe_init(&pp->strs, h, &p);
+	while ((i = hashmap__probe_next(&pp->strs, &p)) != HASHMAP_NONE)
+		if (same_str(pp, i, s))
+			return i;
 	pb_varint(b, PROFILE_STRING_TABLE << 3 | WIRE_LEN);
 	pb_varint(b, len);
 	pp->str_at[pp->nstr].off = b->len;
@@ -267,55 +224,58 @@ static uint32_t pp_string(struct pprof *pp, const char *s)
 	pb_put(b, s, len);
 	if (b->err)
 		return 0;
-	slot->key = h;
-	slot->id = ++pp->nstr;
-	pp->strs.used++;
-	return slot->id - 1;
+	hashmap__probe_put(&pp->strs, &p, pp->nstr);
+	return pp->nstr++;
 }
 
 /* The id of the function called NAME, added if new; 0 when out of memory. */
 static uint32_t pp_function(struct pprof *pp, const char *name)
 {
 	struct pb *b = &pp->sec[SEC_FUNCTION];
-	uint32_t str = pp_string(pp, name);
-	struct pp_slot *slot;
+	uint32_t str = pp_string(pp, name), i;
+	struct hashmap_probe p;
 
-	if (b->err || (b->err = map_reserve(&pp->funcs)))
+	if (b->err || (b->err = hashmap__reserve(&pp->funcs, 1)) ||
+	    (b->err = array__grow(&pp->func_key, &pp->func_cap, pp->nfunc + 1,
+				  sizeof(*pp->func_key), 64)))
 		return 0;
-	slot = map_slot(&pp->funcs, str, NULL, NULL, NULL);
-	if (slot->id)
-		return slot->id;
-	slot->key = str;
-	slot->id = ++pp->nfunc;
-	pp->funcs.used++;
-	pb_uint(&pp->msg, FUNCTION_ID, slot->id);
+	if (map_find(&pp->funcs, pp->func_key, str, &p, &i))
+		return i + 1;
+	pp->func_key[pp->nfunc] = str;
+	hashmap__probe_put(&pp->funcs, &p, pp->nfunc);
+	pp->nfunc++;
+	pb_uint(&pp->msg, FUNCTION_ID, pp->nfunc);
 	pb_uint(&pp->msg, FUNCTION_NAME, str);
 	pb_uint(&pp->msg, FUNCTION_SYSTEM_NAME, str);
 	pb_msg(b, PROFILE_FUNCTION, &pp->msg);
-	return slot->id;
+	return pp->nfunc;
 }
 
 /* The id of FR's location: by address for code, by name for the rest. */
 static uint32_t pp_location(struct pprof *pp, const struct lock_frame *fr)
 {
 	struct pb *b = &pp->sec[SEC_LOCATION];
-	struct pp_map *m = fr->ip ? &pp->locs_ip : &pp->locs_fn;
-	uint32_t fn = 0;
-	struct pp_slot *slot;
+	struct hashmap *m = fr->ip ? &pp->locs_ip : &pp->locs_fn;
+	uint32_t fn = 0, i;
+	struct hashmap_probe p;
+	uint64_t key;
 
 	if (!fr->ip)
 		fn = pp_function(pp, fr->name);
-	if (b->err || (b->err = map_reserve(m)))
+	if (b->err || (b->err = hashmap__reserve(m, 1)) ||
+	    (b->err = array__grow(&pp->loc_key, &pp->loc_cap, pp->nloc + 1,
+				  sizeof(*pp->loc_key), 64)))
 		return 0;
-	slot = map_slot(m, fr->ip ? fr->ip : fn, NULL, NULL, NULL);
-	if (slot->id)
-		return slot->id;
+	key = fr->ip ? fr->ip : fn;
+	if (map_find(m, pp->loc_key, key, &p, &i))
+		return i + 1;
+	/* pp_function() changes other maps only: P stays good for M. */
 	if (fr->ip)
 		fn = pp_function(pp, fr->name);
-	slot->key = fr->ip ? fr->ip : fn;
-	slot->id = ++pp->nloc;
-	m->used++;
-	pb_uint(&pp->msg, LOCATION_ID, slot->id);
+	pp->loc_key[pp->nloc] = key;
+	hashmap__probe_put(m, &p, pp->nloc);
+	pp->nloc++;
+	pb_uint(&pp->msg, LOCATION_ID, pp->nloc);
 	if (fr->ip) {
 		pb_uint(&pp->msg, LOCATION_MAPPING_ID, KERNEL_MAPPING_ID);
 		pb_uint(&pp->msg, LOCATION_ADDRESS, fr->ip);
@@ -325,7 +285,7 @@ static uint32_t pp_location(struct pprof *pp, const struct lock_frame *fr)
 	pb_uint(&pp->sub, LINE_FUNCTION_ID, fn);
 	pb_msg(&pp->msg, LOCATION_LINE, &pp->sub);
 	pb_msg(b, PROFILE_LOCATION, &pp->msg);
-	return slot->id;
+	return pp->nloc;
 }
 
 static void pp_comment(struct pprof *pp, const char *text)
@@ -360,10 +320,12 @@ static void pprof_free(struct pprof *pp)
 	free(pp->msg.p);
 	free(pp->sub.p);
 	free(pp->packed.p);
-	map_free(&pp->strs);
-	map_free(&pp->funcs);
-	map_free(&pp->locs_ip);
-	map_free(&pp->locs_fn);
+	hashmap__free(&pp->strs);
+	hashmap__free(&pp->funcs);
+	hashmap__free(&pp->locs_ip);
+	hashmap__free(&pp->locs_fn);
+	free(pp->func_key);
+	free(pp->loc_key);
 	free(pp->str_at);
 	free(pp->comments);
 	free(pp);

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "lib/array.h"
+#include "lib/hashmap.h"
 #include "lock/output.h"
 
 /* Geometry, in px of the drawing at 100%. */
@@ -54,7 +55,7 @@ struct fnode {
 	uint64_t count, total, max, weight;
 	uint32_t name;			/* offset in names */
 	uint32_t parent, child, next;	/* 0: none (node 0, the root, is nobody's child) */
-	uint32_t hash;
+	uint32_t hash;			/* of (parent, name): its colour too */
 	uint16_t depth;
 	uint8_t kind;
 };
@@ -62,8 +63,7 @@ struct fnode {
 struct flame {
 	struct fnode *nodes;
 	size_t len, cap;
-	uint32_t *slots;		/* (parent, name) -> node; 0: empty */
-	size_t nslots;			/* a power of two, at most half full */
+	struct hashmap map;		/* (parent, name) -> node */
 	char *names;
 	size_t names_len, names_cap;
 	uint64_t rows;
@@ -91,28 +91,9 @@ static void flame_free(struct flame *fl)
 	if (!fl)
 		return;
 	free(fl->nodes);
-	free(fl->slots);
+	hashmap__free(&fl->map);
 	free(fl->names);
 	free(fl);
-}
-
-/* Twice the slots, every node placed again.  0 or -ENOMEM. */
-static int rehash(struct flame *fl)
-{
-	size_t n = fl->nslots ? fl->nslots * 2 : 1024, i, j;
-	uint32_t *s = calloc(n, sizeof(*s));
-
-	if (!s)
-		return -ENOMEM;
-	for (i = 1; i < fl->len; i++) {
-		for (j = fl->nodes[i].hash & (n - 1); s[j]; j = (j + 1) & (n - 1))
-			;
-		s[j] = i;
-	}
-	free(fl->slots);
-	fl->slots = s;
-	fl->nslots = n;
-	return 0;
 }
 
 /* A new node, or 0 for want of memory. */
@@ -141,19 +122,20 @@ static uint32_t node_new(struct flame *fl, uint32_t parent, const char *name, ui
 static uint32_t child_get(struct flame *fl, uint32_t parent, const char *name, uint8_t kind)
 {
 	uint32_t h = name_hash(parent, name), id;
+	struct hashmap_probe p;
 	struct fnode *n;
-	size_t i;
 
-	if ((fl->len + 1) * 2 > fl->nslots && rehash(fl))
+	if (hashmap__reserve(&fl->map, 1))
 		return 0;
-	for (i = h & (fl->nslots - 1); fl->slots[i]; i = (i + 1) & (fl->nslots - 1)) {
-		n = &fl->nodes[fl->slots[i]];
-		if (n->hash == h && n->parent == parent && !strcmp(fl->names + n->name, name))
-			return fl->slots[i];
+	hashmap__probe_init(&fl->map, h, &p);
+	while ((id = hashmap__probe_next(&fl->map, &p)) != HASHMAP_NONE) {
+		n = &fl->nodes[id];
+		if (n->parent == parent && !strcmp(fl->names + n->name, name))
+			return id;
 	}
 	id = node_new(fl, parent, name, h, kind);
 	if (id)
-		fl->slots[i] = id;
+		hashmap__probe_put(&fl->map, &p, id);
 	return id;
 }
 

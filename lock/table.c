@@ -2,31 +2,25 @@
 /*
  * The user-space row table: rows read from the kernel's table and events
  * merged from the overflow ring end up here, keyed the same way the kernel
- * keys them.  Open addressing over a power-of-two array; grows at 3/4 full.
+ * keys them: the rows in one array, in the order made, found by key through
+ * lib/hashmap.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/array.h"
+#include "lib/hashmap.h"
 #include "lock/table.h"
 
 struct lock_table {
-	struct lock_row *rows;
-	unsigned char *used;
-	size_t cap;			/* power of two */
-	size_t len;
+	struct lock_row *rows;		/* in the order made */
+	size_t len, cap;
+	struct hashmap map;		/* key -> index into rows */
 	unsigned int max_stack;
 	uint64_t sum_count;
 	size_t nonempty;		/* rows with a wait */
 };
-
-static size_t slot_of(uint64_t key, size_t cap)
-{
-	key ^= key >> 33;
-	key *= 0xff51afd7ed558ccdULL;
-	key ^= key >> 33;
-	return key & (cap - 1);
-}
 
 struct lock_table *lock_table__new(unsigned int max_stack)
 {
@@ -34,15 +28,7 @@ struct lock_table *lock_table__new(unsigned int max_stack)
 
 	if (!t)
 		return NULL;
-	t->cap = 64;
 	t->max_stack = max_stack;
-	t->rows = calloc(t->cap, sizeof(*t->rows));
-	t->used = calloc(t->cap, 1);
-	if (!t->rows || !t->used) {
-		lock_table__free(t);
-		errno = ENOMEM;
-		return NULL;
-	}
 	return t;
 }
 
@@ -52,54 +38,24 @@ void lock_table__free(struct lock_table *t)
 
 	if (!t)
 		return;
-	for (i = 0; t->used && i < t->cap; i++)
-		if (t->used[i])
-			free(t->rows[i].stack);
+	for (i = 0; i < t->len; i++)
+		free(t->rows[i].stack);
 	free(t->rows);
-	free(t->used);
+	hashmap__free(&t->map);
 	free(t);
 }
 
-static struct lock_row *find_slot(struct lock_row *rows, unsigned char *used,
-				  size_t cap, uint64_t key)
+/* KEY's row, or NULL with P where it would go.  The key is its own hash
+ * (a stack hash, a tid, an address: the map mixes it). */
+static struct lock_row *find(const struct lock_table *t, uint64_t key, struct hashmap_probe *p)
 {
-	size_t i = slot_of(key, cap);
+	uint32_t i;
 
-	while (used[i] && rows[i].key != key)
-		i = (i + 1) & (cap - 1);
-	return &rows[i];
-}
-
-static int grow(struct lock_table *t)
-{
-	size_t cap = t->cap * 2, i;
-	struct lock_row *rows = calloc(cap, sizeof(*rows));
-	unsigned char *used = calloc(cap, 1);
-	int err = -ENOMEM;
-
-	if (!rows || !used)
-		goto out;
-	for (i = 0; i < t->cap; i++) {
-		struct lock_row *r;
-
-		if (!t->used[i])
-			continue;
-		r = find_slot(rows, used, cap, t->rows[i].key);
-		*r = t->rows[i];
-		used[r - rows] = 1;
-	}
-	free(t->rows);
-	free(t->used);
-	t->rows = rows;
-	t->used = used;
-	t->cap = cap;
-	rows = NULL;
-	used = NULL;
-	err = 0;
-out:
-	free(rows);
-	free(used);
-	return err;
+	hashmap__probe_init(&t->map, key, p);
+	while ((i = hashmap__probe_next(&t->map, p)) != HASHMAP_NONE)
+		if (t->rows[i].key == key)
+			return &t->rows[i];
+	return NULL;
 }
 
 static void merge_stat(struct lock_stat *dst, const struct lock_stat *src)
@@ -140,21 +96,21 @@ static int set_tail(struct lock_table *t, struct lock_row *r, const void *tail,
 /* The row of KEY, made empty (count 0) if it is new; NULL on -ENOMEM. */
 static struct lock_row *row_get(struct lock_table *t, uint64_t key, uint32_t flags)
 {
+	struct hashmap_probe p;
 	struct lock_row *r;
-	size_t idx;
 
-	if ((t->len + 1) * 4 > t->cap * 3 && grow(t))
+	if (hashmap__reserve(&t->map, 1) ||
+	    array__grow(&t->rows, &t->cap, t->len + 1, sizeof(*t->rows), 64))
 		return NULL;
-	r = find_slot(t->rows, t->used, t->cap, key);
-	idx = r - t->rows;
-	if (!t->used[idx]) {
-		memset(r, 0, sizeof(*r));
-		r->key = key;
-		r->st.min_ns = UINT64_MAX;
-		r->st.flags = flags;
-		t->used[idx] = 1;
-		t->len++;
-	}
+	r = find(t, key, &p);
+	if (r)
+		return r;
+	r = &t->rows[t->len];
+	memset(r, 0, sizeof(*r));
+	r->key = key;
+	r->st.min_ns = UINT64_MAX;
+	r->st.flags = flags;
+	hashmap__probe_put(&t->map, &p, t->len++);
 	return r;
 }
 
@@ -185,7 +141,9 @@ int lock_table__define(struct lock_table *t, uint64_t key, uint32_t flags,
 
 bool lock_table__has(const struct lock_table *t, uint64_t key)
 {
-	return t->used[find_slot(t->rows, t->used, t->cap, key) - t->rows];
+	struct hashmap_probe p;
+
+	return find(t, key, &p) != NULL;
 }
 
 /* Rows with at least one wait: a key defined through the ring whose waits
@@ -235,8 +193,8 @@ struct lock_row **lock_table__sorted(struct lock_table *t, enum lock_sort key)
 
 	if (!v)
 		return NULL;
-	for (i = 0; i < t->cap; i++)
-		if (t->used[i] && t->rows[i].st.count)
+	for (i = 0; i < t->len; i++)
+		if (t->rows[i].st.count)
 			v[n++] = &t->rows[i];
 	sort_key = key;
 	qsort(v, n, sizeof(*v), cmp_rows);

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/hashmap.h"
 #include "lock/acct.h"
 
 struct perf_event_header;
@@ -20,14 +21,13 @@ struct perf_event_header;
 enum { P_BEGIN, P_END };	/* which half of a wait a pending entry holds */
 
 struct pend {
-	uint64_t seq;		/* 0: empty; ~0: deleted */
+	uint64_t seq;		/* 0: a free entry (on the free list) */
 	uint64_t key;		/* P_BEGIN: the row's key */
 	uint64_t ns;		/* P_END: the wait */
 	uint32_t flags;
 	uint8_t state;
 	bool filtered;
 };
-#define PEND_DEL (~0ULL)
 
 /* A row's definition: its flags and tail, kept across -I's tables. */
 struct udef {
@@ -55,12 +55,14 @@ struct lock_ucollect {
 	const struct lock_collect_cfg *cfg;
 	struct lock_table *table;
 	size_t tail_size, def_size;
-	struct pend *pend;
-	size_t pend_cap, pend_used;	/* used: live and deleted entries */
+	struct pend *pend;		/* pending halves; freed entries reused */
+	size_t nr_pend, pend_cap;
+	struct hashmap pend_map;	/* seq -> index into pend */
+	uint32_t *pend_free;		/* indexes of freed entries */
+	size_t nr_free, free_cap;
 	unsigned char *defs;		/* def_size bytes each */
 	size_t nr_defs, cap_defs;
-	uint32_t *def_slots;		/* 1 + index; 0 empty */
-	size_t nr_def_slots;
+	struct hashmap def_map;		/* key -> index into defs */
 	uint64_t merged, filtered, lost_records;
 	double unwind_s;
 	int err;

@@ -37,57 +37,51 @@ static uint64_t hash64(uint64_t x)
 
 /* ---- the pending halves, by sequence number ---- */
 
-static struct pend *pend_find(struct lock_ucollect *u, uint64_t seq)
+/* The pending half of SEQ, or NULL; P then says where it was found. */
+static struct pend *pend_find(struct lock_ucollect *u, uint64_t seq, struct hashmap_probe *p)
 {
-	size_t i, m = u->pend_cap - 1;
+	uint32_t i;
 
-	if (!u->pend_cap)
-		return NULL;
-	for (i = hash64(seq) & m; u->pend[i].seq; i = (i + 1) & m)
+	hashmap__probe_init(&u->pend_map, seq, p);
+	while ((i = hashmap__probe_next(&u->pend_map, p)) != HASHMAP_NONE)
 		if (u->pend[i].seq == seq)
 			return &u->pend[i];
 	return NULL;
 }
 
-static int pend_rehash(struct lock_ucollect *u)
-{
-	size_t cap = u->pend_cap ? u->pend_cap : 1024, i, j, live = 0;
-	struct pend *old = u->pend, *p;
-
-	for (i = 0; i < u->pend_cap; i++)
-		live += old[i].seq && old[i].seq != PEND_DEL;
-	while (live * 4 >= cap)
-		cap *= 2;
-	p = calloc(cap, sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	for (i = 0; i < u->pend_cap; i++) {
-		if (!old[i].seq || old[i].seq == PEND_DEL)
-			continue;
-		for (j = hash64(old[i].seq) & (cap - 1); p[j].seq; j = (j + 1) & (cap - 1))
-			;
-		p[j] = old[i];
-	}
-	free(old);
-	u->pend = p;
-	u->pend_cap = cap;
-	u->pend_used = live;
-	return 0;
-}
-
+/* A new pending entry of SEQ, zeroed: a freed one reused, else one more. */
 static struct pend *pend_add(struct lock_ucollect *u, uint64_t seq)
 {
-	size_t i, m;
+	uint32_t i;
 
-	if ((u->pend_used + 1) * 2 > u->pend_cap && pend_rehash(u))
+	if (u->nr_free) {
+		i = u->pend_free[u->nr_free - 1];
+	} else {
+		if (array__grow(&u->pend, &u->pend_cap, u->nr_pend + 1, sizeof(*u->pend), 1024))
+			return NULL;
+		i = u->nr_pend;
+	}
+	if (hashmap__add(&u->pend_map, seq, i))
 		return NULL;
-	m = u->pend_cap - 1;
-	for (i = hash64(seq) & m; u->pend[i].seq && u->pend[i].seq != PEND_DEL; i = (i + 1) & m)
-		;
-	u->pend_used += !u->pend[i].seq;
+	if (u->nr_free)
+		u->nr_free--;
+	else
+		u->nr_pend++;
 	memset(&u->pend[i], 0, sizeof(u->pend[i]));
 	u->pend[i].seq = seq;
 	return &u->pend[i];
+}
+
+/* The entry P found, removed: its index goes to the free list.  0 or -ENOMEM. */
+static int pend_del(struct lock_ucollect *u, struct pend *e, const struct hashmap_probe *p)
+{
+	if (array__grow(&u->pend_free, &u->free_cap, u->nr_free + 1, sizeof(*u->pend_free),
+			1024))
+		return -ENOMEM;
+	hashmap__probe_del(&u->pend_map, p);
+	e->seq = 0;
+	u->pend_free[u->nr_free++] = e - u->pend;
+	return 0;
 }
 
 /* ---- row definitions, by key ---- */
@@ -97,55 +91,33 @@ static struct udef *def_at(struct lock_ucollect *u, size_t i)
 	return (struct udef *)(u->defs + i * u->def_size);
 }
 
-static struct udef *def_find(struct lock_ucollect *u, uint64_t key)
+static struct udef *def_find(struct lock_ucollect *u, uint64_t key, struct hashmap_probe *p)
 {
-	size_t i, m = u->nr_def_slots - 1;
+	uint32_t i;
 
-	if (!u->nr_def_slots)
-		return NULL;
-	for (i = hash64(key) & m; u->def_slots[i]; i = (i + 1) & m)
-		if (def_at(u, u->def_slots[i] - 1)->key == key)
-			return def_at(u, u->def_slots[i] - 1);
+	hashmap__probe_init(&u->def_map, key, p);
+	while ((i = hashmap__probe_next(&u->def_map, p)) != HASHMAP_NONE)
+		if (def_at(u, i)->key == key)
+			return def_at(u, i);
 	return NULL;
-}
-
-static int def_slots_grow(struct lock_ucollect *u)
-{
-	size_t n = u->nr_def_slots ? u->nr_def_slots * 2 : 1024, i, j;
-	uint32_t *s = calloc(n, sizeof(*s));
-
-	if (!s)
-		return -ENOMEM;
-	for (i = 0; i < u->nr_defs; i++) {
-		for (j = hash64(def_at(u, i)->key) & (n - 1); s[j]; j = (j + 1) & (n - 1))
-			;
-		s[j] = i + 1;
-	}
-	free(u->def_slots);
-	u->def_slots = s;
-	u->nr_def_slots = n;
-	return 0;
 }
 
 static int def_put(struct lock_ucollect *u, uint64_t key, uint32_t flags, const void *tail)
 {
+	struct hashmap_probe p;
 	struct udef *d;
-	size_t j;
 
-	if (def_find(u, key))
-		return 0;
-	if ((u->nr_defs + 1) * 2 > u->nr_def_slots && def_slots_grow(u))
+	if (hashmap__reserve(&u->def_map, 1))
 		return -ENOMEM;
+	if (def_find(u, key, &p))
+		return 0;
 	if (array__grow(&u->defs, &u->cap_defs, u->nr_defs + 1, u->def_size, 64))
 		return -ENOMEM;
 	d = def_at(u, u->nr_defs);
 	d->key = key;
 	d->flags = flags;
 	memcpy(d->tail, tail, u->tail_size);
-	for (j = hash64(key) & (u->nr_def_slots - 1); u->def_slots[j];
-	     j = (j + 1) & (u->nr_def_slots - 1))
-		;
-	u->def_slots[j] = ++u->nr_defs;
+	hashmap__probe_put(&u->def_map, &p, u->nr_defs++);
 	return 0;
 }
 
@@ -154,7 +126,8 @@ static int def_put(struct lock_ucollect *u, uint64_t key, uint32_t flags, const 
 static int add_wait(struct lock_ucollect *u, uint64_t key, uint32_t flags, uint64_t ns)
 {
 	struct lock_stat st = { ns, ns, ns, 1, flags };
-	struct udef *d = def_find(u, key);
+	struct hashmap_probe p;
+	struct udef *d = def_find(u, key, &p);
 
 	u->merged++;
 	return lock_table__add(u->table, key, &st, d && u->tail_size ? d->tail : NULL,
@@ -205,10 +178,12 @@ static uint64_t key_of_stack(const uint64_t *frames, unsigned int n, enum lock_u
 static void half(struct lock_ucollect *u, uint64_t seq, uint8_t state, uint64_t key,
 		 uint32_t flags, bool filtered, uint64_t ns)
 {
-	struct pend *p = pend_find(u, seq);
+	struct hashmap_probe hp;
+	struct pend *p = pend_find(u, seq, &hp);
 
 	if (p && p->state != state) {
-		p->seq = PEND_DEL;
+		if ((u->err = pend_del(u, p, &hp)))
+			return;
 		if (state == P_END) {
 			key = p->key;
 			flags = p->flags;
@@ -317,8 +292,8 @@ void lock_ujoin__pending(const struct lock_ucollect *u, uint64_t *open, uint64_t
 	size_t k;
 
 	*open = *unjoined = 0;
-	for (k = 0; k < u->pend_cap; k++) {
-		if (!u->pend[k].seq || u->pend[k].seq == PEND_DEL)
+	for (k = 0; k < u->nr_pend; k++) {
+		if (!u->pend[k].seq)
 			continue;
 		if (u->pend[k].state == P_BEGIN)
 			(*open)++;
@@ -330,9 +305,11 @@ void lock_ujoin__pending(const struct lock_ucollect *u, uint64_t *open, uint64_t
 void lock_ujoin__free(struct lock_ucollect *u)
 {
 	free(u->pend);
+	free(u->pend_free);
 	free(u->defs);
-	free(u->def_slots);
+	hashmap__free(&u->pend_map);
+	hashmap__free(&u->def_map);
 	u->pend = NULL;
+	u->pend_free = NULL;
 	u->defs = NULL;
-	u->def_slots = NULL;
 }

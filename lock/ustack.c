@@ -24,6 +24,7 @@
 #include "cli/cli.h"
 #include "lib/array.h"
 #include "lib/hash.h"
+#include "lib/hashmap.h"
 #include "lock/ulibc.h"
 #include "lock/ustack.h"
 
@@ -48,7 +49,7 @@ enum { CFI_OK = 1, CFI_END, CFI_BAD };
 #define BP_SAME INT32_MIN
 
 struct urule {
-	uint64_t key;		/* 0: empty */
+	uint64_t key;		/* rule_key(): never 0 */
 	int32_t cfa_off, ra_off, bp_off;
 	uint8_t cfa_reg, kind;
 };
@@ -65,10 +66,10 @@ struct lock_ustacks {
 	size_t nr_procs, cap_procs;
 	struct uframe *frames;
 	size_t nr_frames, cap_frames;
-	uint32_t *slots;		/* open addressing: 1 + frame index; 0 empty */
-	size_t nr_slots;
-	struct urule *rules;		/* open addressing, by code address in a module */
+	struct hashmap frame_map;	/* frame hash -> index into frames */
+	struct urule *rules;		/* memoized, in the order found */
 	size_t nr_rules, cap_rules;
+	struct hashmap rule_map;	/* code address in a module -> index into rules */
 	bool check;			/* --stack-check: libdwfl unwinds each stack too */
 	uint64_t walked, by_dwfl, mismatches;
 	/* the record being unwound, for the callbacks */
@@ -217,26 +218,6 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	return h * 0xff51afd7ed558ccdULL;
 }
 
-static int grow_slots(struct lock_ustacks *u)
-{
-	size_t n = u->nr_slots ? u->nr_slots * 2 : 1024, i;
-	uint32_t *s = calloc(n, sizeof(*s));
-
-	if (!s)
-		return -ENOMEM;
-	for (i = 0; i < u->nr_frames; i++) {
-		size_t j = u->frames[i].h & (n - 1);
-
-		while (s[j])
-			j = (j + 1) & (n - 1);
-		s[j] = i + 1;
-	}
-	free(u->slots);
-	u->slots = s;
-	u->nr_slots = n;
-	return 0;
-}
-
 /* The token of the frame at PC (a return address is looked up at PC - 1). */
 static uint64_t frame_token(struct lock_ustacks *u, uint64_t pc, bool activation)
 {
@@ -244,9 +225,10 @@ static uint64_t frame_token(struct lock_ustacks *u, uint64_t pc, bool activation
 	Dwfl_Module *m = module_of(u, look);
 	const char *mod = NULL, *sym = NULL, *bin;
 	char name[512], func[256];
+	struct hashmap_probe p;
 	struct uframe *f;
 	GElf_Sym s;
-	size_t j;
+	uint32_t j;
 
 	if (m)
 		mod = dwfl_module_info(m, NULL, &base, NULL, NULL, NULL, NULL, NULL);
@@ -254,14 +236,15 @@ static uint64_t frame_token(struct lock_ustacks *u, uint64_t pc, bool activation
 	 * up before the symbol: dwfl_module_addrinfo searches a table. */
 	h = mod ? mix(hash_fnv1a_str(mod), pc - base) : mix(u->cur->tgid, pc);
 	h = mix(h, activation);
-	for (j = u->nr_slots ? h & (u->nr_slots - 1) : 0; u->nr_slots && u->slots[j];
-	     j = (j + 1) & (u->nr_slots - 1))
-		if (u->frames[u->slots[j] - 1].h == h)
-			return LOCK_UFRAME_TAG | (u->slots[j] - 1);
+	if (hashmap__reserve(&u->frame_map, 1))
+		return 0;
+	hashmap__probe_init(&u->frame_map, h, &p);
+	while ((j = hashmap__probe_next(&u->frame_map, &p)) != HASHMAP_NONE)
+		if (u->frames[j].h == h)
+			return LOCK_UFRAME_TAG | j;
+	/* Nothing below changes the map: P stays where the frame goes. */
 	if (m)
 		sym = dwfl_module_addrinfo(m, look, &off, &s, NULL, NULL, NULL);
-	if ((u->nr_frames + 1) * 2 > u->nr_slots && grow_slots(u))
-		return 0;
 	if (u->nr_frames >= LOCK_UFRAME_MAX ||
 	    array__grow(&u->frames, &u->cap_frames, u->nr_frames + 1, sizeof(*u->frames), 256))
 		return 0;
@@ -294,10 +277,8 @@ static uint64_t frame_token(struct lock_ustacks *u, uint64_t pc, bool activation
 		free(f->func);
 		return 0;
 	}
-	for (j = h & (u->nr_slots - 1); u->slots[j]; j = (j + 1) & (u->nr_slots - 1))
-		;
-	u->slots[j] = ++u->nr_frames;
-	return LOCK_UFRAME_TAG | (u->nr_frames - 1);
+	hashmap__probe_put(&u->frame_map, &p, u->nr_frames);
+	return LOCK_UFRAME_TAG | u->nr_frames++;
 }
 
 /* ---- our walk: simple CFI rules, memoized ---- */
@@ -365,26 +346,6 @@ static void rule_parse(Dwarf_Frame *f, struct urule *r)
 	r->kind = CFI_OK;
 }
 
-static int rules_grow(struct lock_ustacks *u)
-{
-	size_t cap = u->cap_rules ? u->cap_rules * 2 : 1024, i, j;
-	struct urule *t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return -ENOMEM;
-	for (i = 0; i < u->cap_rules; i++) {
-		if (!u->rules[i].key)
-			continue;
-		for (j = u->rules[i].key & (cap - 1); t[j].key; j = (j + 1) & (cap - 1))
-			;
-		t[j] = u->rules[i];
-	}
-	free(u->rules);
-	u->rules = t;
-	u->cap_rules = cap;
-	return 0;
-}
-
 static const struct urule *rule_of(struct lock_ustacks *u, uint64_t look)
 {
 	static const struct urule bad = { .kind = CFI_BAD };
@@ -393,23 +354,24 @@ static const struct urule *rule_of(struct lock_ustacks *u, uint64_t look)
 	Dwarf_Addr bias;
 	Dwarf_Frame *f = NULL;
 	Dwarf_CFI *cfi;
+	struct hashmap_probe p;
 	struct urule *r;
-	size_t j;
+	uint32_t j;
 
 	if (!key)
 		return &bad;
-	for (j = u->cap_rules ? key & (u->cap_rules - 1) : 0; u->cap_rules && u->rules[j].key;
-	     j = (j + 1) & (u->cap_rules - 1))
+	if (hashmap__reserve(&u->rule_map, 1) ||
+	    array__grow(&u->rules, &u->cap_rules, u->nr_rules + 1, sizeof(*u->rules), 1024))
+		return &bad;
+	hashmap__probe_init(&u->rule_map, key, &p);
+	while ((j = hashmap__probe_next(&u->rule_map, &p)) != HASHMAP_NONE)
 		if (u->rules[j].key == key)
 			return &u->rules[j];
-	if ((u->nr_rules + 1) * 2 > u->cap_rules && rules_grow(u))
-		return &bad;
-	for (j = key & (u->cap_rules - 1); u->rules[j].key; j = (j + 1) & (u->cap_rules - 1))
-		;
-	r = &u->rules[j];
+	r = &u->rules[u->nr_rules];
+	memset(r, 0, sizeof(*r));
 	r->key = key;
 	r->kind = CFI_BAD;
-	u->nr_rules++;
+	hashmap__probe_put(&u->rule_map, &p, u->nr_rules++);
 	cfi = dwfl_module_eh_cfi(m, &bias);
 	if (!cfi || dwarf_cfi_addrframe(cfi, look - bias, &f)) {
 		cfi = dwfl_module_dwarf_cfi(m, &bias);
@@ -534,7 +496,8 @@ void lock_ustacks__free(struct lock_ustacks *u)
 	free(u->procs);
 	free(u->rules);
 	free(u->frames);
-	free(u->slots);
+	hashmap__free(&u->frame_map);
+	hashmap__free(&u->rule_map);
 	free(u);
 }
 

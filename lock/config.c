@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "lock/collect.h"
+#include "lock/collect_cfg.h"
 #include "lock/config.h"
 #include "lock/opts.h"
 #include "lock/report.h"

@@ -17,7 +17,7 @@
 
 #include "cli/cli.h"
 #include "lock/caps.h"
-#include "lock/collect.h"
+#include "lock/collect_cfg.h"
 #include "lock/collect_int.h"
 #include "lock/lock.skel.h"
 

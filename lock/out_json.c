@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 
+#include "lock/acct.h"
 #include "lock/output.h"
 #include "lock/types.h"
 

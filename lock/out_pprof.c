@@ -43,6 +43,7 @@
 #include "lib/hash.h"
 #include "lib/hashmap.h"
 #include "lib/ksyms.h"
+#include "lock/acct.h"
 #include "lock/output.h"
 #include "lock/types.h"
 

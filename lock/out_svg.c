@@ -36,6 +36,7 @@
 
 #include "lib/array.h"
 #include "lib/hashmap.h"
+#include "lock/acct.h"
 #include "lock/output.h"
 
 /* Geometry, in px of the drawing at 100%. */

@@ -12,6 +12,7 @@
 #include "lib/hash.h"
 #include "lib/io.h"
 #include "lib/ksyms.h"
+#include "lock/acct.h"
 #include "lock/cgroup.h"
 #include "lock/output.h"
 #include "lock/types.h"

@@ -14,7 +14,6 @@
 #include <stdio.h>
 
 #include "lib/io.h"
-#include "lock/acct.h"
 #include "lock/table.h"
 
 /* Output fields (-F), in display order when set. */
@@ -53,6 +52,7 @@ struct lock_file_out {
 #define LOCK_MAX_FILES	4
 
 struct ksyms;
+struct lock_accounting;
 struct lock_ustacks;
 
 /*

@@ -9,7 +9,7 @@
 #include "lib/array.h"
 #include "lib/ksyms.h"
 #include "lock/cgroup.h"
-#include "lock/collect.h"
+#include "lock/collect_cfg.h"
 #include "lock/opts.h"
 #include "lock/resolve.h"
 

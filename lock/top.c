@@ -17,6 +17,7 @@
 #include <sys/ioctl.h>
 
 #include "lib/io.h"
+#include "lock/acct.h"
 #include "lock/output.h"
 #include "lock/top.h"
 

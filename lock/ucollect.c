@@ -35,7 +35,7 @@
 #include "lib/array.h"
 #include "lib/recq.h"
 #include "lib/tracefs.h"
-#include "lock/collect.h"
+#include "lock/collect_cfg.h"
 #include "lock/perf.h"
 #include "lock/ucollect.h"
 #include "lock/ucollect_int.h"

@@ -17,7 +17,7 @@
 
 #include "cli/cli.h"
 #include "lib/array.h"
-#include "lock/collect.h"
+#include "lock/collect_cfg.h"
 #include "lock/table.h"
 #include "lock/ucollect_int.h"
 #include "lock/ustack.h"

@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "lib/ksyms.h"
+#include "lock/acct.h"
 #include "lock/opts.h"
 #include "lock/config.h"
 #include "lock/output.h"

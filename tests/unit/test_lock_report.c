@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "lock/acct.h"
 #include "lock/opts.h"
 #include "lock/config.h"
 #include "lock/output.h"

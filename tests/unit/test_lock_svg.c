@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "lib/ksyms.h"
+#include "lock/acct.h"
 #include "lock/opts.h"
 #include "lock/config.h"
 #include "lock/output.h"

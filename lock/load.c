@@ -151,37 +151,17 @@ static size_t tail_size_of(const struct lock_collect_cfg *cfg, bool slab_names, 
 	return slab_names ? LOCK_SLAB_LEN : 0;
 }
 
-static int configure(struct lock_collect *c, const struct lock_collect_cfg *cfg, bool btf)
+/* What the run asked, as the programs' constants: a straight translation. */
+static void set_rodata(struct lock_bpf__rodata *ro, const struct lock_collect_cfg *cfg)
 {
-	struct lock_bpf *s = c->skel;
-	struct lock_bpf__rodata *ro = s->rodata;
-	bool want_stack = cfg->want_stack;
-	int nr_cpus = libbpf_num_possible_cpus();
-	bool slab_names;
-	int err;
-
-	if (nr_cpus < 0)
-		return nr_cpus;
-	/* Slab names: -l on the tp_btf path, where the kernel has the kfunc (6.13+). */
-	slab_names = btf && cfg->mode == LOCK_AGGR_ADDR && kbtf_facts(cfg) == 0 &&
-		     KQ(KMEM_CACHE)->id && KQ(CACHE_NAME)->offset >= 0;
-	c->tail_size = tail_size_of(cfg, slab_names, btf);
-	ro->slab_names = slab_names;
-	ro->off_cache_name = slab_names ? KQ(CACHE_NAME)->offset : 0;
-	c->slab_names = patch_slab = slab_names;
-	if (cfg->mode == LOCK_AGGR_ADDR)
-		cli_log("lock: slab cache names %s\n", slab_names ? "from bpf_get_kmem_cache" :
-			btf ? "unavailable (no bpf_get_kmem_cache: kernel < 6.13?)" :
-			"unavailable on raw tracepoints");
 	ro->aggr_mode = cfg->mode;
 	ro->max_stack = cfg->max_stack;
 	ro->stack_skip = cfg->stack_skip;
-	ro->tail_size = c->tail_size;
 	ro->nr_rows = cfg->map_entries;
 	ro->do_nothing = cfg->floor;
 	ro->as_nested = cfg->as_nested;
 	ro->skip_nested = cfg->skip_nested;
-	ro->want_stack = want_stack;
+	ro->want_stack = cfg->want_stack;
 	ro->target_mode = cfg->target_mode;
 	ro->has_cpu = cfg->has_cpu;
 	ro->type_mask = cfg->type_mask;
@@ -191,14 +171,64 @@ static int configure(struct lock_collect *c, const struct lock_collect_cfg *cfg,
 	ro->shown_frames = cfg->shown_frames;
 	ro->nr_machinery = cfg->f.nr_machinery;
 	memcpy(ro->machinery, cfg->f.machinery, sizeof(ro->machinery));
+}
+
+/*
+ * -l's slab names, on the tp_btf path where the kernel has the kfunc
+ * (6.13+); and what a row's definition carries (its tail).
+ */
+static void set_tail(struct lock_collect *c, const struct lock_collect_cfg *cfg, bool btf)
+{
+	struct lock_bpf__rodata *ro = c->skel->rodata;
+	bool slab_names = btf && cfg->mode == LOCK_AGGR_ADDR && kbtf_facts(cfg) == 0 &&
+			  KQ(KMEM_CACHE)->id && KQ(CACHE_NAME)->offset >= 0;
+
+	c->tail_size = tail_size_of(cfg, slab_names, btf);
+	ro->tail_size = c->tail_size;
+	ro->slab_names = slab_names;
+	ro->off_cache_name = slab_names ? KQ(CACHE_NAME)->offset : 0;
+	c->slab_names = patch_slab = slab_names;
+	if (cfg->mode == LOCK_AGGR_ADDR)
+		cli_log("lock: slab cache names %s\n", slab_names ? "from bpf_get_kmem_cache" :
+			btf ? "unavailable (no bpf_get_kmem_cache: kernel < 6.13?)" :
+			"unavailable on raw tracepoints");
+}
+
+/* -o: where the owner words are; without them -o cannot say anything true. */
+static int set_owner(struct lock_bpf__rodata *ro, const struct lock_collect_cfg *cfg, bool btf)
+{
+	patch_owner = false;
+	if (!cfg->owner)
+		return 0;
+	if (kbtf_facts(cfg) || KQ(MUTEX_OWNER)->offset < 0 || KQ(RWSEM_OWNER)->offset < 0 ||
+	    KQ(PID)->offset <= 0 || KQ(COMM)->offset <= 0)
+		return -ENOENT;
+	ro->owner_mode = true;
+	ro->off_mutex_owner = KQ(MUTEX_OWNER)->offset;
+	ro->off_rwsem_owner = KQ(RWSEM_OWNER)->offset;
+	/* rt_mutex_base exists with PREEMPT_RT and futex PI: 0 when absent. */
+	ro->off_rtmutex_owner = KQ(RTMUTEX_OWNER)->offset > 0 ? KQ(RTMUTEX_OWNER)->offset : 0;
+	ro->off_task_pid = KQ(PID)->offset;
+	ro->off_task_comm = KQ(COMM)->offset;
+	ro->owner_stacks = patch_owner = owner_stacks(cfg, btf);
+	if (cfg->owner_stacks)
+		cli_log("lock: owners' stacks %s\n", patch_owner ?
+			"from bpf_task_from_pid and bpf_get_task_stack" :
+			"unavailable (no bpf_task_from_pid, or raw tracepoints)");
+	return 0;
+}
+
+/* The kernel's struct offsets the run needs, from its BTF.  0 or -errno. */
+static int set_offsets(struct lock_bpf__rodata *ro, const struct lock_collect_cfg *cfg)
+{
+	/* The task's stack tells nested waits apart (and the walker needs it). */
+	if (kbtf_facts(cfg) == 0 && KQ(STACK)->offset > 0)
+		ro->off_task_stack = KQ(STACK)->offset;
 	/*
 	 * The walker knows x86-64's stacks (16 KB, aligned; kernel text in the
 	 * top 2 GB; return addresses pushed by call): elsewhere, unwind.
 	 */
-	/* The task's stack tells nested waits apart (and the walker needs it). */
-	if (kbtf_facts(cfg) == 0 && KQ(STACK)->offset > 0)
-		ro->off_task_stack = KQ(STACK)->offset;
-	if (want_stack && WALKER_ARCH && ro->off_task_stack && !cfg->no_stack_walk) {
+	if (cfg->want_stack && WALKER_ARCH && ro->off_task_stack && !cfg->no_stack_walk) {
 		ro->use_walker = true;
 		ro->stack_check = cfg->stack_check;
 	}
@@ -215,33 +245,20 @@ static int configure(struct lock_collect *c, const struct lock_collect_cfg *cfg,
 			    KQ(SIGLOCK)->offset >= 0;
 	if (cfg->follow_forks && KQ(TGID)->offset <= 0)
 		return -ESRCH;
-	if (cfg->owner) {
-		/* Without where the owner words are, -o cannot say anything true. */
-		if (kbtf_facts(cfg) || KQ(MUTEX_OWNER)->offset < 0 || KQ(RWSEM_OWNER)->offset < 0 ||
-		    KQ(PID)->offset <= 0 || KQ(COMM)->offset <= 0)
-			return -ENOENT;
-		ro->owner_mode = true;
-		ro->off_mutex_owner = KQ(MUTEX_OWNER)->offset;
-		ro->off_rwsem_owner = KQ(RWSEM_OWNER)->offset;
-		/* rt_mutex_base exists with PREEMPT_RT and futex PI: 0 when absent. */
-		ro->off_rtmutex_owner = KQ(RTMUTEX_OWNER)->offset > 0 ?
-					KQ(RTMUTEX_OWNER)->offset : 0;
-		ro->off_task_pid = KQ(PID)->offset;
-		ro->off_task_comm = KQ(COMM)->offset;
-		ro->owner_stacks = patch_owner = owner_stacks(cfg, btf);
-		if (cfg->owner_stacks)
-			cli_log("lock: owners' stacks %s\n", patch_owner ?
-				"from bpf_task_from_pid and bpf_get_task_stack" :
-				"unavailable (no bpf_task_from_pid, or raw tracepoints)");
-	} else {
-		patch_owner = false;
-	}
 	if (!cfg->skip_nested && kbtf_facts(cfg) == 0 && KQ(ARRAY_PTRS)->offset > 0 &&
 	    KQ(PROG_ACTIVE)->offset > 0) {
 		ro->off_array_ptrs = KQ(ARRAY_PTRS)->offset;
 		ro->off_prog_active = KQ(PROG_ACTIVE)->offset;
 	}
-	set_autoload(s, btf, cfg->follow_forks, !cfg->skip_nested);
+	return 0;
+}
+
+/* Every map sized as the run asked (one entry where a map is unused). */
+static int size_maps(struct lock_collect *c, const struct lock_collect_cfg *cfg, int nr_cpus)
+{
+	struct lock_bpf *s = c->skel;
+	bool walker = s->rodata->use_walker;
+	int err;
 
 	err = bpf_map__set_max_entries(s->maps.rows, cfg->map_entries);
 	err = err ?: bpf_map__set_max_entries(s->maps.row_sums, cfg->map_entries);
@@ -249,11 +266,8 @@ static int configure(struct lock_collect *c, const struct lock_collect_cfg *cfg,
 	err = err ?: bpf_map__set_value_size(s->maps.row_defs,
 					     offsetof(struct lock_rec_def, tail) + c->tail_size);
 	err = err ?: bpf_map__set_max_entries(s->maps.row_of, cfg->map_entries);
-	/* Without the walker, one-entry tables. */
-	err = err ?: bpf_map__set_max_entries(s->maps.frame_facts,
-					      ro->use_walker ? LOCK_FRAME_FACTS : 1);
-	err = err ?: bpf_map__set_max_entries(s->maps.path_facts,
-					      ro->use_walker ? LOCK_FRAME_FACTS : 1);
+	err = err ?: bpf_map__set_max_entries(s->maps.frame_facts, walker ? LOCK_FRAME_FACTS : 1);
+	err = err ?: bpf_map__set_max_entries(s->maps.path_facts, walker ? LOCK_FRAME_FACTS : 1);
 	err = err ?: bpf_map__set_max_entries(s->maps.cpus, nr_cpus);
 	/* Targets: with a command, room for its processes to come. */
 	err = err ?: bpf_map__set_max_entries(s->maps.targets,
@@ -266,6 +280,20 @@ static int configure(struct lock_collect *c, const struct lock_collect_cfg *cfg,
 	err = err ?: bpf_map__set_max_entries(s->maps.ranges,
 					      cfg->f.nr_ranges ? cfg->f.nr_ranges : 1);
 	return err;
+}
+
+/* The object opened for CFG on the path BTF (tp_btf, else raw_tp), before its load. */
+static int configure(struct lock_collect *c, const struct lock_collect_cfg *cfg, bool btf)
+{
+	struct lock_bpf__rodata *ro = c->skel->rodata;
+	int nr_cpus = libbpf_num_possible_cpus();
+
+	if (nr_cpus < 0)
+		return nr_cpus;
+	set_rodata(ro, cfg);
+	set_tail(c, cfg, btf);
+	set_autoload(c->skel, btf, cfg->follow_forks, !cfg->skip_nested);
+	return set_offsets(ro, cfg) ?: set_owner(ro, cfg, btf) ?: size_maps(c, cfg, nr_cpus);
 }
 
 static int fill_maps(struct lock_collect *c, const struct lock_collect_cfg *cfg)

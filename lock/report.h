@@ -129,17 +129,6 @@ int lock_report_all(const struct lock_report_cfg *rc, struct lock_sinks *s, stru
 		    const struct lock_accounting *a, const struct lock_run_info *ri,
 		    struct ksyms *ks, const char **failed);
 
-/* ---- the symbols a report names (symbols.c) ---- */
-
-/* A small table naming ADDRS and the symbols MARKS (up to 4); NULL + errno. */
-struct ksyms *lock_symbolize(const uint64_t *addrs, size_t n,
-			     const char *const *marks, size_t nr_marks);
-/*
- * The symbols the report of T names: the frames of its printed rows (or
- * their lock addresses) and the section marks that tell locking code
- * apart.  From the kernel's symbolizer, else /proc/kallsyms; NULL + errno.
- */
-struct ksyms *lock_report_syms(const struct lock_report_cfg *rc, struct lock_table *t);
 /*
  * With one program per tracepoint (no --nested), the tracepoint
  * iterator's frame is on a stack only while another tracer shares the
@@ -151,5 +140,17 @@ struct ksyms *lock_report_syms(const struct lock_report_cfg *rc, struct lock_tab
 bool lock_report_merges(const struct lock_report_cfg *rc);
 struct lock_table *lock_report_merged(const struct lock_report_cfg *rc, struct lock_table *t,
 				      struct ksyms *ks);
+
+/* ---- the symbols a report names (symbols.c) ---- */
+
+/* A small table naming ADDRS and the symbols MARKS (up to 4); NULL + errno. */
+struct ksyms *lock_symbolize(const uint64_t *addrs, size_t n,
+			     const char *const *marks, size_t nr_marks);
+/*
+ * The symbols the report of T names: the frames of its printed rows (or
+ * their lock addresses) and the section marks that tell locking code
+ * apart.  From the kernel's symbolizer, else /proc/kallsyms; NULL + errno.
+ */
+struct ksyms *lock_report_syms(const struct lock_report_cfg *rc, struct lock_table *t);
 
 #endif

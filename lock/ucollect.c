@@ -32,7 +32,6 @@
 #include <bpf/libbpf.h>
 
 #include "cli/cli.h"
-#include "lib/array.h"
 #include "lib/recq.h"
 #include "lib/tracefs.h"
 #include "lock/collect_cfg.h"

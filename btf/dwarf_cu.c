@@ -370,52 +370,31 @@ static int member(const struct enc_batch *b, const struct cu_ent *e, const die_t
 }
 
 /*
- * The CU's type DIEs by offset: an open-addressing table of indexes into
+ * The CU's type DIEs by offset: lib/hashmap over indexes into
  * b->ents, built once the first walk has them all.  A binary search over
  * the entries was a twentieth of all the encoder's instructions (a
  * reference per member, parameter and qualifier, each a cache miss).
  */
-static uint32_t off_hash(uint64_t off)
-{
-	return (uint32_t)((off * 0x9E3779B97F4A7C15ull) >> 32);
-}
-
 static int index_ents(struct enc_batch *b)
 {
-	size_t cap = 64, i, slot;
+	size_t i;
+	int err = hashmap__reset(&b->ent_map, b->nents);
 
-	while (cap < b->nents * 2)
-		cap *= 2;
-	if (cap > b->ent_hash_cap) {
-		uint32_t *h = malloc(cap * sizeof(*h));
-
-		if (!h)
-			return -ENOMEM;
-		free(b->ent_hash);
-		b->ent_hash = h;
-		b->ent_hash_cap = cap;
-	}
-	b->ent_mask = cap - 1;
-	memset(b->ent_hash, 0xff, cap * sizeof(*b->ent_hash));
-	for (i = 0; i < b->nents; i++) {
-		slot = off_hash(b->ents[i].die.off) & b->ent_mask;
-		while (b->ent_hash[slot] != UINT32_MAX)
-			slot = (slot + 1) & b->ent_mask;
-		b->ent_hash[slot] = (uint32_t)i;
-	}
-	return 0;
+	/* DIE offsets are unique: each is added without a lookup */
+	for (i = 0; !err && i < b->nents; i++)
+		err = hashmap__add(&b->ent_map, b->ents[i].die.off, (uint32_t)i);
+	return err;
 }
 
 static const struct cu_ent *find_ent(const struct enc_batch *b, uint64_t off)
 {
-	size_t slot = off_hash(off) & b->ent_mask;
+	struct hashmap_probe p;
 	uint32_t i;
 
-	while ((i = b->ent_hash[slot]) != UINT32_MAX) {
+	hashmap__probe_init(&b->ent_map, off, &p);
+	while ((i = hashmap__probe_next(&b->ent_map, &p)) != HASHMAP_NONE)
 		if (b->ents[i].die.off == off)
 			return &b->ents[i];
-		slot = (slot + 1) & b->ent_mask;
-	}
 	return NULL;
 }
 
@@ -611,77 +590,40 @@ static int btf_ret(struct enc_batch *b, const die_t *die, int id)
  * (DW_FORM_string: "id", "len", "ops"), a new pointer each time: 730,000
  * of them in the 6.12 vmlinux; those up to 7 bytes are keyed by their
  * bytes instead.
- */
-static uint32_t key_hash(uint64_t v)
-{
-	return (uint32_t)((v * 0x9E3779B97F4A7C15ull) >> 32);
-}
-
-/*
- * At most this many slots (4 MB of keys, 2 MB of offsets).  A module's
+ *
+ * At most this many entries (2 MB of slots, 4 MB of entries).  A module's
  * .debug_str is not merged across its units, so each unit's names are
  * pointers of their own: mlx5_core.ko's would take 1M entries, 37 MB at
- * the encoder's peak, for no hit across units.  A full cache at this size
- * is emptied instead of grown; it only saves lookups, never changes an
- * offset (btf__add_str returns the same one for the same string).
+ * the encoder's peak, for no hit across units.  A full cache is emptied
+ * instead of grown; it only saves lookups, never changes an offset
+ * (btf__add_str returns the same one for the same string).
  */
-#define STR_CACHE_MAX	(1u << 19)
-
-static int str_cache_grow(struct str_cache *c)
-{
-	size_t cap = c->cap ? c->cap * 2 : 1 << 14, i, slot;
-	uint64_t *keys;
-	uint32_t *offs;
-
-	if (c->cap >= STR_CACHE_MAX) {
-		memset(c->keys, 0, c->cap * sizeof(*c->keys));
-		c->n = 0;
-		return 0;
-	}
-	keys = calloc(cap, sizeof(*keys));
-	offs = malloc(cap * sizeof(*offs));
-	if (!keys || !offs) {
-		free(keys);
-		free(offs);
-		return -ENOMEM;
-	}
-	for (i = 0; i < c->cap; i++) {
-		if (!c->keys[i])
-			continue;
-		slot = key_hash(c->keys[i]) & (cap - 1);
-		while (keys[slot])
-			slot = (slot + 1) & (cap - 1);
-		keys[slot] = c->keys[i];
-		offs[slot] = c->offs[i];
-	}
-	free(c->keys);
-	free(c->offs);
-	c->keys = keys;
-	c->offs = offs;
-	c->cap = cap;
-	return 0;
-}
+#define STR_CACHE_MAX	(1u << 18)
 
 /* NAME's offset in b->btf, looked up in cache C under KEY (never 0). */
 static int str_cached(struct enc_batch *b, struct str_cache *c, uint64_t key, const char *name)
 {
-	size_t slot;
+	struct hashmap_probe p;
+	uint32_t i;
 	int off;
 
-	if (c->n * 2 >= c->cap && str_cache_grow(c))
-		return -ENOMEM;
-	slot = key_hash(key) & (c->cap - 1);
-	while (c->keys[slot]) {
-		if (c->keys[slot] == key)
-			return c->offs[slot];
-		slot = (slot + 1) & (c->cap - 1);
+	if (c->n >= STR_CACHE_MAX) {
+		hashmap__clear(&c->map);
+		c->n = 0;
 	}
+	if (array__grow(&c->ents, &c->cap, c->n + 1, sizeof(*c->ents), 1 << 13) ||
+	    hashmap__reserve(&c->map, 1))
+		return -ENOMEM;
+	hashmap__probe_init(&c->map, key, &p);
+	while ((i = hashmap__probe_next(&c->map, &p)) != HASHMAP_NONE)
+		if (c->ents[i].key == key)
+			return (int)c->ents[i].off;
 	off = btf__add_str(b->btf, name);
 	if (off < 0)
 		return off;
-	c->keys[slot] = key;
-	c->offs[slot] = off;
-	c->n++;
+	hashmap__probe_put(&c->map, &p, (uint32_t)c->n);
+	c->ents[c->n].key = key;
+	c->ents[c->n++].off = (uint32_t)off;
 	return off;
 }
 

@@ -64,7 +64,7 @@ static int da_index(unsigned int name)
 static void da_map_build(const struct enc_batch *b, const struct dwarf_abbrev *ab,
 			 struct da_map *m)
 {
-	const struct dwarf_spec *sp = b->u->specs + ab->first;
+	const struct dwarf_spec *sp = b->u->abbrevs.specs + ab->first;
 	uint32_t k;
 	int i;
 
@@ -100,7 +100,7 @@ static int die_attrs__read(struct enc_batch *b, const die_t *die, struct die_att
 	da->has = 0;
 	da->skip = m->skip;
 	if (!m->slow) {
-		sp = b->u->specs + die->ab->first;
+		sp = b->u->abbrevs.specs + die->ab->first;
 		for (has = m->has; has; has &= has - 1) {
 			const struct dwarf_spec *s;
 

@@ -102,7 +102,7 @@ const struct cli_opt btf_encode_cli_opts[] = {
 	CLI_OPT_BOOL("verbose", OPT_VERBOSE, EA, verbose, true, "log progress to stderr"),
 	/* -h does not stop the parse: a wrong option after it is still refused. */
 	CLI_OPT_BOOL("help", OPT_HELP, EA, help, true, "this help"),
-	CLI_OPT_GROUP("pahole's older switches, each one feature"),
+	CLI_OPT_GROUP("pahole's older switches"),
 	CLI_OPT_BITS_CLEAR("skip_encoding_btf_vars", OPT_SKIP_VARS, EA, opts.features, BTF_FEAT_VAR,
 			   "do not encode VARs"),
 	CLI_OPT_BITS("btf_gen_floats", OPT_GEN_FLOATS, EA, opts.features, BTF_FEAT_FLOAT, "encode FLOAT"),

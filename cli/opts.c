@@ -124,21 +124,24 @@ static const struct cli_opt *row_of(const struct cli_opt *const *rows, int longi
 	return NULL;
 }
 
-/* CLI_BIND_WORD_MASK: "a,b" into a bit per word; an empty list is refused. */
+/*
+ * CLI_BIND_WORD_MASK: "a,b" into a bit per word (the first 32 words of the
+ * row's table); an empty list is refused.
+ */
 static int word_mask(const struct cli_opt *o, const char *label, const char *arg,
 		     unsigned int *mask)
 {
-	const char *p = arg, *w;
+	const char *p = arg, *w = NULL;
 	size_t n;
 	int i;
 
 	*mask = 0;
 	while (*p) {
 		n = strcspn(p, ",");
-		for (i = 0; (w = o->words(i)); i++)
+		for (i = 0; i < 32 && (w = o->words(i)); i++)
 			if (strlen(w) == n && !strncmp(p, w, n))
 				break;
-		if (!w)
+		if (i == 32 || !w)
 			return cli_usage_err("%s: unknown %s '%.*s'", label, o->noun, (int)n, p);
 		*mask |= 1U << i;
 		p += n + (p[n] == ',');

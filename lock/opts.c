@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * frugal lock's command line: perf lock contention's options into struct
- * lock_opts, checked against each other, nothing opened or run.
+ * lock_opts (each row of the table binds its field, or has a callback for
+ * what a binding cannot say), checked against each other, nothing opened
+ * or run.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -15,10 +17,12 @@
 #include "lib/cpus.h"
 #include "lock/lock_int.h"
 
+/* The long-only options' ids. */
 enum {
 	OPT_TID = CLI_OPT_LONG, OPT_MAX_STACK, OPT_STACK_SKIP, OPT_JSON, OPT_RING,
-	OPT_RAW_TP, OPT_NO_WALK, OPT_STACK_CHECK, OPT_FLOOR, OPT_AS_NESTED, OPT_SKIP_NESTED, OPT_NESTED, OPT_FOLDED, OPT_WEIGHT,
-	OPT_SVG, OPT_PPROF, OPT_OUTPUT, OPT_USER_ONLY, OPT_USTACK, OPT_DEBUG_DIR,
+	OPT_RAW_TP, OPT_NO_WALK, OPT_STACK_CHECK, OPT_FLOOR, OPT_AS_NESTED,
+	OPT_SKIP_NESTED, OPT_NESTED, OPT_FOLDED, OPT_WEIGHT, OPT_SVG, OPT_PPROF,
+	OPT_OUTPUT, OPT_USER_ONLY, OPT_USTACK, OPT_DEBUG_DIR,
 };
 
 /* The -F fields and -k keys, in enum lock_sort's order. */
@@ -45,7 +49,10 @@ static const char *weight_word(unsigned int i)
 	return i < NR_WEIGHT ? weight_names[i] : NULL;
 }
 
-/* What the parse keeps besides struct lock_opts (the callbacks' context). */
+/*
+ * The callbacks' context: the options, and how many of -t, -l and -g were
+ * given (check_options() refuses more than one, even the same twice).
+ */
 struct parse_state {
 	struct lock_opts *o;
 	int nmodes;

@@ -23,7 +23,12 @@ ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 CFLAGS   ?= -O2 -g
 # Option and command tables leave their trailing fields to zero (bpftool
 # builds with the same -Wno-).
-CFLAGS   += -Wall -Wextra -Wno-missing-field-initializers -std=gnu11 -D_GNU_SOURCE -I. -I$(O)
+CFLAGS   += -Wall -Wextra -Wshadow -Wmissing-prototypes -Wformat=2 -Wno-missing-field-initializers \
+	    -std=gnu11 -D_GNU_SOURCE -I. -I$(O)
+# CI builds with WERROR=1: a warning fails the build there.
+ifeq ($(WERROR),1)
+CFLAGS   += -Werror
+endif
 CFLAGS   += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -ldw -lelf -lz) -lpthread
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -140,10 +145,11 @@ $(O)/fuzz/libfrugal.a: $(FUZZ_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+# A harness's entry points are libFuzzer's, declared by no header of ours.
 $(O)/fuzz/%: fuzz/%.c $(O)/fuzz/libfrugal.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CLANG) $(CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -MMD -MP -o $@ $< $(O)/fuzz/libfrugal.a $(LDLIBS)
+	$(Q)$(CLANG) $(CFLAGS) -Wno-missing-prototypes -fsanitize=fuzzer,$(FUZZ_SAN) -MMD -MP -o $@ $< $(O)/fuzz/libfrugal.a $(LDLIBS)
 
 $(O)/bench/%: bench/%.c $(O)/libfrugal.a
 	$(call msg,LINK,$@)
@@ -234,10 +240,10 @@ bench-iodir: $(O)/frugal $(BENCH_BINS)
 	$(Q)O=$(O) bash bench/iodir.sh
 
 bench-lock: $(O)/frugal $(BENCH_BINS)
-	$(Q)if [ -f bench/lock.sh ]; then O=$(O) bash bench/lock.sh; else echo "bench-lock: not yet"; fi
+	$(Q)O=$(O) bash bench/lock.sh
 
 bench-btf: $(O)/frugal $(BENCH_BINS)
-	$(Q)if [ -f bench/btf.sh ]; then O=$(O) bash bench/btf.sh; else echo "bench-btf: not yet"; fi
+	$(Q)O=$(O) bash bench/btf.sh
 
 # `make install` also links $(PREFIX)/libexec/frugal/pahole -> frugal, so a
 # kernel build can take it as `make PAHOLE=$(PREFIX)/libexec/frugal/pahole`.

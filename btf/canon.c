@@ -73,6 +73,7 @@ struct sbuf {
 	struct canon_ctx *cx;	/* NULL: no memo, no labels */
 };
 
+__attribute__((format(printf, 2, 0)))
 static void sb_vputf(struct sbuf *s, const char *fmt, va_list ap)
 {
 	va_list aq;

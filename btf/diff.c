@@ -26,24 +26,52 @@ enum {
 	OPT_FULL,
 };
 
+/* --base FILE: the base of both. */
+static int set_bases(void *ctx, const struct cli_opt *r, const char *arg)
+{
+	struct btf_diff_opts *o = ctx;
+
+	(void)r;
+	o->base[0] = o->base[1] = arg;
+	return 0;
+}
+
+static int set_kinds(void *ctx, const struct cli_opt *r, const char *arg)
+{
+	struct btf_diff_opts *o = ctx;
+
+	(void)r;
+	if (btf_canon__parse_cats(arg, &o->kinds))
+		return cli_usage_err("--kinds: unknown kind in '%s'", arg);
+	return 0;
+}
+
+#define DO struct btf_diff_opts	/* the type every row binds into */
+
 const struct cli_opt btf_diff_cli_opts[] = {
-	{ "base", OPT_BASE, required_argument, "FILE",
-	  "A and B are split BTF on base FILE (raw or ELF), e.g. vmlinux for modules",
-	  CLI_ARG_FILE },
-	{ "base-a", OPT_BASE_A, required_argument, "FILE",
-	  "base of A alone (split BTF of two encoders, each on its own base)", CLI_ARG_FILE },
-	{ "base-b", OPT_BASE_B, required_argument, "FILE", "base of B alone", CLI_ARG_FILE },
-	{ "kinds", OPT_KINDS, required_argument, "LIST",
-	  "compare only these: int,float,struct,union,enum,fwd,typedef,anon,\n"
-	  "func,var,datasec,decl_tag; or types, decls, all", CLI_ARG_LIST, btf_canon__cats_word },
-	{ "summary", 's', no_argument, NULL, "print counts per kind instead of the differences" },
-	{ "full", OPT_FULL, no_argument, NULL,
-	  "print the whole rendering of entries only in A or only in B" },
-	{ "quiet", 'q', no_argument, NULL, "print nothing; exit status only" },
-	{ "verbose", 'v', no_argument, NULL, "show libbpf's messages" },
-	{ "help", 'h', no_argument, NULL, "this help" },
-	{ NULL, 0, 0, NULL, NULL },
+	CLI_OPT_CALLBACK("base", OPT_BASE, required_argument, "FILE",
+			 "A and B are split BTF on base FILE (raw or ELF), e.g. vmlinux for modules",
+			 set_bases, 0, .kind = CLI_ARG_FILE),
+	CLI_OPT_STR("base-a", OPT_BASE_A, DO, base[0], "FILE",
+		    "base of A alone (split BTF of two encoders, each on its own base)",
+		    .kind = CLI_ARG_FILE),
+	CLI_OPT_STR("base-b", OPT_BASE_B, DO, base[1], "FILE", "base of B alone",
+		    .kind = CLI_ARG_FILE),
+	CLI_OPT_CALLBACK("kinds", OPT_KINDS, required_argument, "LIST",
+			 "compare only these: int,float,struct,union,enum,fwd,typedef,anon,\n"
+			 "func,var,datasec,decl_tag; or types, decls, all",
+			 set_kinds, 0, .kind = CLI_ARG_LIST, .words = btf_canon__cats_word),
+	CLI_OPT_BOOL("summary", 's', DO, summary, true,
+		     "print counts per kind instead of the differences"),
+	CLI_OPT_BOOL("full", OPT_FULL, DO, full, true,
+		     "print the whole rendering of entries only in A or only in B"),
+	CLI_OPT_BOOL("quiet", 'q', DO, quiet, true, "print nothing; exit status only"),
+	CLI_OPT_BOOL("verbose", 'v', DO, verbose, true, "show libbpf's messages"),
+	CLI_OPT_HELP(DO, help),
+	CLI_OPT_END,
 };
+
+#undef DO
 
 /* Counts per category and kind of difference, for --summary. */
 struct diff_ctx {
@@ -64,51 +92,13 @@ static void print_help(void)
 	cli_opts__help(stdout, btf_diff_cli_opts);
 }
 
-/* One option of opts[] into O (a cli_opt_fn); -h stops the parse. */
-static int parse_one(void *ctx, int c, const char *arg)
-{
-	struct btf_diff_opts *o = ctx;
-
-	switch (c) {
-	case OPT_BASE:
-		o->base[0] = o->base[1] = arg;
-		break;
-	case OPT_BASE_A:
-		o->base[0] = arg;
-		break;
-	case OPT_BASE_B:
-		o->base[1] = arg;
-		break;
-	case OPT_KINDS:
-		if (btf_canon__parse_cats(arg, &o->kinds))
-			return cli_usage_err("--kinds: unknown kind in '%s'", arg);
-		break;
-	case OPT_FULL:
-		o->full = true;
-		break;
-	case 's':
-		o->summary = true;
-		break;
-	case 'q':
-		o->quiet = true;
-		break;
-	case 'v':
-		o->verbose = true;
-		break;
-	case 'h':
-		o->help = true;
-		return CLI_OPTS_STOP;
-	}
-	return 0;
-}
-
 int btf_diff_opts__parse(struct btf_diff_opts *o, int argc, char **argv)
 {
 	int next, err;
 
 	memset(o, 0, sizeof(*o));
 	o->kinds = BTF_CANON_ALL;
-	err = cli_opts__parse(btf_diff_cli_opts, argc, argv, 0, parse_one, o, &next);
+	err = cli_opts__parse(btf_diff_cli_opts, argc, argv, 0, NULL, o, &next);
 	if (err || o->help)
 		return err;
 	if (argc - next != 2)

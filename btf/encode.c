@@ -505,8 +505,8 @@ static int plan_jobs(struct encoder *e)
 
 static void str_cache_free(struct str_cache *c)
 {
-	free(c->keys);
-	free(c->offs);
+	hashmap__free(&c->map);
+	free(c->ents);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -520,7 +520,7 @@ static void batch_free(struct enc_batch *b)
 	free(b->fsigs);
 	free(b->vars);
 	free(b->ents);
-	free(b->ent_hash);
+	hashmap__free(&b->ent_map);
 	free(b->members);
 	free(b->subs);
 	free(b->gvars);
@@ -535,7 +535,7 @@ static void batch_scratch_free(struct enc_batch *b)
 	b->da_maps = NULL;
 	free(b->func_done);
 	free(b->ents);
-	free(b->ent_hash);
+	hashmap__free(&b->ent_map);
 	free(b->members);
 	free(b->subs);
 	free(b->gvars);
@@ -543,8 +543,6 @@ static void batch_scratch_free(struct enc_batch *b)
 	b->members_cap = 0;
 	b->func_done = NULL;
 	b->ents = NULL;
-	b->ent_hash = NULL;
-	b->ent_hash_cap = 0;
 	b->subs = NULL;
 	b->gvars = NULL;
 	b->ents_cap = b->subs_cap = b->gvars_cap = 0;

@@ -43,7 +43,9 @@
 #include <bpf/btf.h>
 
 #include "btf/encode_int.h"
+#include "lib/array.h"
 #include "lib/dwarf_scan.h"
+#include "lib/hashmap.h"
 
 #define FILLER 0x01
 
@@ -83,58 +85,43 @@ static uint32_t pre_key(const char *s, size_t n)
 			  (n > 1 ? (unsigned char)s[1] : 0)) & (PRE_BITS - 1);
 }
 
-/* A set of 64-bit hashes, open addressing; it doubles before half full. */
+/* A set of 64-bit hashes: the hashes in an array, indexed by lib/hashmap. */
 struct hset {
-	uint64_t *slot;
-	size_t mask, n;
+	struct hashmap map;
+	uint64_t *hash;
+	size_t n, cap;
 	uint8_t pre[PRE_BITS / 8];
 };
 
-static bool hset_has(const struct hset *s, uint64_t h)
+static bool hset_eq(void *ctx, uint32_t idx, const void *key)
 {
-	size_t i;
-
-	for (i = h & s->mask; s->slot[i]; i = (i + 1) & s->mask)
-		if (s->slot[i] == h)
-			return true;
-	return false;
+	return ((const uint64_t *)ctx)[idx] == *(const uint64_t *)key;
 }
 
-static void hset_put(uint64_t *slot, size_t mask, uint64_t h)
+static bool hset_has(const struct hset *s, uint64_t h)
 {
-	size_t i;
+	uint32_t idx;
 
-	for (i = h & mask; slot[i] && slot[i] != h; i = (i + 1) & mask)
-		;
-	slot[i] = h;
+	return !hashmap__find(&s->map, h, hset_eq, s->hash, &h, &idx);
 }
 
 static int hset_add(struct hset *s, const char *str)
 {
-	size_t n = strlen(str), cap = s->mask + 1, i;
+	size_t n = strlen(str);
 	uint64_t h = str_hash(str, n);
-	uint32_t k = pre_key(str, n);
+	uint32_t k = pre_key(str, n), idx = (uint32_t)s->n;
+	int r;
 
 	if (!n)
 		return 0;
 	s->pre[k >> 3] |= (uint8_t)(1u << (k & 7));
-	if (hset_has(s, h))
-		return 0;
-	if (2 * (s->n + 1) > cap) {
-		uint64_t *big = calloc(2 * cap, sizeof(*big));
-
-		if (!big)
-			return -ENOMEM;
-		for (i = 0; i < cap; i++)
-			if (s->slot[i])
-				hset_put(big, 2 * cap - 1, s->slot[i]);
-		free(s->slot);
-		s->slot = big;
-		s->mask = 2 * cap - 1;
-	}
-	hset_put(s->slot, s->mask, h);
-	s->n++;
-	return 0;
+	if (s->n > HASHMAP_MAX_INDEX ||
+	    array__grow(&s->hash, &s->cap, s->n + 1, sizeof(*s->hash), 4096))
+		return -ENOMEM;
+	r = hashmap__find_or_add(&s->map, h, hset_eq, s->hash, &h, &idx);
+	if (r == 0)
+		s->hash[s->n++] = h;
+	return r < 0 ? r : 0;
 }
 
 static bool hset_has_str(const struct hset *s, const char *str, size_t n)
@@ -377,7 +364,8 @@ void enc_base__free(struct enc_base *eb)
 	if (!eb)
 		return;
 	btf__free(eb->pruned);
-	free(eb->names.slot);
+	hashmap__free(&eb->names.map);
+	free(eb->names.hash);
 	free(eb);
 }
 
@@ -441,11 +429,10 @@ int enc_base__prune(const void *raw, size_t size, const struct dwarf_scan_secs *
 	if (err)
 		return err;
 	eb = calloc(1, sizeof(*eb));
-	if (!eb || !(eb->names.slot = calloc(4096, sizeof(uint64_t)))) {
+	if (!eb) {
 		err = -ENOMEM;
 		goto out;
 	}
-	eb->names.mask = 4095;
 	err = dwarf_scan__walk(dw, add_str, &eb->names, NULL);
 	for (i = 0; !err && i < nextra; i++)
 		err = hset_add(&eb->names, extra[i]);

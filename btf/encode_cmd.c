@@ -63,59 +63,86 @@ static const char *feature_word(unsigned int i)
 	return i < NR_FEATURE_SETS ? feature_sets[i] : btf_feat__name(i - NR_FEATURE_SETS);
 }
 
-/* pahole's options, same letters and meanings. */
+/* A switch pahole 1.24 did not have: the caller speaks to a newer pahole. */
+static int newer_pahole(void *ctx, const struct cli_opt *r, const char *arg)
+{
+	struct btf_encode_args *a = ctx;
+
+	(void)r, (void)arg;
+	a->opts.rules = BTF_RULES_PAHOLE_1_30;
+	return 0;
+}
+
+static int add_features(void *ctx, const struct cli_opt *r, const char *arg);
+static int parse_jobs(void *ctx, const struct cli_opt *r, const char *arg);
+static int parse_langs(void *ctx, const struct cli_opt *r, const char *arg);
+
+#define EA struct btf_encode_args	/* the type every row binds into */
+
+/* pahole's options, same letters and meanings, under --help's headings. */
 const struct cli_opt btf_encode_cli_opts[] = {
+	CLI_OPT_GROUP("pahole's options"),
 	{ "btf_encode", OPT_ENCODE, no_argument, NULL,
 	  "encode BTF (the only mode; accepted for pahole compatibility)" },
-	{ "jobs", OPT_JOBS, optional_argument, "N",
-	  "N worker threads (default: online CPUs)" },
-	{ "btf_features", OPT_FEATURES, required_argument, "LIST",
-	  "features to encode: 'default', 'all' or a comma list (see docs)",
-	  CLI_ARG_LIST, feature_word },
-	{ "btf_features_strict", OPT_FEATURES_STRICT, required_argument, "LIST",
-	  "like --btf_features, but an unknown feature is an error",
-	  CLI_ARG_LIST, feature_word },
-	{ "btf_encode_detached", OPT_DETACHED, required_argument, "FILE",
-	  "write raw BTF to FILE, leave the ELF untouched", CLI_ARG_FILE },
-	{ "btf_base", OPT_BASE, required_argument, "FILE",
-	  "encode split BTF on top of FILE's BTF (kernel modules)", CLI_ARG_FILE },
-	{ "lang_exclude", OPT_LANG_EXCLUDE, required_argument, "LANGS",
-	  "skip compile units in these languages (e.g. rust)" },
-	{ "version", OPT_VERSION, no_argument, NULL, "print the version" },
-	{ "verbose", OPT_VERBOSE, no_argument, NULL, "log progress to stderr" },
-	/* frugal's own: the cross-check of the pruned base (tests/btf/kernel612.sh). */
-	{ "full_base", OPT_FULL_BASE, no_argument, NULL,
-	  "split BTF: dedup against the whole base, not the part the module can meet "
-	  "(slower, same output)" },
-	{ "help", OPT_HELP, no_argument, NULL, "this help" },
-	/* pahole's older per-feature switches, mapped onto the feature bits. */
-	{ "skip_encoding_btf_vars", OPT_SKIP_VARS, no_argument, NULL, "do not encode VARs" },
-	{ "btf_gen_floats", OPT_GEN_FLOATS, no_argument, NULL, "encode FLOAT" },
-	{ "btf_gen_all", OPT_GEN_ALL, no_argument, NULL, "encode every optional kind (FLOAT)" },
-	{ "skip_encoding_btf_enum64", OPT_SKIP_ENUM64, no_argument, NULL,
-	  "do not encode ENUM64" },
-	{ "skip_encoding_btf_decl_tag", OPT_SKIP_DECL_TAG, no_argument, NULL,
-	  "do not encode DECL_TAG" },
-	{ "skip_encoding_btf_type_tag", OPT_SKIP_TYPE_TAG, no_argument, NULL,
-	  "do not encode TYPE_TAG" },
-	{ "btf_gen_optimized", OPT_GEN_OPTIMIZED, no_argument, NULL,
-	  "encode functions with optimized-out parameters" },
-	{ "skip_encoding_btf_inconsistent_proto", OPT_SKIP_INCONSISTENT, no_argument, NULL,
-	  "skip functions whose prototypes differ between CUs" },
-	{ "btf_encode_force", OPT_ENCODE_FORCE, no_argument, NULL,
-	  "ignore ELF symbols that cannot be matched" },
-	{ "encode_btf_global_vars", OPT_GLOBAL_VARS, no_argument, NULL,
-	  "encode all global variables" },
-	{ "reproducible_build", OPT_REPRODUCIBLE, no_argument, NULL,
-	  "accepted; output is always reproducible" },
+	CLI_OPT_CALLBACK("jobs", OPT_JOBS, optional_argument, "N",
+			 "N worker threads (default: online CPUs)", parse_jobs, 0),
+	CLI_OPT_CALLBACK("btf_features", OPT_FEATURES, required_argument, "LIST",
+			 "features to encode: 'default', 'all' or a comma list (see docs)",
+			 add_features, false, .kind = CLI_ARG_LIST, .words = feature_word),
+	CLI_OPT_CALLBACK("btf_features_strict", OPT_FEATURES_STRICT, required_argument, "LIST",
+			 "like --btf_features, but an unknown feature is an error",
+			 add_features, true, .kind = CLI_ARG_LIST, .words = feature_word),
+	CLI_OPT_STR("btf_encode_detached", OPT_DETACHED, EA, opts.detached, "FILE",
+		    "write raw BTF to FILE, leave the ELF untouched", .kind = CLI_ARG_FILE),
+	CLI_OPT_STR("btf_base", OPT_BASE, EA, opts.base, "FILE",
+		    "encode split BTF on top of FILE's BTF (kernel modules)", .kind = CLI_ARG_FILE),
+	CLI_OPT_STR("lang_exclude", OPT_LANG_EXCLUDE, EA, opts.lang_exclude, "LANGS",
+		    "skip compile units in these languages (e.g. rust)", .cb = parse_langs),
+	CLI_OPT_BOOL("version", OPT_VERSION, EA, version, true, "print the version"),
+	CLI_OPT_BOOL("verbose", OPT_VERBOSE, EA, verbose, true, "log progress to stderr"),
+	/* -h does not stop the parse: a wrong option after it is still refused. */
+	CLI_OPT_BOOL("help", OPT_HELP, EA, help, true, "this help"),
+	CLI_OPT_GROUP("pahole's older switches"),
+	CLI_OPT_BITS_CLEAR("skip_encoding_btf_vars", OPT_SKIP_VARS, EA, opts.features, BTF_FEAT_VAR,
+			   "do not encode VARs"),
+	CLI_OPT_BITS("btf_gen_floats", OPT_GEN_FLOATS, EA, opts.features, BTF_FEAT_FLOAT, "encode FLOAT"),
+	CLI_OPT_BITS("btf_gen_all", OPT_GEN_ALL, EA, opts.features, BTF_FEAT_FLOAT,
+		     "encode every optional kind (FLOAT)"),
+	CLI_OPT_BITS_CLEAR("skip_encoding_btf_enum64", OPT_SKIP_ENUM64, EA, opts.features, BTF_FEAT_ENUM64,
+			   "do not encode ENUM64"),
+	CLI_OPT_BITS_CLEAR("skip_encoding_btf_decl_tag", OPT_SKIP_DECL_TAG, EA, opts.features,
+			   BTF_FEAT_DECL_TAG, "do not encode DECL_TAG"),
+	CLI_OPT_BITS_CLEAR("skip_encoding_btf_type_tag", OPT_SKIP_TYPE_TAG, EA, opts.features,
+			   BTF_FEAT_TYPE_TAG, "do not encode TYPE_TAG"),
+	CLI_OPT_BITS("btf_gen_optimized", OPT_GEN_OPTIMIZED, EA, opts.features,
+		     BTF_FEAT_OPTIMIZED_FUNC, "encode functions with optimized-out parameters",
+		     .cb = newer_pahole),
+	CLI_OPT_BITS("skip_encoding_btf_inconsistent_proto", OPT_SKIP_INCONSISTENT, EA, opts.features,
+		     BTF_FEAT_CONSISTENT_FUNC, "skip functions whose prototypes differ between CUs",
+		     .cb = newer_pahole),
+	CLI_OPT_BITS("btf_encode_force", OPT_ENCODE_FORCE, EA, opts.features, BTF_FEAT_ENCODE_FORCE,
+		     "ignore ELF symbols that cannot be matched"),
+	CLI_OPT_BITS("encode_btf_global_vars", OPT_GLOBAL_VARS, EA, opts.features,
+		     BTF_FEAT_GLOBAL_VAR, "encode all global variables",
+		     .cb = newer_pahole),
+	CLI_OPT_CALLBACK("reproducible_build", OPT_REPRODUCIBLE, no_argument, NULL,
+			 "accepted; output is always reproducible", newer_pahole, 0),
+	CLI_OPT_GROUP("frugal's own"),
+	/* The cross-check of the pruned base (tests/btf/kernel612.sh). */
+	CLI_OPT_BOOL("full_base", OPT_FULL_BASE, EA, opts.full_base, true,
+		     "split BTF: dedup against the whole base, not the part the module can meet "
+		     "(slower, same output)"),
 	/* Harmless in a BTF encode run; accepted so a kernel build may pass them. */
+	CLI_OPT_GROUP("pahole's, accepted with no effect"),
 	{ "suppress_aligned_attribute", OPT_IGNORED, no_argument, NULL, "accepted, no effect" },
 	{ "suppress_force_paddings", OPT_IGNORED, no_argument, NULL, "accepted, no effect" },
 	{ "suppress_packed", OPT_IGNORED, no_argument, NULL, "accepted, no effect" },
 	{ "fixup_silly_bitfields", OPT_IGNORED, no_argument, NULL, "accepted, no effect" },
 	{ "quiet", OPT_IGNORED, no_argument, NULL, "accepted, no effect" },
-	{ NULL, 0, 0, NULL, NULL },
+	CLI_OPT_END,
 };
+
+#undef EA
 
 static void print_help(bool as_pahole)
 {
@@ -128,12 +155,18 @@ static void print_help(bool as_pahole)
 /*
  * Join each --btf_features list to the others.  pahole reads a list that
  * starts with '+' as 'default' plus the rest (6.12's Makefile.btf passes
- * --btf_features=+reproducible_build).
+ * --btf_features=+reproducible_build).  --btf_features_strict (R's value
+ * true) makes every list strict.
  */
-static int append_features(struct btf_encode_args *a, const char *list)
+static int add_features(void *ctx, const struct cli_opt *r, const char *list)
 {
+	struct btf_encode_args *a = ctx;
 	size_t len = strlen(a->features);
 	bool plus = list[0] == '+';
+
+	a->opts.rules = BTF_RULES_PAHOLE_1_30;
+	if (r->set)
+		a->strict = true;
 
 	if (len + strlen(list) + sizeof("default,") + 1 > sizeof(a->features))
 		return cli_usage_err("--btf_features: list too long");
@@ -206,11 +239,14 @@ static void log_features(const struct btf_encode_args *a)
 		cli_log("btf: global_var: VARs of all globals follow pahole 1.30's rule\n");
 }
 
-static int parse_jobs(struct btf_encode_args *a, const char *arg)
+/* -j[N]: alone, one worker per online CPU. */
+static int parse_jobs(void *ctx, const struct cli_opt *r, const char *arg)
 {
+	struct btf_encode_args *a = ctx;
 	unsigned long long n;
 	long cpus;
 
+	(void)r;
 	if (!arg) {
 		cpus = sysconf(_SC_NPROCESSORS_ONLN);
 		a->opts.jobs = cpus > 0 ? (unsigned int)cpus : 1;
@@ -222,51 +258,14 @@ static int parse_jobs(struct btf_encode_args *a, const char *arg)
 	return 0;
 }
 
-static int parse_langs(struct btf_encode_args *a, const char *arg)
+/* --lang_exclude (kept by the row): known languages only. */
+static int parse_langs(void *ctx, const struct cli_opt *r, const char *arg)
 {
 	char bad[64];
 
+	(void)ctx, (void)r;
 	if (btf_enc__check_langs(arg, bad, sizeof(bad)))
 		return cli_usage_err("--lang_exclude: unknown language '%s'", bad);
-	a->opts.lang_exclude = arg;
-	return 0;
-}
-
-/* One option of opts[] into A (a cli_opt_fn). */
-static int parse_one(void *ctx, int c, const char *arg)
-{
-	struct btf_encode_args *a = ctx;
-	unsigned int *f = &a->opts.features;
-
-	/* A switch pahole 1.24 did not have: the caller speaks to a newer pahole. */
-	switch (c) {
-	case OPT_FEATURES: case OPT_FEATURES_STRICT: case OPT_GEN_OPTIMIZED:
-	case OPT_SKIP_INCONSISTENT: case OPT_GLOBAL_VARS: case OPT_REPRODUCIBLE:
-		a->opts.rules = BTF_RULES_PAHOLE_1_30;
-		break;
-	}
-	switch (c) {
-	case OPT_ENCODE: case OPT_IGNORED: case OPT_REPRODUCIBLE: break;
-	case OPT_JOBS: return parse_jobs(a, arg);
-	case OPT_FEATURES_STRICT: a->strict = true; /* fall through */
-	case OPT_FEATURES: return append_features(a, arg);
-	case OPT_DETACHED: a->opts.detached = arg; break;
-	case OPT_BASE: a->opts.base = arg; break;
-	case OPT_LANG_EXCLUDE: return parse_langs(a, arg);
-	case OPT_VERSION: a->version = true; break;
-	case OPT_VERBOSE: a->verbose = true; break;
-	case OPT_FULL_BASE: a->opts.full_base = true; break;
-	case OPT_HELP: a->help = true; break;
-	case OPT_SKIP_VARS: *f &= ~BTF_FEAT_VAR; break;
-	case OPT_GEN_FLOATS: case OPT_GEN_ALL: *f |= BTF_FEAT_FLOAT; break;
-	case OPT_SKIP_ENUM64: *f &= ~BTF_FEAT_ENUM64; break;
-	case OPT_SKIP_DECL_TAG: *f &= ~BTF_FEAT_DECL_TAG; break;
-	case OPT_SKIP_TYPE_TAG: *f &= ~BTF_FEAT_TYPE_TAG; break;
-	case OPT_GEN_OPTIMIZED: *f |= BTF_FEAT_OPTIMIZED_FUNC; break;
-	case OPT_SKIP_INCONSISTENT: *f |= BTF_FEAT_CONSISTENT_FUNC; break;
-	case OPT_ENCODE_FORCE: *f |= BTF_FEAT_ENCODE_FORCE; break;
-	case OPT_GLOBAL_VARS: *f |= BTF_FEAT_GLOBAL_VAR; break;
-	}
 	return 0;
 }
 
@@ -278,7 +277,7 @@ int btf_encode_args__parse(struct btf_encode_args *a, int argc, char **argv)
 	memset(a, 0, sizeof(*a));
 	a->opts.features = BTF_FEAT_LEGACY;
 	a->opts.jobs = 1;
-	err = cli_opts__parse(btf_encode_cli_opts, argc, argv, 0, parse_one, a, &next);
+	err = cli_opts__parse(btf_encode_cli_opts, argc, argv, 0, NULL, a, &next);
 	if (err)
 		return err;
 	if (a->version || a->help)

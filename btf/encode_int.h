@@ -10,6 +10,7 @@
 #include "btf/encode.h"
 #include "lib/dwarf_die.h"
 #include "lib/elf_file.h"
+#include "lib/hashmap.h"
 
 struct btf;
 
@@ -124,8 +125,7 @@ struct enc_batch {
 	/* scratch for the CU being encoded */
 	struct cu_ent *ents;
 	size_t nents, ents_cap;
-	uint32_t *ent_hash;		/* ents by DIE offset (dwarf_cu.c) */
-	size_t ent_hash_cap, ent_mask;
+	struct hashmap ent_map;		/* ents by DIE offset (dwarf_cu.c) */
 	struct cu_sub *subs;
 	struct dwarf_die *gvars;
 	struct dwarf_die *members;	/* of the CU's structs (scan_struct()) */
@@ -137,9 +137,12 @@ struct enc_batch {
 	 * by content for the short names inlined in DIEs (str_inl).
 	 */
 	struct str_cache {
-		uint64_t *keys;		/* 0: a free slot */
-		uint32_t *offs;
-		size_t cap, n;
+		struct hashmap map;	/* key -> index into ents */
+		struct str_cache_ent {
+			uint64_t key;
+			uint32_t off;
+		} *ents;
+		size_t n, cap;
 	} str_ptr, str_inl;
 	struct da_map *da_maps;		/* members' attributes by abbreviation */
 	uint32_t da_gen;		/* of the CU: older maps are stale */

@@ -69,10 +69,11 @@ static int tmp_link(int fd, char *tmp)
 
 	snprintf(tmp + strlen(tmp) - 6, 7, "%06x", (unsigned int)getpid() & 0xffffff);
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) && errno == EEXIST &&
-	    !unlink(tmp))
-		linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW);
-	return access(tmp, F_OK) ? -errno : 0;
+	if (!linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW))
+		return 0;
+	if (errno != EEXIST || unlink(tmp))
+		return -errno;
+	return linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) ? -errno : 0;
 }
 
 /* Make TMP the file at PATH, with MODE: fsync, chmod, name it, rename. */

@@ -110,12 +110,13 @@ enum {
 };
 
 const struct cli_opt btf_stat_cli_opts[] = {
-	{ "base", OPT_BASE, required_argument, "FILE", "base BTF (raw or ELF) of split BTF",
-	  CLI_ARG_FILE },
-	{ "dump", OPT_DUMP, no_argument, NULL, "print the id-free rendering 'btf diff' compares" },
-	{ "verbose", 'v', no_argument, NULL, "show libbpf's messages" },
-	{ "help", 'h', no_argument, NULL, "this help" },
-	{ NULL, 0, 0, NULL, NULL },
+	CLI_OPT_STR("base", OPT_BASE, struct btf_stat_opts, base, "FILE",
+		    "base BTF (raw or ELF) of split BTF", .kind = CLI_ARG_FILE),
+	CLI_OPT_BOOL("dump", OPT_DUMP, struct btf_stat_opts, dump, true,
+		     "print the id-free rendering 'btf diff' compares"),
+	CLI_OPT_BOOL("verbose", 'v', struct btf_stat_opts, verbose, true, "show libbpf's messages"),
+	CLI_OPT_HELP(struct btf_stat_opts, help),
+	CLI_OPT_END,
 };
 
 static void print_help(void)
@@ -128,34 +129,12 @@ static void print_help(void)
 	cli_opts__help(stdout, btf_stat_cli_opts);
 }
 
-/* One option of opts[] into O (a cli_opt_fn); -h stops the parse. */
-static int parse_one(void *ctx, int c, const char *arg)
-{
-	struct btf_stat_opts *o = ctx;
-
-	switch (c) {
-	case OPT_BASE:
-		o->base = arg;
-		break;
-	case OPT_DUMP:
-		o->dump = true;
-		break;
-	case 'v':
-		o->verbose = true;
-		break;
-	case 'h':
-		o->help = true;
-		return CLI_OPTS_STOP;
-	}
-	return 0;
-}
-
 int btf_stat_opts__parse(struct btf_stat_opts *o, int argc, char **argv)
 {
 	int next, err;
 
 	memset(o, 0, sizeof(*o));
-	err = cli_opts__parse(btf_stat_cli_opts, argc, argv, 0, parse_one, o, &next);
+	err = cli_opts__parse(btf_stat_cli_opts, argc, argv, 0, NULL, o, &next);
 	if (err || o->help)
 		return err;
 	if (argc - next != 1)

@@ -101,6 +101,7 @@ int cli_parse_double(const char *opt, const char *arg, double min, double max,
 	return 0;
 }
 
+__attribute__((format(printf, 2, 0)))
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	if (!cli_verbose || level == LIBBPF_DEBUG)

@@ -12,6 +12,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #define FRUGAL_VERSION "0.1.0"
@@ -67,10 +68,39 @@ enum cli_arg {
 typedef const char *(*cli_words_fn)(unsigned int i);
 
 /*
+ * What a row does with its value itself, so that a plain flag or value needs
+ * no code: it writes one field of the options struct the parse fills (DST,
+ * cli_opts__parse_into()), found by its offset.  Integers are unsigned int
+ * (enums too), strings const char *; CLI_OPT_* below check the field's size.
+ */
+enum cli_bind {
+	CLI_BIND_NONE,		/* the row's callback, else the parser's function */
+	CLI_BIND_BOOL,		/* bool = the row's value (true or false) */
+	CLI_BIND_BITS_SET,	/* unsigned int |= the row's value */
+	CLI_BIND_BITS_CLEAR,	/* unsigned int &= ~the row's value */
+	CLI_BIND_STR,		/* const char * = the value as given */
+	CLI_BIND_UINT,		/* unsigned int = the value, a number in [min, max] */
+	CLI_BIND_DOUBLE,	/* double = the value, a number in [dmin, dmax] */
+	CLI_BIND_WORD,		/* unsigned int = the index of the value among the row's words */
+	CLI_BIND_WORD_MASK,	/* unsigned int = a bit per word of a comma list of them */
+};
+
+struct cli_opt;
+
+/*
+ * A row's own parser, run after its binding (a string kept, then checked;
+ * a flag that also counts): 0, CLI_OPTS_STOP, or an exit code once the
+ * reason is printed.  CTX is the parse's (cli_opts__parse_into()).
+ */
+typedef int (*cli_row_fn)(void *ctx, const struct cli_opt *o, const char *arg);
+
+/*
  * One option: its long name, its letter (or an id of CLI_OPT_LONG and up
  * for a long-only option), whether it takes a value, and its help; then
- * what the value is (for completion).  A table ends with a row whose name
- * is NULL.
+ * what the value is (for completion); then where it goes (see enum
+ * cli_bind).  A row with no name and a help is a heading: the options
+ * after it, up to the next, are shown under it (--help, man pages).  A
+ * table ends with a row with neither (CLI_OPT_END).
  */
 struct cli_opt {
 	const char *name;
@@ -80,8 +110,67 @@ struct cli_opt {
 	const char *help;	/* a '\n' continues it under the help column */
 	enum cli_arg kind;	/* CLI_ARG_TEXT unless given */
 	cli_words_fn words;	/* with CLI_ARG_WORD and CLI_ARG_LIST */
+	enum cli_bind bind;
+	size_t off;		/* the bound field's offset in the options struct */
+	unsigned long long set;	/* a flag's value; a callback may read it too */
+	unsigned long long min, max;	/* CLI_BIND_UINT's range */
+	double dmin, dmax;	/* CLI_BIND_DOUBLE's */
+	const char *noun;	/* CLI_BIND_WORD*: "unknown NOUN 'x'" */
+	cli_row_fn cb;
 };
 #define CLI_OPT_LONG	0x100
+
+/*
+ * Rows, as git's parse-options writes them.  L is the letter or a
+ * CLI_OPT_LONG id, T the options struct's type, F its field.  A field of
+ * the wrong size does not compile.
+ */
+#define CLI__OFF(T, F, size) \
+	(offsetof(T, F) + 0 * sizeof(char[sizeof(((T *)0)->F) == (size) ? 1 : -1]))
+#define CLI_OPT_GROUP(heading)	{ .help = (heading) }
+#define CLI_OPT_END		{ .name = NULL }
+/* --name sets the bool F to V. */
+#define CLI_OPT_BOOL(name, L, T, F, V, help, ...) \
+	{ (name), (L), no_argument, NULL, (help), .bind = CLI_BIND_BOOL, \
+	  .off = CLI__OFF(T, F, sizeof(bool)), .set = (V), __VA_ARGS__ }
+/*
+ * --name sets (or clears) the bits V of the unsigned int F.  After HELP,
+ * each macro takes more of the row's fields (".cb = fn", ".kind = ...").
+ */
+#define CLI_OPT_BITS(name, L, T, F, V, help, ...) \
+	{ (name), (L), no_argument, NULL, (help), .bind = CLI_BIND_BITS_SET, \
+	  .off = CLI__OFF(T, F, sizeof(unsigned int)), .set = (V), __VA_ARGS__ }
+#define CLI_OPT_BITS_CLEAR(name, L, T, F, V, help, ...) \
+	{ (name), (L), no_argument, NULL, (help), .bind = CLI_BIND_BITS_CLEAR, \
+	  .off = CLI__OFF(T, F, sizeof(unsigned int)), .set = (V), __VA_ARGS__ }
+/* --name ARG keeps ARG in the const char * F. */
+#define CLI_OPT_STR(name, L, T, F, arg, help, ...) \
+	{ (name), (L), required_argument, (arg), (help), .bind = CLI_BIND_STR, \
+	  .off = CLI__OFF(T, F, sizeof(const char *)), __VA_ARGS__ }
+/* --name N: N in [lo, hi] into the unsigned int F. */
+#define CLI_OPT_UINT(name, L, T, F, lo, hi, arg, help, ...) \
+	{ (name), (L), required_argument, (arg), (help), .bind = CLI_BIND_UINT, \
+	  .off = CLI__OFF(T, F, sizeof(unsigned int)), .min = (lo), .max = (hi), __VA_ARGS__ }
+/* --name X: X in [lo, hi] into the double F. */
+#define CLI_OPT_DOUBLE(name, L, T, F, lo, hi, arg, help, ...) \
+	{ (name), (L), required_argument, (arg), (help), .bind = CLI_BIND_DOUBLE, \
+	  .off = CLI__OFF(T, F, sizeof(double)), .dmin = (lo), .dmax = (hi), __VA_ARGS__ }
+/* --name WORD: WORD's index among WORDS into the unsigned int (or enum) F. */
+#define CLI_OPT_WORD(name, L, T, F, WORDS, noun_, arg, help) \
+	{ (name), (L), required_argument, (arg), (help), CLI_ARG_WORD, (WORDS), \
+	  .bind = CLI_BIND_WORD, .off = CLI__OFF(T, F, sizeof(unsigned int)), .noun = (noun_) }
+/* --name W1,W2: bit I for each word I of WORDS, into the unsigned int F. */
+#define CLI_OPT_WORD_MASK(name, L, T, F, WORDS, noun_, arg, help) \
+	{ (name), (L), required_argument, (arg), (help), CLI_ARG_LIST, (WORDS), \
+	  .bind = CLI_BIND_WORD_MASK, .off = CLI__OFF(T, F, sizeof(unsigned int)), \
+	  .noun = (noun_) }
+/* A row parsed by CB alone (V for it to read); HAS is no_argument or required_argument. */
+#define CLI_OPT_CALLBACK(name, L, HAS, arg, help, CB, V, ...) \
+	{ (name), (L), (HAS), (arg), (help), .cb = (CB), .set = (V), __VA_ARGS__ }
+/* -h, --help: the bool F set, and the parse stops (later words unread). */
+#define CLI_OPT_HELP(T, F) \
+	{ "help", 'h', no_argument, NULL, "this help", .bind = CLI_BIND_BOOL, \
+	  .off = CLI__OFF(T, F, sizeof(bool)), .set = 1, .cb = cli_opt__stop }
 
 /* cli_opts__parse's flags. */
 enum {
@@ -91,24 +180,42 @@ enum {
 
 /*
  * What a parser does with one option VAL and its value ARG (NULL without
- * one): 0 to go on, CLI_OPTS_STOP to stop parsing here (--help), or an exit
- * code once the reason is printed.
+ * one), for rows that neither bind nor have a callback: 0 to go on,
+ * CLI_OPTS_STOP to stop parsing here (--help), or an exit code once the
+ * reason is printed.
  */
 #define CLI_OPTS_STOP	(-1)
 typedef int (*cli_opt_fn)(void *ctx, int val, const char *arg);
 
 /*
  * Read ARGV's options (ARGV[0] is the command's name) with getopt reset
- * first, calling FN for each.  A wrong option or a missing value is
- * reported once, naming the word.  Returns 0 with *NEXT the index of the
- * first word that is not an option, or FN's exit code, or EXIT_USAGE.
- * ARGV's strings are never written (GNU order may reorder the pointers).
+ * first: each row's binding written into DST, then its callback (CTX) or,
+ * for a row with neither, FN (CTX; FN may be NULL).  A wrong option or a
+ * missing value is reported once, naming the word.  Returns 0 with *NEXT
+ * the index of the first word that is not an option, or an exit code once
+ * the reason is printed.  ARGV's strings are never written (GNU order may
+ * reorder the pointers).  A repeated option is read again: the last wins.
  */
+int cli_opts__parse_into(const struct cli_opt *opts, void *dst, int argc, char **argv,
+			 unsigned int flags, cli_opt_fn fn, void *ctx, int *next);
+/* The same with DST and CTX one struct. */
 int cli_opts__parse(const struct cli_opt *opts, int argc, char **argv,
 		    unsigned int flags, cli_opt_fn fn, void *ctx, int *next);
 /* O has a short option, its letter in o->val. */
 bool cli_opt__has_letter(const struct cli_opt *o);
-/* The options of a table, one a line: "  -c, --name ARG   help". */
+/* O is a heading row; O is the end of its table. */
+bool cli_opt__is_heading(const struct cli_opt *o);
+bool cli_opt__is_end(const struct cli_opt *o);
+/* How messages name O: "-k", or "--max-stack" without a letter. */
+const char *cli_opt__label(const struct cli_opt *o, char *buf, size_t size);
+/* The index of WORD among O's words, or -1. */
+int cli_opt__word(const struct cli_opt *o, const char *word);
+/* A callback that only stops the parse (--help's). */
+int cli_opt__stop(void *ctx, const struct cli_opt *o, const char *arg);
+/*
+ * The options of a table, one a line: "  -c, --name ARG   help", those
+ * under a heading after a blank line and "Heading:".
+ */
 void cli_opts__help(FILE *f, const struct cli_opt *opts);
 
 /* ---- subcommands ---- */

@@ -17,39 +17,7 @@
 /* The byte size of FORM's value in unit U; -1 when it varies, -2 unknown. */
 static int form_size(const struct dwarf_unit *u, unsigned int form)
 {
-	switch (form) {
-	case DW_FORM_flag_present: case DW_FORM_implicit_const:
-		return 0;
-	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag:
-	case DW_FORM_strx1: case DW_FORM_addrx1:
-		return 1;
-	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2:
-		return 2;
-	case DW_FORM_strx3: case DW_FORM_addrx3:
-		return 3;
-	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_ref_sup4:
-	case DW_FORM_strx4: case DW_FORM_addrx4:
-		return 4;
-	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
-		return 8;
-	case DW_FORM_data16:
-		return 16;
-	case DW_FORM_addr:
-		return u->addrsz;
-	case DW_FORM_ref_addr:
-		return u->version == 2 ? u->addrsz : u->offsz;
-	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
-	case DW_FORM_strp_sup: case DW_FORM_GNU_strp_alt: case DW_FORM_GNU_ref_alt:
-		return u->offsz;
-	case DW_FORM_udata: case DW_FORM_sdata: case DW_FORM_ref_udata:
-	case DW_FORM_strx: case DW_FORM_addrx: case DW_FORM_loclistx: case DW_FORM_rnglistx:
-	case DW_FORM_GNU_addr_index: case DW_FORM_GNU_str_index: case DW_FORM_string:
-	case DW_FORM_block1: case DW_FORM_block2: case DW_FORM_block4: case DW_FORM_block:
-	case DW_FORM_exprloc: case DW_FORM_indirect:
-		return -1;
-	default:
-		return -2;
-	}
+	return dwarf_form__size(u->version, u->offsz, u->addrsz, form);
 }
 
 static void skip_form(const struct dwarf_unit *u, struct rd *r, unsigned int form);
@@ -111,93 +79,6 @@ static void skip_form(const struct dwarf_unit *u, struct rd *r, unsigned int for
 		skip_var(u, r, form);
 }
 
-/* The abbreviation table at OFF of .debug_abbrev, decoded for unit U. */
-/* Each spec's back: the sizes from it to the end, while all are fixed. */
-static void spec_backs(struct dwarf_spec *sp, uint32_t n)
-{
-	int32_t tail = 0;
-	bool fixed = true;
-
-	while (n--) {
-		fixed = fixed && sp[n].size >= 0 && tail <= INT32_MAX - INT16_MAX;
-		if (fixed)
-			tail += sp[n].size;
-		sp[n].back = fixed ? tail : -1;
-	}
-}
-
-static int abbrevs_read(struct dwarf_unit *u, uint64_t off)
-{
-	const struct dwarf_scan_secs *s = u->s;
-	struct rd r = rd_at(s->abbrev, s->abbrev_len, off);
-	uint64_t code, name, form, tag;
-	struct dwarf_abbrev *a;
-	struct dwarf_spec *sp;
-	bool fixed_so_far;
-	int n;
-
-	/* Never NULL: DIEs of attribute-less abbreviations point into it. */
-	if (array__grow(&u->specs, &u->specs_cap, 1, sizeof(*u->specs), 1024))
-		return -ENOMEM;
-	if (u->ncodes)
-		memset(u->byc, 0, u->ncodes * sizeof(*u->byc));
-	u->nspecs = 0;
-	while (!r.bad && (code = uleb(&r)) != 0) {
-		if ((n = rd_code_slot(&u->byc, &u->cap, &u->ncodes, code, sizeof(*u->byc))))
-			return n;
-		a = &u->byc[code];
-		if (a->known)
-			return -EINVAL;		/* a code defined twice */
-		tag = uleb(&r);
-		if (tag > UINT32_MAX)
-			return -EINVAL;
-		a->tag = (uint32_t)tag;
-		a->children = (uint8_t)fixed(&r, 1);
-		a->first = (uint32_t)u->nspecs;
-		a->known = 1;
-		a->fixed = 0;
-		a->sib = -1;
-		fixed_so_far = true;
-		for (;;) {
-			name = uleb(&r);
-			form = uleb(&r);
-			if (r.bad || (!name && !form))
-				break;
-			if (name > UINT16_MAX || form > UINT16_MAX ||
-			    u->nspecs - a->first >= UINT16_MAX)
-				return -EINVAL;
-			if (array__grow(&u->specs, &u->specs_cap, u->nspecs + 1, sizeof(*u->specs),
-					1024))
-				return -ENOMEM;
-			sp = &u->specs[u->nspecs++];
-			*sp = (struct dwarf_spec){ .name = (uint16_t)name, .form = (uint16_t)form };
-			if (form == DW_FORM_implicit_const)
-				sp->implicit = sleb(&r);
-			n = form_size(u, (unsigned int)form);
-			sp->size = (int16_t)n;
-			sp->at = fixed_so_far ? a->fixed : -1;
-			if (name == DW_AT_sibling && a->sib < 0) {
-				a->sib = (int32_t)(u->nspecs - 1 - a->first);
-				a->sib_form = (uint16_t)form;
-			}
-			if (n < 0)
-				fixed_so_far = false;
-			else if (fixed_so_far)
-				a->fixed += n;
-		}
-		a->n = (uint32_t)(u->nspecs - a->first);
-		spec_backs(u->specs + a->first, a->n);
-		a->var0 = (uint16_t)a->n;
-		if (!fixed_so_far) {
-			a->fixed = -1;
-			for (a->var0 = 0; u->specs[a->first + a->var0].at >= 0 &&
-			     u->specs[a->first + a->var0].size >= 0; a->var0++)
-				;
-		}
-	}
-	return r.bad ? -EINVAL : 0;
-}
-
 void dwarf_unit__init(struct dwarf_unit *u, const struct dwarf_scan_secs *s)
 {
 	memset(u, 0, sizeof(*u));
@@ -208,11 +89,7 @@ void dwarf_unit__fini(struct dwarf_unit *u)
 {
 	if (!u)
 		return;
-	free(u->byc);
-	free(u->specs);
-	u->byc = NULL;
-	u->specs = NULL;
-	u->ncodes = u->cap = u->nspecs = u->specs_cap = 0;
+	dwarf_abbrevs__free(&u->abbrevs);
 	u->abbrev_ok = false;
 }
 
@@ -312,7 +189,8 @@ int dwarf_unit__open(struct dwarf_unit *u, uint64_t off)
 	/* Form sizes depend on the header: a table is reused only as decoded. */
 	if (!u->abbrev_ok || u->abbrev_off != abbrev_off || u->abbrev_key != abbrev_key(u)) {
 		u->abbrev_ok = false;
-		err = abbrevs_read(u, abbrev_off);
+		err = dwarf_abbrevs__read(&u->abbrevs, s->abbrev, s->abbrev_len, abbrev_off,
+					  u->version, u->offsz, u->addrsz);
 		if (err)
 			return err;
 		u->abbrev_off = abbrev_off;
@@ -360,9 +238,9 @@ static int die_at(const struct dwarf_unit *u, const uint8_t *p, struct dwarf_die
 	}
 	if (!code)
 		return 1;
-	if (code >= u->ncodes || !u->byc[code].known)
+	if (code >= u->abbrevs.ncodes || !u->abbrevs.byc[code].known)
 		return -EINVAL;
-	a = &u->byc[code];
+	a = &u->abbrevs.byc[code];
 	d->ab = a;
 	d->p = r.p;
 	d->off = (uint64_t)(p - u->s->info);
@@ -372,15 +250,15 @@ static int die_at(const struct dwarf_unit *u, const uint8_t *p, struct dwarf_die
 			return -EINVAL;
 		d->end = r.p + a->fixed;
 		if (a->sib >= 0)
-			d->sib = r.p + u->specs[a->first + a->sib].at;
+			d->sib = r.p + u->abbrevs.specs[a->first + a->sib].at;
 		return 0;
 	}
 	/* From the first value of variable size: those before it are fixed. */
-	sp = u->specs + a->first + a->var0;
+	sp = u->abbrevs.specs + a->first + a->var0;
 	if ((uint64_t)(u->end - r.p) < (uint64_t)sp->at)
 		return -EINVAL;
 	r.p += sp->at;
-	for (end = u->specs + a->first + a->n; sp < end && !r.bad; sp++) {
+	for (end = u->abbrevs.specs + a->first + a->n; sp < end && !r.bad; sp++) {
 		if (sp->size >= 0)
 			skip(&r, sp->size);
 		else
@@ -390,7 +268,7 @@ static int die_at(const struct dwarf_unit *u, const uint8_t *p, struct dwarf_die
 		return -EINVAL;
 	d->end = r.p;
 	if (a->sib >= 0)
-		d->sib = dwarf_die__value(u, d, &u->specs[a->first + a->sib]);
+		d->sib = dwarf_die__value(u, d, &u->abbrevs.specs[a->first + a->sib]);
 	return 0;
 }
 
@@ -515,7 +393,7 @@ int dwarf_attr__next_slow(const struct dwarf_unit *u, struct dwarf_attr_iter *it
 int dwarf_die__attr(const struct dwarf_unit *u, const struct dwarf_die *d, unsigned int name,
 		    struct dwarf_attr *a)
 {
-	const struct dwarf_spec *sp = u->specs + d->ab->first, *end = sp + d->ab->n;
+	const struct dwarf_spec *sp = u->abbrevs.specs + d->ab->first, *end = sp + d->ab->n;
 	struct dwarf_attr_iter it;
 
 	for (; sp < end; sp++)

@@ -4,7 +4,7 @@
  * encoder, which walks every type, function and variable DIE and reads a
  * few attributes of each.  It does what lib/dwarf_scan does for a plain
  * walk (each unit's abbreviations decoded once into an array indexed by
- * code, forms skipped by size) and adds what a reader needs: a DIE's tag
+ * code, by the same lib/dwarf_abbrev reader; forms skipped by size) and adds what a reader needs: a DIE's tag
  * and children, its first child and next sibling (through DW_AT_sibling
  * when the producer gave one), attributes by name, their values by form,
  * references as .debug_info offsets, strings of every form but those of
@@ -32,30 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/dwarf_abbrev.h"
 #include "lib/dwarf_scan.h"
-
-struct dwarf_spec {
-	uint16_t name, form;
-	int16_t size;		/* bytes of the value; -1 variable; -2 unknown form */
-	int32_t at;		/* where the value starts in the DIE when every
-				 * value before it has a fixed size, else -1 */
-	int32_t back;		/* from the value's start to the DIE's end when
-				 * it and every value after it have a fixed
-				 * size, else -1 (a short DW_FORM_string name
-				 * first, then fixed sizes: GCC's members) */
-	int64_t implicit;	/* DW_FORM_implicit_const's value */
-};
-
-struct dwarf_abbrev {
-	uint32_t first;		/* its specs: u->specs[first, first + n) */
-	uint32_t n;
-	uint32_t tag;
-	uint8_t children, known;
-	int32_t fixed;		/* bytes of all its values, -1 if some vary */
-	int32_t sib;		/* index of its DW_AT_sibling spec, -1 none */
-	uint16_t sib_form;
-	uint16_t var0;		/* index of its first spec of variable size */
-};
 
 struct dwarf_unit {
 	const struct dwarf_scan_secs *s;
@@ -65,10 +43,7 @@ struct dwarf_unit {
 	bool has_str_base, has_addr_base;
 	uint8_t version, offsz, addrsz, type;
 	/* abbreviations by code; kept while the next unit shares them */
-	struct dwarf_abbrev *byc;
-	size_t ncodes, cap;
-	struct dwarf_spec *specs;
-	size_t nspecs, specs_cap;
+	struct dwarf_abbrevs abbrevs;	/* of the table at abbrev_off */
 	uint64_t abbrev_off;
 	uint32_t abbrev_key;		/* version, offset and address sizes */
 	bool abbrev_ok;
@@ -153,7 +128,7 @@ static inline void dwarf_die__attrs(const struct dwarf_unit *u, const struct dwa
 				    struct dwarf_attr_iter *it)
 {
 	it->p = d->p;
-	it->sp = u->specs + d->ab->first;
+	it->sp = u->abbrevs.specs + d->ab->first;
 	it->spend = it->sp + d->ab->n;
 }
 int dwarf_attr__next_slow(const struct dwarf_unit *u, struct dwarf_attr_iter *it,

@@ -9,69 +9,16 @@
 #include <string.h>
 
 #include "lib/array.h"
+#include "lib/dwarf_abbrev.h"
 #include "lib/dwarf_rd.h"
 #include "lib/dwarf_scan.h"
-
-struct spec {
-	uint32_t name, form;
-};
-
-/* One abbreviation: its specs are specs[first, first + n). */
-struct abbrev {
-	uint32_t first, n;
-	uint8_t children, known;
-};
-
-/* A unit's abbreviations, by code; the arrays are reused unit to unit. */
-struct abbrevs {
-	struct abbrev *byc;
-	size_t ncodes, cap;
-	struct spec *specs;
-	size_t nspecs, specs_cap;
-};
-
-/* The table at OFF of .debug_abbrev, decoded for one unit. */
-static int abbrevs_read(struct abbrevs *t, const struct dwarf_scan_secs *s, uint64_t off)
-{
-	struct rd r = rd_at(s->abbrev, s->abbrev_len, off);
-	uint64_t code, name, form;
-	struct abbrev *a;
-	int err;
-
-	if (t->ncodes)
-		memset(t->byc, 0, t->ncodes * sizeof(*t->byc));
-	t->nspecs = 0;
-	while (!r.bad && (code = uleb(&r)) != 0) {
-		if ((err = rd_code_slot(&t->byc, &t->cap, &t->ncodes, code, sizeof(*t->byc))))
-			return err;
-		a = &t->byc[code];
-		uleb(&r);			/* the tag */
-		a->children = (uint8_t)fixed(&r, 1);
-		a->first = (uint32_t)t->nspecs;
-		a->known = 1;
-		for (;;) {
-			name = uleb(&r);
-			form = uleb(&r);
-			if (r.bad || (!name && !form))
-				break;
-			if (form == DW_FORM_implicit_const)
-				uleb(&r);	/* the value lives here, not in the DIE */
-			if (array__grow(&t->specs, &t->specs_cap, t->nspecs + 1, sizeof(*t->specs),
-					1024))
-				return -ENOMEM;
-			t->specs[t->nspecs++] = (struct spec){ (uint32_t)name, (uint32_t)form };
-		}
-		a->n = (uint32_t)(t->nspecs - a->first);
-	}
-	return r.bad ? -EINVAL : 0;
-}
 
 struct unit {
 	const struct dwarf_scan_secs *s;
 	const uint8_t *dies, *end;
 	uint64_t abbrev_off;
 	uint64_t str_offsets_base;	/* 0: none seen */
-	unsigned int offsz, addrsz;
+	unsigned int version, offsz, addrsz;
 };
 
 /* The string of a strx form's index IDX. */
@@ -211,6 +158,7 @@ static int unit_read(struct rd *r, struct unit *u)
 		skip(&h, 8 + u->offsz);			/* signature, type offset */
 	if (u->addrsz > 8)
 		return -EINVAL;
+	u->version = ver;
 	u->dies = h.p;
 	u->str_offsets_base = 0;
 	return h.bad ? -EINVAL : 0;
@@ -220,11 +168,11 @@ static int unit_read(struct rd *r, struct unit *u)
  * The unit DIE's DW_AT_str_offsets_base, before any of its strx strings
  * is read (it may come after them in the DIE).
  */
-static void find_str_base(struct unit *u, const struct abbrevs *t)
+static void find_str_base(struct unit *u, const struct dwarf_abbrevs *t)
 {
 	struct rd r = { u->dies, u->end, 0 };
 	uint64_t code = uleb(&r);
-	const struct abbrev *a;
+	const struct dwarf_abbrev *a;
 	const char *str;
 	uint32_t i;
 	int err = 0;
@@ -233,7 +181,7 @@ static void find_str_base(struct unit *u, const struct abbrevs *t)
 		return;
 	a = &t->byc[code];
 	for (i = 0; i < a->n && !r.bad; i++) {
-		const struct spec *sp = &t->specs[a->first + i];
+		const struct dwarf_spec *sp = &t->specs[a->first + i];
 
 		str = NULL;
 		if (sp->name == DW_AT_str_offsets_base && sp->form == DW_FORM_sec_offset) {
@@ -250,11 +198,11 @@ static void find_str_base(struct unit *u, const struct abbrevs *t)
 	}
 }
 
-static int walk_unit(struct unit *u, const struct abbrevs *t, dwarf_scan_str_fn fn, void *arg,
-		     struct dwarf_scan_stats *st)
+static int walk_unit(struct unit *u, const struct dwarf_abbrevs *t, dwarf_scan_str_fn fn,
+		     void *arg, struct dwarf_scan_stats *st)
 {
 	struct rd r = { u->dies, u->end, 0 };
-	const struct abbrev *a;
+	const struct dwarf_abbrev *a;
 	const char *str;
 	uint64_t code;
 	long depth = 0;
@@ -293,7 +241,7 @@ int dwarf_scan__walk(const struct dwarf_scan_secs *s, dwarf_scan_str_fn str_fn, 
 {
 	struct dwarf_scan_stats local = { 0 };
 	struct dwarf_scan_stats *st = stats ? stats : &local;
-	struct abbrevs t = { 0 };
+	struct dwarf_abbrevs t = { 0 };
 	struct unit u = { .s = s };
 	struct rd r = { s->info, s->info + s->info_len, 0 };
 	int err = s->info && s->abbrev ? 0 : -ENODATA;
@@ -302,12 +250,12 @@ int dwarf_scan__walk(const struct dwarf_scan_secs *s, dwarf_scan_str_fn str_fn, 
 	while (!err && r.p < r.end) {
 		err = unit_read(&r, &u);
 		if (!err)
-			err = abbrevs_read(&t, s, u.abbrev_off);
+			err = dwarf_abbrevs__read(&t, s->abbrev, s->abbrev_len, u.abbrev_off,
+						  u.version, u.offsz, u.addrsz);
 		if (!err)
 			err = walk_unit(&u, &t, str_fn, arg, st);
 		st->units++;
 	}
-	free(t.byc);
-	free(t.specs);
+	dwarf_abbrevs__free(&t);
 	return err;
 }

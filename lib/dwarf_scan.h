@@ -2,7 +2,8 @@
 /*
  * dwarf_scan: every DIE of .debug_info walked with a minimal decoder, for
  * what needs one pass over all of it and no tree: each unit's abbreviation
- * table decoded once into an array indexed by code, forms read by size, no
+ * table decoded once into an array indexed by code (lib/dwarf_abbrev, the
+ * reader lib/dwarf_die uses too), forms read by size, no
  * per-attribute callbacks but for the string attributes the caller asks
  * for.  Measured on Debian 13's 6.12 vmlinux (18.2 million DIEs, 80 million
  * attributes): 0.87 s against libdw's 2.25 s for the same walk, in one run

@@ -57,7 +57,36 @@ int hashmap__reserve_to(struct hashmap *m, size_t more)
 	free(m->slots);
 	m->slots = slots;
 	m->cap = cap;
+	m->alloc = cap;
 	m->deleted = 0;
+	return 0;
+}
+
+int hashmap__reset(struct hashmap *m, size_t n)
+{
+	size_t cap = 64;
+	struct hashmap_slot *slots;
+
+	m->used = 0;
+	m->deleted = 0;
+	if (n > (size_t)HASHMAP_MAX_INDEX + 1)
+		return -ENOMEM;
+	while (cap / 2 < n)
+		cap *= 2;	/* at most 2^34: no overflow */
+	if (cap <= m->alloc) {
+		m->cap = cap;
+		memset(m->slots, 0, cap * sizeof(*m->slots));
+		return 0;
+	}
+	slots = calloc(cap, sizeof(*slots));
+	if (!slots) {
+		hashmap__clear(m);
+		return -ENOMEM;
+	}
+	free(m->slots);
+	m->slots = slots;
+	m->cap = cap;
+	m->alloc = cap;
 	return 0;
 }
 
@@ -76,6 +105,7 @@ void hashmap__free(struct hashmap *m)
 	free(m->slots);
 	m->slots = NULL;
 	m->cap = 0;
+	m->alloc = 0;
 	m->used = 0;
 	m->deleted = 0;
 }

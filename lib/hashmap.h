@@ -72,12 +72,13 @@ struct hashmap_slot {
 
 struct hashmap {
 	struct hashmap_slot *slots;
-	size_t cap;		/* slots: 0 or a power of two */
+	size_t cap;		/* slots in use: 0 or a power of two */
+	size_t alloc;		/* slots allocated, at least cap (hashmap__reset) */
 	size_t used;		/* slots holding an index */
 	size_t deleted;		/* tombstones */
 };
 
-#define HASHMAP_INIT		{ NULL, 0, 0, 0 }
+#define HASHMAP_INIT		{ NULL, 0, 0, 0, 0 }
 #define HASHMAP_NONE		UINT32_MAX	/* probe_next: no more candidates */
 #define HASHMAP_DELETED		UINT32_MAX
 #define HASHMAP_MAX_INDEX	(UINT32_MAX - 2)	/* the largest index stored */
@@ -181,6 +182,16 @@ static inline int hashmap__reserve(struct hashmap *m, size_t more)
 
 /* Every index removed; the slots are kept for reuse. */
 void hashmap__clear(struct hashmap *m);
+
+/*
+ * Every index removed, and the map sized for N entries: the smallest
+ * power of two that holds them at half load, within the slots already
+ * allocated when they are enough.  For a table rebuilt per unit of work
+ * (the encoder's per-CU index): a small unit after a large one neither
+ * allocates nor clears, nor probes, more than it needs.  0 or -ENOMEM
+ * (the map is then empty, its slots as they were).
+ */
+int hashmap__reset(struct hashmap *m, size_t n);
 
 /* The slots freed; M is empty again (HASHMAP_INIT).  NULL-safe. */
 void hashmap__free(struct hashmap *m);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * frugal lock's command line: perf lock contention's options into struct
- * lock_opts, checked against each other, nothing opened or run.
+ * lock_opts (each row of the table binds its field, or has a callback for
+ * what a binding cannot say), checked against each other, nothing opened
+ * or run.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -16,10 +18,12 @@
 #include "lock/opts.h"
 #include "lock/types.h"
 
+/* The long-only options' ids. */
 enum {
 	OPT_TID = CLI_OPT_LONG, OPT_MAX_STACK, OPT_STACK_SKIP, OPT_JSON, OPT_RING,
-	OPT_RAW_TP, OPT_NO_WALK, OPT_STACK_CHECK, OPT_FLOOR, OPT_AS_NESTED, OPT_SKIP_NESTED, OPT_NESTED, OPT_FOLDED, OPT_WEIGHT,
-	OPT_SVG, OPT_PPROF, OPT_OUTPUT, OPT_USER_ONLY, OPT_USTACK, OPT_DEBUG_DIR,
+	OPT_RAW_TP, OPT_NO_WALK, OPT_STACK_CHECK, OPT_FLOOR, OPT_AS_NESTED,
+	OPT_SKIP_NESTED, OPT_NESTED, OPT_FOLDED, OPT_WEIGHT, OPT_SVG, OPT_PPROF,
+	OPT_OUTPUT, OPT_USER_ONLY, OPT_USTACK, OPT_DEBUG_DIR,
 };
 
 /* The -F fields and -k keys, in enum lock_sort's order. */
@@ -46,59 +50,207 @@ static const char *weight_word(unsigned int i)
 	return i < NR_WEIGHT ? weight_names[i] : NULL;
 }
 
-const struct cli_opt lock_cli_opts[] = {
-	{ "all-cpus", 'a', no_argument, NULL, "system-wide (default without a command)" },
-	{ "pid", 'p', required_argument, "PID,..", "processes (all their threads)" },
-	{ "tid", OPT_TID, required_argument, "TID,..", "threads" },
-	{ "cpu", 'C', required_argument, "LIST", "CPUs, e.g. 0,2-3" },
-	{ "duration", 'd', required_argument, "SECS", "stop after SECS seconds" },
-	{ "interval", 'I', required_argument, "SECS", "a report every SECS seconds, each of its interval (table, CSV, JSON Lines)" },
-	{ "threads", 't', no_argument, NULL, "aggregate by task" },
-	{ "lock-addr", 'l', no_argument, NULL, "aggregate by lock" },
-	{ "lock-cgroup", 'g', no_argument, NULL, "aggregate by cgroup" },
-	{ "lock-owner", 'o', no_argument, NULL, "by the lock's owner when the wait began (mutex, rwsem writer, rt-mutex); implies -t" },
-	{ "user", 'U', no_argument, NULL, "user-space lock waits (futex) too, by user call stack, in the same report" },
-	{ "user-only", OPT_USER_ONLY, no_argument, NULL, "user-space lock waits alone" },
-	{ "user-stack-size", OPT_USTACK, required_argument, "BYTES", "user stack copied per wait, for unwinding (power of two, default 8192)" },
-	{ "debug-dir", OPT_DEBUG_DIR, required_argument, "DIRS", "-U: debug files (.build-id/, debuglink) in DIRS, ':'-separated, instead of /usr/lib/debug; '' for none",
-	  CLI_ARG_DIR },
-	{ "cgroup-filter", 'G', required_argument, "CGROUPS", "only tasks of these cgroups (paths from the v2 root)" },
-	{ "quiet", 'q', no_argument, NULL, "no logs, even with -v (errors still)" },
-	{ "key", 'k', required_argument, "KEY", "sort: contended, wait_total (default), wait_max, wait_min, avg_wait",
-	  CLI_ARG_WORD, sort_word },
-	{ "field", 'F', required_argument, "LIST", "columns: contended,wait_total,wait_max,wait_min,avg_wait",
-	  CLI_ARG_LIST, sort_word },
-	{ "entries", 'E', required_argument, "N", "print the first N rows" },
-	{ "field-separator", 'x', required_argument, "SEP", "CSV with SEP, raw nanoseconds" },
-	{ "json", OPT_JSON, no_argument, NULL, "one JSON object: rows, accounting, metadata" },
-	{ "folded", OPT_FOLDED, no_argument, NULL, "folded stacks (flamegraph.pl, inferno, speedscope); accounting to stderr" },
-	{ "weight", OPT_WEIGHT, required_argument, "W", "what --folded and --svg weigh: wait (total ns, default) or contended",
-	  CLI_ARG_WORD, weight_word },
-	{ "svg", OPT_SVG, required_argument, "FILE", "also an interactive flame graph into FILE", CLI_ARG_FILE },
-	{ "pprof", OPT_PPROF, required_argument, "FILE", "also a gzipped pprof profile into FILE (go tool pprof, Pyroscope, Parca)",
-	  CLI_ARG_FILE },
-	{ "output", OPT_OUTPUT, required_argument, "FILE", "the report into FILE (whole or not at all), not stdout",
-	  CLI_ARG_FILE },
-	{ "verbose", 'v', no_argument, NULL, "call stack under each row; log what was probed" },
-	{ "max-stack", OPT_MAX_STACK, required_argument, "N", "frames per stack (default 8 with -v, else 4: enough to name the caller)" },
-	{ "stack-skip", OPT_STACK_SKIP, required_argument, "N", "frames skipped at the top (default: the tracing frames)" },
-	{ "type-filter", 'Y', required_argument, "TYPES", "spinlock, rwlock[:R|:W], rwsem[:R|:W], mutex, rt-mutex, percpu-rwsem, semaphore; -U: futex, futex-pi, pthread_mutex, pthread_rwlock[:R|:W], pthread_cond, sem, pthread_barrier",
-	  CLI_ARG_LIST, lock_type__word },
-	{ "lock-filter", 'L', required_argument, "ADDRS", "lock addresses or kernel symbols" },
-	{ "callstack-filter", 'S', required_argument, "SYMS", "keep stacks with a symbol containing one of SYMS" },
-	{ "map-nr-entries", 'M', required_argument, "N", "kernel table size (default 16384)" },
-	{ "ring-size", OPT_RING, required_argument, "KB", "overflow buffer per CPU, power of two (default 128)" },
-	{ "use-bpf", 'b', no_argument, NULL, "accepted for perf compatibility (always BPF)" },
-	{ "raw-tp", OPT_RAW_TP, no_argument, NULL, "skip tp_btf, use raw tracepoints" },
-	{ "no-stack-walk", OPT_NO_WALK, no_argument, NULL, "unwind every stack (no learned walk)" },
-	{ "floor", OPT_FLOOR, no_argument, NULL, "attach programs that do nothing (the cost floor, for benchmarks)" },
-	{ "nested", OPT_NESTED, no_argument, NULL, "a second program per tracepoint takes contentions inside our own runs (else counted as skipped); slower" },
-	{ "skip-nested", OPT_SKIP_NESTED, no_argument, NULL, "one program per tracepoint (the default; undoes --nested)" },
-	{ "as-nested", OPT_AS_NESTED, no_argument, NULL, "take every contention as one nested in our own programs (for tests)" },
-	{ "stack-check", OPT_STACK_CHECK, no_argument, NULL, "walk and unwind every stack, count differences" },
-	{ "help", 'h', no_argument, NULL, "this help" },
-	{ NULL, 0, 0, NULL, NULL },
+/*
+ * The callbacks' context: the options, and how many of -t, -l and -g were
+ * given (check_options() refuses more than one, even the same twice).
+ */
+struct parse_state {
+	struct lock_opts *o;
+	int nmodes;
 };
+
+/* -p, --tid: the ids of the last one given (as for every other option). */
+static int parse_list_u32(const char *opt, const char *arg, struct lock_opts *o)
+{
+	char buf[4096], *tok, *save = NULL;
+	unsigned long long v;
+
+	o->nr_targets = 0;
+	if (strlen(arg) >= sizeof(buf))
+		return cli_usage_err("%s: list too long", opt);
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (o->nr_targets >= LOCK_MAX_TARGETS)
+			return cli_usage_err("%s: more than %d ids", opt, LOCK_MAX_TARGETS);
+		if (cli_parse_u64(opt, tok, 1, 0x3fffffff, &v))
+			return EXIT_USAGE;
+		o->targets[o->nr_targets++] = v;
+	}
+	return o->nr_targets ? 0 : cli_usage_err("%s: empty list", opt);
+}
+
+/* The rows' callbacks (cli_row_fn): each row's value is in r->set. */
+
+/* -p, --tid (the list kept by the row): the ids, and whose they are. */
+static int set_targets(void *ctx, const struct cli_opt *r, const char *arg)
+{
+	struct parse_state *ps = ctx;
+	char label[32];
+
+	ps->o->target_mode = r->set;
+	return parse_list_u32(cli_opt__label(r, label, sizeof(label)), arg, ps->o);
+}
+
+/* -t, -l, -g: counted, since only one may be given (check_options). */
+static int set_mode(void *ctx, const struct cli_opt *r, const char *arg)
+{
+	struct parse_state *ps = ctx;
+
+	(void)arg;
+	ps->o->mode = r->set;
+	ps->nmodes++;
+	return 0;
+}
+
+/* -x, --json, --folded: a format other than the last one given is counted. */
+static int set_format(void *ctx, const struct cli_opt *r, const char *arg)
+{
+	struct lock_opts *o = ((struct parse_state *)ctx)->o;
+
+	(void)arg;
+	if (o->format != r->set)
+		o->nformats++;
+	o->format = r->set;
+	if (r->set == LOCK_FMT_FOLDED)
+		o->stack_output = true;
+	return 0;
+}
+
+/* --svg FILE, --pprof FILE: one more file to write. */
+static int add_file(void *ctx, const struct cli_opt *r, const char *path)
+{
+	struct lock_opts *o = ((struct parse_state *)ctx)->o;
+	char opt[32];
+
+	cli_opt__label(r, opt, sizeof(opt));
+	if (!*path)
+		return cli_usage_err("%s: empty file name", opt);
+	if (o->nfiles == LOCK_MAX_FILES)
+		return cli_usage_err("%s: more than %d files", opt, LOCK_MAX_FILES);
+	o->files[o->nfiles].format = r->set;
+	o->files[o->nfiles++].path = path;
+	o->stack_output = true;
+	return 0;
+}
+
+/* --weight: its own message, which names both words. */
+static int set_weight(void *ctx, const struct cli_opt *r, const char *arg)
+{
+	struct lock_opts *o = ((struct parse_state *)ctx)->o;
+	int i = cli_opt__word(r, arg);
+
+	if (i < 0)
+		return cli_usage_err("--weight: '%s' is neither wait nor contended", arg);
+	o->weight = i;
+	return 0;
+}
+
+/* --output (kept by the row): a file name. */
+static int check_output(void *ctx, const struct cli_opt *r, const char *arg)
+{
+	(void)ctx, (void)r;
+	return *arg ? 0 : cli_usage_err("--output: empty file name");
+}
+
+/*
+ * --debug-dir (kept by the row): absolute paths joined by ':', or ""
+ * (none).  libdwfl reads an empty or relative entry as the binary's own
+ * directory or one under it.
+ */
+static int check_debug_dirs(void *ctx, const struct cli_opt *r, const char *arg)
+{
+	const char *p;
+
+	(void)ctx, (void)r;
+	for (p = arg; *p; p++)
+		if ((p == arg || p[-1] == ':') && *p != '/')
+			break;
+	if (*p || (p != arg && p[-1] == ':'))
+		return cli_usage_err("--debug-dir: '%s' is not a ':'-separated list of absolute paths (or '')", arg);
+	return 0;
+}
+
+/* -Y (kept by the row): the types' mask. */
+static int set_types(void *ctx, const struct cli_opt *r, const char *arg)
+{
+	struct lock_opts *o = ((struct parse_state *)ctx)->o;
+
+	(void)r;
+	if (lock_type_parse(arg, &o->type_mask))
+		return cli_usage_err("-Y: unknown lock type in '%s'", arg);
+	return 0;
+}
+
+#define LO struct lock_opts	/* the type every row binds into */
+
+/* perf lock contention's options and frugal's own, under --help's headings. */
+const struct cli_opt lock_cli_opts[] = {
+	CLI_OPT_GROUP("What to trace"),
+	CLI_OPT_BOOL("all-cpus", 'a', LO, system_wide, true, "system-wide (default without a command)"),
+	CLI_OPT_STR("pid", 'p', LO, pid_arg, "PID,..", "processes (all their threads)",
+		    .cb = set_targets, .set = LOCK_TARGET_TGID),
+	CLI_OPT_STR("tid", OPT_TID, LO, tid_arg, "TID,..", "threads",
+		    .cb = set_targets, .set = LOCK_TARGET_TID),
+	CLI_OPT_STR("cpu", 'C', LO, cpu_list, "LIST", "CPUs, e.g. 0,2-3"),
+	CLI_OPT_STR("cgroup-filter", 'G', LO, cgroup_arg, "CGROUPS", "only tasks of these cgroups (paths from the v2 root)"),
+	CLI_OPT_GROUP("Which locks"),
+	CLI_OPT_STR("type-filter", 'Y', LO, type_arg, "TYPES", "spinlock, rwlock[:R|:W], rwsem[:R|:W], mutex, rt-mutex, percpu-rwsem, semaphore; -U: futex, futex-pi, pthread_mutex, pthread_rwlock[:R|:W], pthread_cond, sem, pthread_barrier",
+		    .kind = CLI_ARG_LIST, .words = lock_type__word, .cb = set_types),
+	CLI_OPT_STR("lock-filter", 'L', LO, lock_arg, "ADDRS", "lock addresses or kernel symbols"),
+	CLI_OPT_STR("callstack-filter", 'S', LO, callstack_arg, "SYMS", "keep stacks with a symbol containing one of SYMS"),
+	CLI_OPT_GROUP("User space"),
+	CLI_OPT_BOOL("user", 'U', LO, user, true, "user-space lock waits (futex) too, by user call stack, in the same report"),
+	CLI_OPT_BOOL("user-only", OPT_USER_ONLY, LO, user_only, true, "user-space lock waits alone"),
+	CLI_OPT_UINT("user-stack-size", OPT_USTACK, LO, ustack_size, 512, LOCK_USTACK_MAX, "BYTES", "user stack copied per wait, for unwinding (power of two, default 8192)"),
+	CLI_OPT_STR("debug-dir", OPT_DEBUG_DIR, LO, debug_dir, "DIRS", "-U: debug files (.build-id/, debuglink) in DIRS, ':'-separated, instead of /usr/lib/debug; '' for none",
+		    .kind = CLI_ARG_DIR, .cb = check_debug_dirs),
+	CLI_OPT_GROUP("Aggregation (by call stack unless one is given)"),
+	CLI_OPT_CALLBACK("threads", 't', no_argument, NULL, "aggregate by task", set_mode, LOCK_AGGR_TASK),
+	CLI_OPT_CALLBACK("lock-addr", 'l', no_argument, NULL, "aggregate by lock", set_mode, LOCK_AGGR_ADDR),
+	CLI_OPT_CALLBACK("lock-cgroup", 'g', no_argument, NULL, "aggregate by cgroup", set_mode, LOCK_AGGR_CGROUP),
+	CLI_OPT_BOOL("lock-owner", 'o', LO, owner, true, "by the lock's owner when the wait began (mutex, rwsem writer, rt-mutex); implies -t"),
+	CLI_OPT_GROUP("How long"),
+	CLI_OPT_DOUBLE("duration", 'd', LO, duration, 0.001, 1e7, "SECS", "stop after SECS seconds"),
+	CLI_OPT_DOUBLE("interval", 'I', LO, interval, 0.01, 1e7, "SECS", "a report every SECS seconds, each of its interval (table, CSV, JSON Lines)"),
+	CLI_OPT_GROUP("Report"),
+	CLI_OPT_WORD("key", 'k', LO, sort, sort_word, "key", "KEY", "sort: contended, wait_total (default), wait_max, wait_min, avg_wait"),
+	CLI_OPT_WORD_MASK("field", 'F', LO, fields, sort_word, "field", "LIST", "columns: contended,wait_total,wait_max,wait_min,avg_wait"),
+	CLI_OPT_UINT("entries", 'E', LO, entries, 1, 1U << 30, "N", "print the first N rows"),
+	CLI_OPT_BOOL("verbose", 'v', LO, verbose_stacks, true, "call stack under each row; log what was probed"),
+	CLI_OPT_GROUP("Output formats"),
+	CLI_OPT_STR("field-separator", 'x', LO, csv_sep, "SEP", "CSV with SEP, raw nanoseconds",
+		    .cb = set_format, .set = LOCK_FMT_CSV),
+	CLI_OPT_CALLBACK("json", OPT_JSON, no_argument, NULL, "one JSON object: rows, accounting, metadata", set_format, LOCK_FMT_JSON),
+	CLI_OPT_CALLBACK("folded", OPT_FOLDED, no_argument, NULL, "folded stacks (flamegraph.pl, inferno, speedscope); accounting to stderr", set_format, LOCK_FMT_FOLDED),
+	CLI_OPT_CALLBACK("weight", OPT_WEIGHT, required_argument, "W", "what --folded and --svg weigh: wait (total ns, default) or contended",
+			 set_weight, 0, .kind = CLI_ARG_WORD, .words = weight_word),
+	CLI_OPT_CALLBACK("svg", OPT_SVG, required_argument, "FILE", "also an interactive flame graph into FILE",
+			 add_file, LOCK_FMT_SVG, .kind = CLI_ARG_FILE),
+	CLI_OPT_CALLBACK("pprof", OPT_PPROF, required_argument, "FILE", "also a gzipped pprof profile into FILE (go tool pprof, Pyroscope, Parca)",
+			 add_file, LOCK_FMT_PPROF, .kind = CLI_ARG_FILE),
+	CLI_OPT_STR("output", OPT_OUTPUT, LO, output, "FILE", "the report into FILE (whole or not at all), not stdout",
+		    .kind = CLI_ARG_FILE, .cb = check_output),
+	CLI_OPT_GROUP("Limits"),
+	CLI_OPT_UINT("max-stack", OPT_MAX_STACK, LO, max_stack, 1, LOCK_MAX_STACK, "N", "frames per stack (default 8 with -v, else 4: enough to name the caller)"),
+	CLI_OPT_UINT("stack-skip", OPT_STACK_SKIP, LO, stack_skip, 0, LOCK_MAX_STACK, "N", "frames skipped at the top (default: the tracing frames)"),
+	CLI_OPT_UINT("map-nr-entries", 'M', LO, map_entries, 1, 1U << 24, "N", "kernel table size (default 16384)"),
+	CLI_OPT_UINT("ring-size", OPT_RING, LO, ring_kb, 4, 1U << 20, "KB", "overflow buffer per CPU, power of two (default 128)"),
+	CLI_OPT_GROUP("How the kernel is probed (for tests and benchmarks)"),
+	{ "use-bpf", 'b', no_argument, NULL, "accepted for perf compatibility (always BPF)" },
+	CLI_OPT_BOOL("raw-tp", OPT_RAW_TP, LO, force_raw_tp, true, "skip tp_btf, use raw tracepoints"),
+	CLI_OPT_BOOL("no-stack-walk", OPT_NO_WALK, LO, no_stack_walk, true, "unwind every stack (no learned walk)"),
+	CLI_OPT_BOOL("floor", OPT_FLOOR, LO, floor, true, "attach programs that do nothing (the cost floor, for benchmarks)"),
+	CLI_OPT_BOOL("nested", OPT_NESTED, LO, skip_nested, false, "a second program per tracepoint takes contentions inside our own runs (else counted as skipped); slower"),
+	CLI_OPT_BOOL("skip-nested", OPT_SKIP_NESTED, LO, skip_nested, true, "one program per tracepoint (the default; undoes --nested)"),
+	CLI_OPT_BOOL("as-nested", OPT_AS_NESTED, LO, as_nested, true, "take every contention as one nested in our own programs (for tests)"),
+	CLI_OPT_BOOL("stack-check", OPT_STACK_CHECK, LO, stack_check, true, "walk and unwind every stack, count differences"),
+	CLI_OPT_GROUP("Miscellaneous"),
+	CLI_OPT_BOOL("quiet", 'q', LO, quiet, true, "no logs, even with -v (errors still)"),
+	CLI_OPT_HELP(LO, help),
+	CLI_OPT_END,
+};
+
+#undef LO
 
 /* The words lock_opts__parse() reads first: lock_main runs them itself. */
 static const struct cli_cmd modes[] = {
@@ -129,57 +281,6 @@ void lock_opts__help(FILE *f)
 	      "                                                          sort, q quits)\n\n"
 	      "Kernel lock contention, aggregated in BPF; nothing lost, every drop counted.\n\n", f);
 	cli_opts__help(f, lock_cli_opts);
-}
-
-/* -p, --tid: the ids of the last one given (as for every other option). */
-static int parse_list_u32(const char *opt, const char *arg, struct lock_opts *o)
-{
-	char buf[4096], *tok, *save = NULL;
-	unsigned long long v;
-
-	o->nr_targets = 0;
-	if (strlen(arg) >= sizeof(buf))
-		return cli_usage_err("%s: list too long", opt);
-	strcpy(buf, arg);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (o->nr_targets >= LOCK_MAX_TARGETS)
-			return cli_usage_err("%s: more than %d ids", opt, LOCK_MAX_TARGETS);
-		if (cli_parse_u64(opt, tok, 1, 0x3fffffff, &v))
-			return EXIT_USAGE;
-		o->targets[o->nr_targets++] = v;
-	}
-	return o->nr_targets ? 0 : cli_usage_err("%s: empty list", opt);
-}
-
-static int parse_fields(const char *arg, unsigned int *fields)
-{
-	const char *p = arg;
-	size_t i, n;
-
-	*fields = 0;
-	while (*p) {
-		n = strcspn(p, ",");
-		for (i = 0; i < NR_SORT; i++)
-			if (strlen(sort_names[i]) == n && !strncmp(p, sort_names[i], n))
-				break;
-		if (i == NR_SORT)
-			return cli_usage_err("-F: unknown field '%.*s'", (int)n, p);
-		*fields |= 1U << i;
-		p += n + (p[n] == ',');
-	}
-	return *fields ? 0 : cli_usage_err("-F: empty list");
-}
-
-static int parse_key(const char *arg, enum lock_sort *key)
-{
-	size_t i;
-
-	for (i = 0; i < NR_SORT; i++)
-		if (!strcmp(arg, sort_names[i])) {
-			*key = i;
-			return 0;
-		}
-	return cli_usage_err("-k: unknown key '%s'", arg);
 }
 
 /*
@@ -237,7 +338,7 @@ static int check_options(struct lock_opts *o, int nmodes, bool have_cmd)
 		return cli_usage_err("-a cannot be combined with -p or --tid");
 	if (have_cmd && (o->pid_arg || o->tid_arg))
 		return cli_usage_err("a command cannot be combined with -p or --tid");
-	/* perf: -o implies -t.  (Owners' call stacks are not kept yet.) */
+	/* perf: -o implies -t (with -v, each owner's call stack under its row). */
 	if (o->owner && nmodes == 0)
 		o->mode = LOCK_AGGR_TASK;
 	if (o->owner && o->mode != LOCK_AGGR_TASK)
@@ -282,140 +383,6 @@ static void set_defaults(struct lock_opts *o)
 	o->ustack_size = LOCK_USTACK_DEF;
 }
 
-struct parse_state {
-	struct lock_opts *o;
-	int nmodes;
-};
-
-static void set_mode(struct parse_state *ps, enum lock_aggr mode)
-{
-	ps->o->mode = mode;
-	ps->nmodes++;
-}
-
-static void set_format(struct lock_opts *o, enum lock_format f)
-{
-	if (o->format != f)
-		o->nformats++;
-	o->format = f;
-}
-
-/* --svg FILE, --pprof FILE: one more file to write. */
-static int add_file(struct lock_opts *o, const char *opt, enum lock_format f, const char *path)
-{
-	if (!*path)
-		return cli_usage_err("%s: empty file name", opt);
-	if (o->nfiles == LOCK_MAX_FILES)
-		return cli_usage_err("%s: more than %d files", opt, LOCK_MAX_FILES);
-	o->files[o->nfiles].format = f;
-	o->files[o->nfiles++].path = path;
-	o->stack_output = true;
-	return 0;
-}
-
-static int parse_weight(const char *arg, enum lock_weight *w)
-{
-	size_t i;
-
-	for (i = 0; i < NR_WEIGHT; i++)
-		if (!strcmp(arg, weight_names[i])) {
-			*w = i;
-			return 0;
-		}
-	return cli_usage_err("--weight: '%s' is neither wait nor contended", arg);
-}
-
-/* A number option into *OUT. */
-static int number(const char *opt, const char *arg, unsigned long long min,
-		  unsigned long long max, unsigned int *out)
-{
-	unsigned long long v;
-
-	if (cli_parse_u64(opt, arg, min, max, &v))
-		return EXIT_USAGE;
-	*out = v;
-	return 0;
-}
-
-/* --debug-dir: absolute paths joined by ':', or "" (none).  libdwfl reads an
- * empty or relative entry as the binary's own directory or one under it. */
-static bool debug_dirs_ok(const char *arg)
-{
-	const char *p;
-
-	for (p = arg; *p; p++)
-		if ((p == arg || p[-1] == ':') && *p != '/')
-			return false;
-	return p == arg || p[-1] != ':';
-}
-
-static int parse_one(void *ctx, int c, const char *arg)
-{
-	struct parse_state *ps = ctx;
-	struct lock_opts *o = ps->o;
-
-	switch (c) {
-	case 'a': o->system_wide = true; break;
-	case 'p': o->pid_arg = arg; o->target_mode = LOCK_TARGET_TGID;
-		return parse_list_u32("-p", arg, o);
-	case OPT_TID: o->tid_arg = arg; o->target_mode = LOCK_TARGET_TID;
-		return parse_list_u32("--tid", arg, o);
-	case 'C': o->cpu_list = arg; break;
-	case 'd': return cli_parse_double("-d", arg, 0.001, 1e7, &o->duration);
-	case 'I': return cli_parse_double("-I", arg, 0.01, 1e7, &o->interval);
-	case 't': set_mode(ps, LOCK_AGGR_TASK); break;
-	case 'l': set_mode(ps, LOCK_AGGR_ADDR); break;
-	case 'g': set_mode(ps, LOCK_AGGR_CGROUP); break;
-	case 'o': o->owner = true; break;
-	case 'U': o->user = true; break;
-	case OPT_USER_ONLY: o->user_only = true; break;
-	case OPT_DEBUG_DIR:
-		if (!debug_dirs_ok(arg))
-			return cli_usage_err("--debug-dir: '%s' is not a ':'-separated list of absolute paths (or '')", arg);
-		o->debug_dir = arg;
-		break;
-	case OPT_USTACK: return number("--user-stack-size", arg, 512, LOCK_USTACK_MAX, &o->ustack_size);
-	case 'G': o->cgroup_arg = arg; break;
-	case 'q': o->quiet = true; break;
-	case 'k': return parse_key(arg, &o->sort);
-	case 'F': return parse_fields(arg, &o->fields);
-	case 'E': return number("-E", arg, 1, 1U << 30, &o->entries);
-	case 'x': o->csv_sep = arg; set_format(o, LOCK_FMT_CSV); break;
-	case OPT_JSON: set_format(o, LOCK_FMT_JSON); break;
-	case OPT_FOLDED: set_format(o, LOCK_FMT_FOLDED); o->stack_output = true; break;
-	case OPT_WEIGHT: return parse_weight(arg, &o->weight);
-	case OPT_SVG: return add_file(o, "--svg", LOCK_FMT_SVG, arg);
-	case OPT_PPROF: return add_file(o, "--pprof", LOCK_FMT_PPROF, arg);
-	case OPT_OUTPUT:
-		if (!*arg)
-			return cli_usage_err("--output: empty file name");
-		o->output = arg;
-		break;
-	case 'v': o->verbose_stacks = true; break;
-	case OPT_MAX_STACK: return number("--max-stack", arg, 1, LOCK_MAX_STACK, &o->max_stack);
-	case OPT_STACK_SKIP: return number("--stack-skip", arg, 0, LOCK_MAX_STACK, &o->stack_skip);
-	case 'Y':
-		o->type_arg = arg;
-		if (lock_type_parse(arg, &o->type_mask))
-			return cli_usage_err("-Y: unknown lock type in '%s'", arg);
-		break;
-	case 'L': o->lock_arg = arg; break;
-	case 'S': o->callstack_arg = arg; break;
-	case 'M': return number("-M", arg, 1, 1U << 24, &o->map_entries);
-	case OPT_RING: return number("--ring-size", arg, 4, 1U << 20, &o->ring_kb);
-	case 'b': break;
-	case OPT_RAW_TP: o->force_raw_tp = true; break;
-	case OPT_NO_WALK: o->no_stack_walk = true; break;
-	case OPT_FLOOR: o->floor = true; break;
-	case OPT_AS_NESTED: o->as_nested = true; break;
-	case OPT_SKIP_NESTED: o->skip_nested = true; break;
-	case OPT_NESTED: o->skip_nested = false; break;
-	case OPT_STACK_CHECK: o->stack_check = true; break;
-	case 'h': o->help = true; return CLI_OPTS_STOP;
-	}
-	return 0;
-}
-
 int lock_opts__parse(struct lock_opts *o, int argc, char **argv, int *cmd_idx)
 {
 	struct parse_state ps = { .o = o };
@@ -433,8 +400,8 @@ int lock_opts__parse(struct lock_opts *o, int argc, char **argv, int *cmd_idx)
 	else if (argc > 1 && !strcmp(argv[1], "top"))
 		shift = o->top = 1;
 	/* In order: the words after the first that is not an option are a command's. */
-	err = cli_opts__parse(lock_cli_opts, argc - shift, argv + shift, CLI_OPTS_IN_ORDER,
-			      parse_one, &ps, &next);
+	err = cli_opts__parse_into(lock_cli_opts, o, argc - shift, argv + shift,
+				   CLI_OPTS_IN_ORDER, NULL, &ps, &next);
 	if (err || o->help)
 		return err;
 	*cmd_idx = next + shift;

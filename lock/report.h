@@ -98,8 +98,6 @@ struct lock_run_info {
 
 /* "123 ns", "1.23 us", ...: perf's units. */
 void lock_fmt_time(char *buf, size_t size, uint64_t ns);
-/* R's value for KEY (avg_wait: total / count). */
-uint64_t lock_row_value(const struct lock_row *r, enum lock_sort key);
 
 /* The report of T in format FMT to F.  0 or -ENOMEM. */
 int lock_report(FILE *f, enum lock_format fmt, const struct lock_report_cfg *rc,

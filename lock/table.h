@@ -53,5 +53,7 @@ size_t lock_table__len(const struct lock_table *t);
 /* Rows sorted by KEY (descending), stable on the key value; NULL on -ENOMEM. */
 struct lock_row **lock_table__sorted(struct lock_table *t, enum lock_sort key);
 uint64_t lock_table__sum_count(const struct lock_table *t);
+/* R's value for KEY (avg_wait: total / count). */
+uint64_t lock_row_value(const struct lock_row *r, enum lock_sort key);
 
 #endif

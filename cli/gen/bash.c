@@ -60,7 +60,9 @@ static void option_words(FILE *f, const struct cli_opt *opts, bool args_only)
 	const struct cli_opt *o;
 	const char *sep = "";
 
-	for (o = opts; o->name; o++) {
+	for (o = opts; !cli_opt__is_end(o); o++) {
+		if (cli_opt__is_heading(o))
+			continue;
 		if (args_only && o->has_arg != required_argument)
 			continue;
 		if (cli_opt__has_letter(o)) {
@@ -175,8 +177,8 @@ static int value_fn(FILE *f, const struct tree *t)
 	for (i = 0; i < t->n && !err; i++) {
 		if (!t->nodes[i].opts || !first_alike(t, i))
 			continue;
-		for (o = t->nodes[i].opts; o->name && !err; o++)
-			if (o->kind != CLI_ARG_TEXT && o->has_arg == required_argument)
+		for (o = t->nodes[i].opts; !cli_opt__is_end(o) && !err; o++)
+			if (o->name && o->kind != CLI_ARG_TEXT && o->has_arg == required_argument)
 				err = value_case(f, t, i, o);
 	}
 	fputs("\tesac\n}\n\n", f);

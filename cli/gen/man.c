@@ -2,7 +2,8 @@
 /*
  * A man page: the template's roff as it is, with its marker lines replaced
  * by what the tables say.  A marker is a whole line:
- *   @OPTIONS PATH@    the options of `frugal PATH`, as --help lists them
+ *   @OPTIONS PATH@    the options of `frugal PATH`, as --help lists them,
+ *                     each heading of the table a sub-section (.SS)
  *   @COMMANDS PATH@   the commands of `frugal PATH` ('@COMMANDS @': frugal's)
  *   @WORDS PATH --OPT@  the words OPT of `frugal PATH` takes, bold, ", "-separated
  * and @VERSION@ anywhere is frugal's version.
@@ -71,6 +72,14 @@ static void option(FILE *f, const struct cli_opt *o)
 	sentence(f, strcmp(o->help, "this help") ? o->help : "print the help and exit");
 }
 
+/* A heading of the table: a sub-section of OPTIONS, as --help groups them. */
+static void heading(FILE *f, const char *h)
+{
+	fputs(".SS ", f);
+	text(f, h);
+	fputc('\n', f);
+}
+
 static void commands(FILE *f, const struct cli_group *g)
 {
 	const struct cli_cmd *c;
@@ -112,8 +121,8 @@ static const struct cli_opt *words_opt(const struct gen_node *node, const char *
 {
 	const struct cli_opt *o;
 
-	for (o = node && node->opts ? node->opts : NULL; o && o->name; o++)
-		if (!strcmp(o->name, name) && o->words)
+	for (o = node && node->opts ? node->opts : NULL; o && !cli_opt__is_end(o); o++)
+		if (o->name && !strcmp(o->name, name) && o->words)
 			return o;
 	return NULL;
 }
@@ -147,8 +156,11 @@ static int marker(FILE *f, const char *line, const char *where)
 		return cli_err(where, "a marker is '@WHAT PATH@', not '%s'", line);
 	node = find(nodes, n, path);
 	if (!strncmp(line, "@OPTIONS ", 9) && node && node->opts) {
-		for (o = node->opts; o->name; o++)
-			option(f, o);
+		for (o = node->opts; !cli_opt__is_end(o); o++)
+			if (cli_opt__is_heading(o))
+				heading(f, o->help);
+			else
+				option(f, o);
 	} else if (!strncmp(line, "@COMMANDS ", 10) && node && node->sub) {
 		commands(f, node->sub);
 	} else if (!strncmp(line, "@WORDS ", 7) && opt && (o = words_opt(node, opt))) {

@@ -1,6 +1,7 @@
 # The man pages (make man): no warning from man (lintian's own check, every
 # groff warning on), the sections a page needs, and each page's options and
-# commands against what --help and help print, both ways.
+# commands against what --help and help print, both ways, and the headings
+# --help groups the options under against the page's sub-sections.
 source "$(dirname "$0")/../lib.sh"
 
 MAN=$O/man
@@ -34,6 +35,13 @@ help_opts() {
 	"$FRUGAL" $1 --help | grep -oE '^ +(-[A-Za-z0-9], )?--[A-Za-z0-9_-]+' |
 		sed -e 's/^ *//' -e 's/, /\n/' | sort -u
 }
+# The headings --help groups the options under ("Output formats:", each
+# just above an option), in order, and the sub-sections of the page's OPTIONS.
+help_heads() {
+	# shellcheck disable=SC2086
+	"$FRUGAL" $1 --help | awk '/^ +-/ && prev ~ /^[^ ].*:$/ { print substr(prev, 1, length(prev) - 1) } { prev = $0 }'
+}
+page_heads() { section "$1" OPTIONS | grep -E '^ {3}[^ ]' | sed 's/^ *//'; }
 # Commands: a group's usage lists them under "Commands:".
 help_cmds() {
 	# shellcheck disable=SC2086
@@ -62,6 +70,12 @@ for cmd in "${!PAGE[@]}"; do
 	else
 		fail "man/$page-options-are-${cmd// /-}'s" \
 			"only in --help: $(comm -23 <(echo "$want") <(echo "$got") | paste -sd " "); only in the page: $(comm -13 <(echo "$want") <(echo "$got") | paste -sd " ")"
+	fi
+	want=$(help_heads "$cmd") got=$(page_heads "$page")
+	if [ "$want" = "$got" ]; then
+		pass "man/$page-headings-are-${cmd// /-}'s"
+	else
+		fail "man/$page-headings-are-${cmd// /-}'s" "--help: $(paste -sd "|" <<<"$want"); page: $(paste -sd "|" <<<"$got")"
 	fi
 done
 for g in "${!GROUP_PAGE[@]}"; do

@@ -3,9 +3,11 @@
  * The subcommands' command-line parsers, called directly: the conflicts the
  * docs name are refused with EXIT_USAGE and a message naming the options,
  * the defaults are filled, perf's "lock contention" form is taken, a second
- * call after a failed one starts afresh, and the btf parsers refuse a bad
- * -j, an unknown strict feature and a missing FILE, and take only the
- * letters of their tables.
+ * call after a failed one starts afresh, the rows that bind to fields set
+ * them (flags, numbers refused by name, the last of a repeated option), and
+ * the btf parsers refuse a bad -j, an unknown strict feature and a missing
+ * FILE, set and clear their feature bits, and take only the letters of
+ * their tables.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +219,43 @@ static void test_lock_repeat(void)
 	TEST_END();
 }
 
+/* lock's rows bind to struct lock_opts's fields (cli/opts.c): flags, numbers, repeats. */
+static void test_lock_bound(void)
+{
+	char *flags[] = { "lock", "--raw-tp", "-U", "--nested", "-q", "--stack-check", NULL };
+	char *undo[] = { "lock", "--nested", "--skip-nested", NULL };
+	char *again[] = { "lock", "-E", "5", "-k", "contended", "-E", "7", "-M", "64",
+			  "--key=avg_wait", "-M", "32", "-d", "1", "--duration", "2", NULL };
+	char *m0[] = { "lock", "-M", "0", NULL };
+	char *ms[] = { "lock", "--max-stack", "6x", NULL };
+	char *e_late[] = { "lock", "-E", "5", "-E", "0", NULL };
+	int idx;
+
+	TEST_BEGIN("lock/flag-rows");
+	CHECK_EQ(lock_parse(ARGC(flags), flags, &idx), 0);
+	CHECK(o.force_raw_tp && o.user && o.quiet && o.stack_check, "a flag lost");
+	CHECK(!o.skip_nested, "--nested did not clear skip_nested");
+	CHECK(!o.floor && !o.as_nested && !o.no_stack_walk && !o.user_only, "a flag not given is set");
+	CHECK_EQ(lock_parse(ARGC(undo), undo, &idx), 0);
+	CHECK(o.skip_nested, "--skip-nested after --nested");
+	TEST_END();
+
+	TEST_BEGIN("lock/repeated-options-last-wins");
+	CHECK_EQ(lock_parse(ARGC(again), again, &idx), 0);
+	CHECK_EQ(o.entries, 7);
+	CHECK_EQ(o.sort, LOCK_SORT_AVG_WAIT);
+	CHECK_EQ(o.map_entries, 32);
+	CHECK(o.duration == 2, "-d then --duration: %g", o.duration);
+	TEST_END();
+
+	lock_refused("lock/number-row-out-of-range", ARGC(m0), m0,
+		     "frugal test: -M: 0 is out of range [1, 16777216]");
+	lock_refused("lock/number-row-not-a-number", ARGC(ms), ms,
+		     "frugal test: --max-stack: '6x' is not a number");
+	lock_refused("lock/repeated-number-row-checked-again", ARGC(e_late), e_late,
+		     "frugal test: -E: 0 is out of range");
+}
+
 static int enc_parse(struct btf_encode_args *a, int argc, char **argv)
 {
 	int err;
@@ -286,6 +325,24 @@ static void test_encode(void)
 	TEST_BEGIN("encode/help-does-not-stop-parsing");
 	CHECK_EQ(enc_parse(&a, ARGC(help_bad), help_bad), EXIT_USAGE);
 	CHECK(strstr(msg, "'--nope'"), "message '%s'", msg);
+	TEST_END();
+}
+
+/* encode's feature switches bind to opts.features' bits; the newer ones mark pahole 1.30. */
+static void test_encode_bound(void)
+{
+	char *bits[] = { "pahole", "-J", "--btf_gen_floats", "--skip_encoding_btf_vars",
+			 "--skip_encoding_btf_vars", "vmlinux", NULL };
+	char *newer[] = { "pahole", "--btf_gen_optimized", "vmlinux", NULL };
+	struct btf_encode_args a;
+
+	TEST_BEGIN("encode/switch-rows-set-and-clear-bits");
+	CHECK_EQ(enc_parse(&a, ARGC(bits), bits), 0);
+	CHECK_EQ(a.opts.features, (BTF_FEAT_LEGACY | BTF_FEAT_FLOAT) & ~BTF_FEAT_VAR);
+	CHECK_EQ(a.opts.rules, BTF_RULES_PAHOLE_1_24);
+	CHECK_EQ(enc_parse(&a, ARGC(newer), newer), 0);
+	CHECK_EQ(a.opts.features, BTF_FEAT_LEGACY | BTF_FEAT_OPTIMIZED_FUNC);
+	CHECK_EQ(a.opts.rules, BTF_RULES_PAHOLE_1_30);
 	TEST_END();
 }
 
@@ -359,7 +416,9 @@ int main(void)
 	test_lock_defaults();
 	test_lock_accepted();
 	test_lock_repeat();
+	test_lock_bound();
 	test_encode();
+	test_encode_bound();
 	test_diff_stat();
 	TEST_EXIT();
 }

@@ -175,6 +175,42 @@ static void test_bounds(void)
 	TEST_END();
 }
 
+/* A table rebuilt per unit of work: sized for each, slots reused. */
+static void test_reset(void)
+{
+	uint64_t keys[5000];
+	struct hashmap m = HASHMAP_INIT;
+	size_t i, wrong = 0;
+	uint32_t idx;
+
+	TEST_BEGIN("hashmap-reset");
+	for (i = 0; i < 5000; i++)
+		keys[i] = i * 16;
+	CHECK_EQ(hashmap__reset(&m, 5000), 0);
+	CHECK_EQ(m.cap, 16384);
+	for (i = 0; i < 5000; i++)
+		wrong += hashmap__add(&m, keys[i], (uint32_t)i) != 0;
+	CHECK_EQ(m.cap, 16384);	/* no growth: reset sized it */
+	CHECK_EQ(hashmap__reset(&m, 10), 0);
+	CHECK(m.cap == 64 && m.alloc == 16384 && !m.used, "cap %zu alloc %zu", m.cap, m.alloc);
+	for (i = 0; i < 10; i++)
+		wrong += hashmap__add(&m, keys[i], (uint32_t)i) != 0;
+	for (i = 0; i < 5000; i++)
+		wrong += (hashmap__find(&m, keys[i], u64_eq, keys, &keys[i], &idx) == 0) != (i < 10);
+	for (i = 10; i < 100; i++)	/* grows past the reset size */
+		wrong += hashmap__add(&m, keys[i], (uint32_t)i) != 0;
+	for (i = 0; i < 100; i++)
+		wrong += hashmap__find(&m, keys[i], u64_eq, keys, &keys[i], &idx) || idx != i;
+	CHECK_EQ(wrong, 0);
+	CHECK(sane(&m), "invariants");
+	CHECK_EQ(hashmap__reset(&m, 40000), 0);
+	CHECK(m.cap == 131072 && m.alloc == m.cap, "cap %zu alloc %zu", m.cap, m.alloc);
+	CHECK_EQ(hashmap__reset(&m, SIZE_MAX), -ENOMEM);
+	CHECK(!m.used && m.cap, "a refused reset leaves an empty map");
+	hashmap__free(&m);
+	TEST_END();
+}
+
 static uint64_t rng_state = 0x1234567;
 
 static uint64_t rng(void)
@@ -269,6 +305,7 @@ int main(void)
 	test_collisions();
 	test_probe_del();
 	test_bounds();
+	test_reset();
 	test_model();
 	TEST_EXIT();
 }

@@ -13,8 +13,7 @@
 #include <stdio.h>
 
 #include "lock/lock.h"
-#include "lock/report.h"
-#include "lock/table.h"
+#include "lock/format.h"
 
 struct lock_opts {
 	enum lock_aggr mode;

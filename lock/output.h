@@ -12,6 +12,7 @@
 #define FRUGAL_LOCK_OUTPUT_H
 
 #include "lock/report.h"
+#include "lock/table.h"
 
 struct ksyms;
 

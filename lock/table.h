@@ -11,16 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lock/format.h"
 #include "lock/lock.h"
-
-/* The sort keys (-k): a row's value the report orders by. */
-enum lock_sort {
-	LOCK_SORT_CONTENDED,
-	LOCK_SORT_WAIT_TOTAL,
-	LOCK_SORT_WAIT_MAX,
-	LOCK_SORT_WAIT_MIN,
-	LOCK_SORT_AVG_WAIT,
-};
 
 /*
  * A user row's key: its user stack's hash (caller mode), or the tid, the

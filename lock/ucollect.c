@@ -189,6 +189,7 @@ static void *drain(void *arg)
 	int n;
 
 	drain_ahead();
+	sem_post(u->started);
 	while (!atomic_load(&u->quit) && !u->drain_err) {
 		n = epoll_wait(u->epfd, ev, 4, -1);
 		if (n < 0 && errno != EINTR) {
@@ -212,17 +213,29 @@ static void *drain(void *arg)
 static int start_drain(struct lock_ucollect *u)
 {
 	sigset_t all, old;
+	sem_t started;
 	int err;
 
-	/* Signals stay the main thread's. */
+	/*
+	 * Signals stay the main thread's.  The thread is ahead before this
+	 * returns: the workload, started next, never runs before the reader
+	 * of its buffers has its priority.
+	 */
+	if (sem_init(&started, 0, 0))
+		return -errno;
+	u->started = &started;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	err = pthread_create(&u->drain, NULL, drain, u);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (err)
-		return -err;
-	u->draining = true;
-	return 0;
+	if (!err) {
+		u->draining = true;
+		while (sem_wait(&started) && errno == EINTR)
+			;
+	}
+	u->started = NULL;
+	sem_destroy(&started);
+	return -err;
 }
 
 /* The records the drain thread queued, taken in order. */

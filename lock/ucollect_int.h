@@ -8,6 +8,7 @@
 #define FRUGAL_LOCK_UCOLLECT_INT_H
 
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -44,6 +45,7 @@ struct lock_ucollect {
 	int epfd;			/* both buffers' and quitfd: the drain thread's */
 	struct recq *q;			/* records read, not yet taken */
 	pthread_t drain;
+	sem_t *started;			/* posted once the drain thread is ahead (start_drain) */
 	bool draining;			/* the drain thread runs */
 	bool inline_read;		/* records taken as read: no thread */
 	atomic_bool quit, drained;

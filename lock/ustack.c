@@ -18,13 +18,13 @@
 #include <string.h>
 #include <time.h>
 
-#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 
 #include "cli/cli.h"
 #include "lib/array.h"
 #include "lib/hash.h"
 #include "lib/hashmap.h"
+#include "lock/ucfi.h"
 #include "lock/ulibc.h"
 #include "lock/ustack.h"
 
@@ -36,22 +36,6 @@ struct uframe {
 	char *name;		/* "func+0xoff (binary)" */
 	char *func;		/* "func", or the address */
 	bool lockfn;		/* the C library's locking code: not a caller */
-};
-
-/*
- * A frame's CFI rule, when it is one of the simple ones compiled code has
- * at a call: CFA = rsp or rbp + an offset, the return address and the
- * saved rbp at offsets from the CFA.  Found once per code address through
- * libdw, then applied by our own walk (CFI_BAD: the walk hands the stack
- * to libdwfl's unwinder, which takes any expression).
- */
-enum { CFI_OK = 1, CFI_END, CFI_BAD };
-#define BP_SAME INT32_MIN
-
-struct urule {
-	uint64_t key;		/* rule_key(): never 0 */
-	int32_t cfa_off, ra_off, bp_off;
-	uint8_t cfa_reg, kind;
 };
 
 struct uproc {
@@ -67,7 +51,7 @@ struct lock_ustacks {
 	struct uframe *frames;
 	size_t nr_frames, cap_frames;
 	struct hashmap frame_map;	/* frame hash -> index into frames */
-	struct urule *rules;		/* memoized, in the order found */
+	struct lock_cfi_rule *rules;		/* memoized, in the order found */
 	size_t nr_rules, cap_rules;
 	struct hashmap rule_map;	/* code address in a module -> index into rules */
 	bool check;			/* --stack-check: libdwfl unwinds each stack too */
@@ -295,67 +279,16 @@ static uint64_t rule_key(struct lock_ustacks *u, uint64_t look, Dwfl_Module **mp
 	return mix(hash_fnv1a_str(mod), look - base) | 1;
 }
 
-/* A register rule's offset from the CFA: "at CFA+N" and nothing else. */
-static bool at_cfa(const Dwarf_Op *ops, size_t n, int32_t *off)
+static const struct lock_cfi_rule *rule_of(struct lock_ustacks *u, uint64_t look)
 {
-	if (!ops || n < 1 || ops[0].atom != DW_OP_call_frame_cfa)
-		return false;
-	if (n == 1)
-		*off = 0;
-	else if (n == 2 && ops[1].atom == DW_OP_plus_uconst)
-		*off = (int32_t)ops[1].number;
-	else if (n == 3 && ops[1].atom == DW_OP_consts && ops[2].atom == DW_OP_plus)
-		*off = (int32_t)(int64_t)ops[1].number;
-	else
-		return false;
-	return true;
-}
-
-static void rule_parse(Dwarf_Frame *f, struct urule *r)
-{
-	Dwarf_Op mem[3], *ops;
-	size_t n;
-
-	r->kind = CFI_BAD;
-	if (dwarf_frame_cfa(f, &ops, &n) || n != 1)
-		return;
-	/* libdw gives a register rule as DW_OP_bregx REG OFF */
-	if (ops[0].atom == DW_OP_bregx && (ops[0].number == 6 || ops[0].number == 7)) {
-		r->cfa_reg = ops[0].number;
-		r->cfa_off = (int32_t)(int64_t)ops[0].number2;
-	} else if (ops[0].atom == DW_OP_breg7 || ops[0].atom == DW_OP_breg6) {
-		r->cfa_reg = ops[0].atom - DW_OP_breg0;
-		r->cfa_off = (int32_t)(int64_t)ops[0].number;
-	} else {
-		return;
-	}
-	if (dwarf_frame_register(f, 16, mem, &ops, &n))
-		return;
-	if (n == 0 && ops == mem) {	/* undefined: the outermost frame */
-		r->kind = CFI_END;
-		return;
-	}
-	if (!at_cfa(ops, n, &r->ra_off))
-		return;
-	if (dwarf_frame_register(f, 6, mem, &ops, &n))
-		return;
-	if (n == 0)			/* same value (or lost: left as it is) */
-		r->bp_off = BP_SAME;
-	else if (!at_cfa(ops, n, &r->bp_off))
-		return;
-	r->kind = CFI_OK;
-}
-
-static const struct urule *rule_of(struct lock_ustacks *u, uint64_t look)
-{
-	static const struct urule bad = { .kind = CFI_BAD };
+	static const struct lock_cfi_rule bad = { .kind = LOCK_CFI_BAD };
 	Dwfl_Module *m;
 	uint64_t key = rule_key(u, look, &m);
 	Dwarf_Addr bias;
 	Dwarf_Frame *f = NULL;
 	Dwarf_CFI *cfi;
 	struct hashmap_probe p;
-	struct urule *r;
+	struct lock_cfi_rule *r;
 	uint32_t j;
 
 	if (!key)
@@ -370,7 +303,7 @@ static const struct urule *rule_of(struct lock_ustacks *u, uint64_t look)
 	r = &u->rules[u->nr_rules];
 	memset(r, 0, sizeof(*r));
 	r->key = key;
-	r->kind = CFI_BAD;
+	r->kind = LOCK_CFI_BAD;
 	hashmap__probe_put(&u->rule_map, &p, u->nr_rules++);
 	cfi = dwfl_module_eh_cfi(m, &bias);
 	if (!cfi || dwarf_cfi_addrframe(cfi, look - bias, &f)) {
@@ -379,7 +312,7 @@ static const struct urule *rule_of(struct lock_ustacks *u, uint64_t look)
 			f = NULL;
 	}
 	if (f)
-		rule_parse(f, r);
+		lock_cfi__parse(f, r);
 	free(f);
 	return r;
 }
@@ -410,30 +343,29 @@ static void add_frame(struct lock_ustacks *u, uint64_t tok)
  * give (tests/lock/user.sh checks it with --stack-check), or -1 if a frame
  * needs more than a simple rule (a signal frame, a PLT entry).
  */
+static bool read_stack(void *ctx, uint64_t addr, uint64_t *v)
+{
+	return read_word(ctx, addr, v);
+}
+
 static int walk(struct lock_ustacks *u)
 {
 	const struct lock_urec_begin *r = u->rec;
-	uint64_t pc = r->regs[16], sp = r->regs[7], bp = r->regs[6], cfa, ra, tok;
+	struct lock_cfi_regs regs = { r->regs[16], r->regs[7], r->regs[6] };
 	bool act = true;
+	uint64_t tok;
 
-	while (u->n < u->max && pc) {
-		const struct urule *rl = rule_of(u, act ? pc : pc - 1);
+	while (u->n < u->max && regs.pc) {
+		const struct lock_cfi_rule *rl = rule_of(u, act ? regs.pc : regs.pc - 1);
 
-		if (rl->kind == CFI_BAD)
+		if (rl->kind == LOCK_CFI_BAD)
 			return -1;
-		tok = frame_token(u, pc, act);
+		tok = frame_token(u, regs.pc, act);
 		if (!tok)
 			return -1;
 		add_frame(u, tok);
-		if (rl->kind == CFI_END)
+		if (rl->kind == LOCK_CFI_END || !lock_cfi__step(rl, &regs, read_stack, u))
 			break;
-		cfa = (rl->cfa_reg == 7 ? sp : bp) + rl->cfa_off;
-		if (!read_word(u, cfa + rl->ra_off, &ra))
-			break;
-		if (rl->bp_off != BP_SAME && !read_word(u, cfa + rl->bp_off, &bp))
-			break;
-		sp = cfa;
-		pc = ra;
 		act = false;
 	}
 	return u->n;

@@ -291,12 +291,8 @@ struct lock_ucollect *lock_ucollect__open(const struct lock_collect_cfg *cfg,
 
 	if (!u)
 		goto fail;
-	u->cfg = cfg;
+	lock_ujoin__init(u, cfg);
 	u->epfd = u->quitfd = u->evfd = -1;
-	u->tail_size = cfg->mode == LOCK_AGGR_CALLER ? cfg->max_stack * sizeof(uint64_t) :
-		       cfg->mode == LOCK_AGGR_TASK ? LOCK_COMM_LEN :
-		       cfg->mode == LOCK_AGGR_ADDR ? LOCK_SLAB_LEN : 0;
-	u->def_size = (sizeof(struct udef) + u->tail_size + 7) & ~(size_t)7;
 	u->st = lock_ustacks__new(cfg->debug_dir, cfg->stack_check);
 	u->rec = malloc(sizeof(*u->rec));
 	u->skel = s = futex_bpf__open();

@@ -70,6 +70,8 @@ struct lock_ucollect {
 	int err;
 };
 
+/* The join's settings from CFG: its mode and the size of a row's definition. */
+void lock_ujoin__init(struct lock_ucollect *u, const struct lock_collect_cfg *cfg);
 /* One record of the buffers into the join: a process's mappings, a wait's
  * begin (unwound and named now) or its end.  Errors go to u->err. */
 void lock_ujoin__take(struct lock_ucollect *u, const struct perf_event_header *h);

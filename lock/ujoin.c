@@ -144,8 +144,11 @@ static void copy_hint(struct lock_ucollect *u, const struct lock_urec_begin *r,
 		      uint32_t reach, bool overrun)
 {
 	uint32_t full = u->cfg->ustack_size, cur = full, want;
-	int fd = bpf_map__fd(u->skel->maps.ucopy);
+	int fd;
 
+	if (!u->skel)		/* the join driven alone (its unit test): no programs */
+		return;
+	fd = bpf_map__fd(u->skel->maps.ucopy);
 	if (bpf_map_lookup_elem(fd, &r->tgid, &cur))
 		cur = 0;	/* no hint yet: the full size was copied */
 	want = overrun ? full : ((reach * 2 + 511) & ~511U);
@@ -256,6 +259,15 @@ static void on_begin(struct lock_ucollect *u, const struct lock_urec_begin *r)
 static void on_end(struct lock_ucollect *u, const struct lock_urec_end *e)
 {
 	half(u, e->seq, P_END, 0, 0, false, e->ns);
+}
+
+void lock_ujoin__init(struct lock_ucollect *u, const struct lock_collect_cfg *cfg)
+{
+	u->cfg = cfg;
+	u->tail_size = cfg->mode == LOCK_AGGR_CALLER ? cfg->max_stack * sizeof(uint64_t) :
+		       cfg->mode == LOCK_AGGR_TASK ? LOCK_COMM_LEN :
+		       cfg->mode == LOCK_AGGR_ADDR ? LOCK_SLAB_LEN : 0;
+	u->def_size = (sizeof(struct udef) + u->tail_size + 7) & ~(size_t)7;
 }
 
 /* One record of the buffers: the program's, or the kernel's count of lost ones. */

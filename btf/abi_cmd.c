@@ -28,6 +28,7 @@ struct side {
 	struct btf *base, *btf;
 	uint32_t *ids;		/* named FUNC and VAR ids, indexed by BYNAME */
 	size_t nids, ids_cap;
+	size_t nown;		/* IDS[0, NOWN) are the side's own, not its base's */
 	struct hashmap byname;
 	char **names;		/* the symbols compared, sorted, unique */
 	size_t nnames, names_cap;
@@ -65,16 +66,16 @@ static uint32_t first_id(const struct side *s)
 	return s->base ? btf__type_cnt(s->base) : 1;
 }
 
-/* The side's named FUNCs and VARs, by name; the first of a name wins. */
-static int side__index(struct side *s)
+/* Index the named FUNCs and VARs of ids [FROM, TO); the first of a name wins. */
+static int side__index_range(struct side *s, uint32_t from, uint32_t to)
 {
-	uint32_t id, n = btf__type_cnt(s->btf), idx;
 	struct name_ctx ctx;
 	const struct btf_type *t;
 	const char *name;
+	uint32_t id, idx;
 	int r;
 
-	for (id = first_id(s); id < n; id++) {
+	for (id = from; id < to; id++) {
 		t = btf__type_by_id(s->btf, id);
 		name = btf__name_by_offset(s->btf, t->name_off);
 		if ((!btf_is_func(t) && !btf_is_var(t)) || !name || !*name)
@@ -92,6 +93,21 @@ static int side__index(struct side *s)
 			s->nids++;
 	}
 	return 0;
+}
+
+/*
+ * By name: the side's own FUNCs and VARs first, so a module's function
+ * wins over a base's function of the same name (a static one, say); then
+ * the base's, for a symbol whose BTF the encoder left in the base.
+ */
+static int side__index(struct side *s)
+{
+	int r = side__index_range(s, first_id(s), btf__type_cnt(s->btf));
+
+	s->nown = s->nids;
+	if (!r && s->base)
+		r = side__index_range(s, 1, first_id(s));
+	return r;
 }
 
 static uint32_t side__find(const struct side *s, const char *name)
@@ -206,7 +222,7 @@ static int side__all_funcs(struct side *s)
 	size_t i;
 	int err;
 
-	for (i = 0; i < s->nids; i++) {
+	for (i = 0; i < s->nown; i++) {
 		t = btf__type_by_id(s->btf, s->ids[i]);
 		if (btf_is_var(t) && btf_var(t)->linkage != BTF_VAR_GLOBAL_ALLOCATED)
 			continue;

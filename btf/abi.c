@@ -268,12 +268,12 @@ static bool pair_eq(void *ctx, uint32_t idx, const void *key)
 	return abi->nodes[idx].id[0] == k[0] && abi->nodes[idx].id[1] == k[1];
 }
 
-static int compare_type(struct abi *abi, uint32_t node);
-
 /*
  * The node of the pair (A, B) of structs, unions or enums: found, or made
- * and compared.  It is in the map before its members are walked, so a
- * cycle back to it ends there.
+ * and queued to be compared.  Queued, not compared here: a walk down the
+ * kernel's types by recursion would go as deep as its longest chain of
+ * structs; the queue keeps the stack flat, and a pair in the map is never
+ * queued twice, so cycles end.
  */
 static int type_node(struct abi *abi, uint32_t a, uint32_t b, uint32_t *out)
 {
@@ -287,13 +287,16 @@ static int type_node(struct abi *abi, uint32_t a, uint32_t b, uint32_t *out)
 	*out = idx;
 	if (r == 1)
 		return 0;
+	if (array__grow(&abi->todo, &abi->todo_cap, abi->ntodo + 1, sizeof(*abi->todo), 256))
+		return -ENOMEM;
 	r = new_node(abi, a, b, out);
 	if (r)
 		return r;
 	abi->nodes[idx].name = strdup(tname(abi->btf[0], a, buf, sizeof(buf)));
 	if (!abi->nodes[idx].name)
 		return -ENOMEM;
-	return compare_type(abi, idx);
+	abi->todo[abi->ntodo++] = idx;
+	return 0;
 }
 
 /* Where a walk started, and what to call it. */
@@ -590,7 +593,7 @@ static int compare_type(struct abi *abi, uint32_t node)
 }
 
 /* A symbol in both: its FUNCs' prototypes, or its VARs' types. */
-int abi__compare_symbol(struct abi *abi, uint32_t node)
+static int compare_symbol(struct abi *abi, uint32_t node)
 {
 	uint32_t a = abi->nodes[node].id[0], b = abi->nodes[node].id[1];
 	const struct btf_type *ta = btf__type_by_id(abi->btf[0], a);
@@ -612,6 +615,16 @@ int abi__compare_symbol(struct abi *abi, uint32_t node)
 	if (!pa || !pb || !btf_is_func_proto(pa) || !btf_is_func_proto(pb))
 		return -EINVAL;
 	return walk_proto(abi, node, "", pa, pb);
+}
+
+/* The symbol, then every pair it reaches that is not compared yet. */
+int abi__compare_symbol(struct abi *abi, uint32_t node)
+{
+	int r = compare_symbol(abi, node);
+
+	while (!r && abi->ntodo)
+		r = compare_type(abi, abi->todo[--abi->ntodo]);
+	return r;
 }
 
 int abi__symbol_node(struct abi *abi, uint32_t a, uint32_t b, uint32_t *out)
@@ -753,6 +766,7 @@ void abi__free(struct abi *abi)
 		free(abi->syms[i].name);
 	}
 	free(abi->syms);
+	free(abi->todo);
 	free(abi->nodes);
 	free(abi->ch);
 	free(abi->ed);

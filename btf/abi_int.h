@@ -3,14 +3,15 @@
  * Inside `frugal btf abi`: the comparison graph (btf/abi.c), filled and
  * printed by the command (btf/abi_cmd.c, btf/abi_out.c).
  *
- * Nodes are symbols present on both sides and pairs of structs, unions or
- * enums (OLD's id, NEW's id), each pair made once (the map PAIRS) and
- * compared when made.  A node's own changes are what differs in it (a
- * member's offset, a parameter's type); its edges lead to the pairs its
- * members, parameters or return reach, through pointers, typedefs and
- * arrays, each with the label of the way ("member 'dev': struct
- * net_device * -> ").  A symbol is changed when it has changes of its own
- * or reaches a pair that has.  Lists are indexes into the arrays, -1 ends.
+ * Nodes are symbols present on both sides and pairs of structs, unions
+ * or enums (OLD's id, NEW's id), each pair made once (the map PAIRS) and
+ * compared from a queue (TODO), so the stack stays flat.  A node's own
+ * changes are what differs in it (a member's offset, a parameter's type);
+ * its edges lead to the pairs its members, parameters or return reach,
+ * through pointers, typedefs and arrays, each with the label of the way
+ * ("member 'dev': struct net_device * -> ").  A symbol is changed when it
+ * has changes of its own or reaches a pair that has.  Lists are indexes
+ * into the arrays, -1 ends them.
  */
 #ifndef FRUGAL_BTF_ABI_INT_H
 #define FRUGAL_BTF_ABI_INT_H
@@ -95,6 +96,8 @@ struct abi {
 	struct abi_edge *ed;
 	size_t ned, ed_cap;
 	struct hashmap pairs;
+	uint32_t *todo;		/* pairs made, not compared yet */
+	size_t ntodo, todo_cap;
 	struct abi_sym *syms;	/* sorted by name */
 	size_t nsyms, syms_cap;
 };

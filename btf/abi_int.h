@@ -71,6 +71,7 @@ struct abi_node {
 	bool tainted;		/* reaches a change (abi__mark_tainted) */
 	uint32_t stamp;		/* the last symbol's walk that met it, + 1 */
 	int32_t via;		/* ... and the edge it came by */
+	bool behind;		/* ... after another changed type: no path to it */
 	uint32_t *syms;		/* symbols (indexes) that reach it, when changed */
 	size_t nsyms, syms_cap;
 };

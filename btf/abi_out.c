@@ -32,6 +32,12 @@ static void count(const struct abi *abi, struct totals *t)
 		t->types += !abi->nodes[i].is_sym && abi->nodes[i].nchanges;
 }
 
+/*
+ * Symbols named after a changed type in the text: a core struct reaches
+ * thousands (struct sk_buff: 6,000 of 6.1's exports), one 60 KB line.
+ */
+#define ABI_TEXT_SYMS 8
+
 static const struct abi *sort_abi;	/* qsort has no context argument */
 
 static int cmp_type(const void *x, const void *y)
@@ -94,9 +100,12 @@ void abi__print_text(const struct abi *abi)
 		printf("\ntypes changed:\n");
 	for (i = 0; i < nt; i++) {
 		n = &abi->nodes[types[i]];
-		printf("~ %s (%s), reached by", n->name, n->incompat ? "incompatible" : "compatible");
-		for (k = 0; k < n->nsyms; k++)
+		printf("~ %s (%s), reached by %zu symbol%s:", n->name,
+		       n->incompat ? "incompatible" : "compatible", n->nsyms, n->nsyms == 1 ? "" : "s");
+		for (k = 0; k < n->nsyms && k < ABI_TEXT_SYMS; k++)
 			printf("%s %s", k ? "," : "", abi->syms[n->syms[k]].name);
+		if (n->nsyms > ABI_TEXT_SYMS)
+			printf(" and %zu more (--json lists all)", n->nsyms - ABI_TEXT_SYMS);
 		putchar('\n');
 		for (c = n->ch_head; c >= 0; c = abi->ch[c].next)
 			printf("    %s: %s\n", abi_rules[abi->ch[c].kind].incompat ?

@@ -55,7 +55,7 @@ b=$(type_block "struct shared")
 check "abi: a type reached by two symbols, described once" \
 	test "$(grep -c '^~ struct shared ' <<<"$out")" -eq 1
 check "abi: ... with both symbols" has "$b" \
-	"~ struct shared (incompatible), reached by use_shared1, use_shared2"
+	"~ struct shared (incompatible), reached by 2 symbols: use_shared1, use_shared2"
 check "abi: size changed" has "$b" "    incompatible: size 8 -> 12 bytes"
 check "abi: member offset changed" has "$b" "    incompatible: member 'hash' offset 32 -> 64 bits"
 check "abi: member added to a grown struct is incompatible" has "$b" \

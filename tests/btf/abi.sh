@@ -33,11 +33,11 @@ has() { grep -qxF -- "$2" <<<"$1"; }
 
 expect_exit "abi: OLD against itself: exit 0" 0 "$FRUGAL" btf abi "$W/old.o" "$W/old.o"
 check "abi: ... and only the summary" \
-	test "$out" = "17 symbols: 0 added, 0 removed, 0 changed, 0 incompatible; 0 types changed"
+	test "$out" = "18 symbols: 0 added, 0 removed, 0 changed, 0 incompatible; 0 types changed"
 
 expect_exit "abi: OLD -> NEW: changed and incompatible (12)" 12 "$FRUGAL" btf abi "$W/old.o" "$W/new.o"
 check "abi: summary" has "$out" \
-	"18 symbols: 1 added, 1 removed, 14 changed, 13 incompatible; 10 types changed"
+	"19 symbols: 1 added, 1 removed, 15 changed, 14 incompatible; 11 types changed"
 check "abi: symbol removed, incompatible" has "$out" "- gone (removed, incompatible)"
 check "abi: symbol added, compatible" has "$out" "+ fresh (added)"
 check "abi: unchanged symbol not listed" test -z "$(sym_block same)"
@@ -55,7 +55,7 @@ b=$(type_block "struct shared")
 check "abi: a type reached by two symbols, described once" \
 	test "$(grep -c '^~ struct shared ' <<<"$out")" -eq 1
 check "abi: ... with both symbols" has "$b" \
-	"~ struct shared (incompatible), reached by 2 symbols: use_shared1, use_shared2"
+	"~ struct shared (incompatible), reached by 3 symbols: use_outer, use_shared1, use_shared2"
 check "abi: size changed" has "$b" "    incompatible: size 8 -> 12 bytes"
 check "abi: member offset changed" has "$b" "    incompatible: member 'hash' offset 32 -> 64 bits"
 check "abi: member added to a grown struct is incompatible" has "$b" \
@@ -84,6 +84,11 @@ check "abi: enumerator removed, incompatible" has "$b" "~ use_mode (changed, inc
 check "abi: ... its path" has "$b" "    parameter 1 (m): enum mode: enumerator M_C removed"
 check "abi: a cycle ends, its path goes through both structs" has "$(sym_block use_cycle)" \
 	"    parameter 1 (c): struct ca * -> struct ca: member 'b': struct cb * -> struct cb: member 'y': int -> long int"
+b=$(sym_block use_outer)
+check "abi: a changed type behind another changed type: one path, to the first" \
+	test "$(wc -l <<<"$b")" -eq 2
+check "abi: ... that path" has "$b" \
+	"    parameter 1 (o): struct outer * -> struct outer: member 'a': int -> long int"
 
 # Only compatible changes: 4 alone.
 printf 'use_pad\nuse_color  # an enum\n# a comment\n\nsame\n' > "$W/compat.list"
@@ -99,7 +104,7 @@ check "abi --symbols: ... hidden's change" has "$out" "    parameter 1 (x): int 
 # Raw BTF: no export table, every function is a symbol (hidden too).
 expect_exit "abi: raw BTF" 12 "$FRUGAL" btf abi "$W/old.btf" "$W/new.btf"
 check "abi: raw BTF compares every function" has "$out" \
-	"19 symbols: 1 added, 1 removed, 15 changed, 14 incompatible; 10 types changed"
+	"20 symbols: 1 added, 1 removed, 16 changed, 15 incompatible; 11 types changed"
 expect_exit "abi: raw BTF against its ELF" 0 "$FRUGAL" btf abi --symbols "$W/hidden.list" \
 	"$W/old.btf" "$W/old.o"
 
@@ -114,11 +119,11 @@ assert s["fresh"]["status"] == "added" and not s["fresh"]["incompatible"]
 assert s["use_pad"]["status"] == "changed" and not s["use_pad"]["incompatible"]
 assert s["p_type"]["paths"] == ["parameter 1 (x): int -> long int"]
 assert "same" not in s
-assert t["struct shared"]["symbols"] == ["use_shared1", "use_shared2"]
+assert t["struct shared"]["symbols"] == ["use_outer", "use_shared1", "use_shared2"]
 assert {"change": "member \x27hash\x27 offset 32 -> 64 bits", "incompatible": True} \
 	in t["struct shared"]["changes"]
-assert d["totals"] == {"symbols": 18, "added": 1, "removed": 1, "changed": 14,
-	"incompatible": 13, "types_changed": 10}, d["totals"]
+assert d["totals"] == {"symbols": 19, "added": 1, "removed": 1, "changed": 15,
+	"incompatible": 14, "types_changed": 11}, d["totals"]
 ' "$out"
 
 # A module: split BTF on each side's own base.

@@ -83,6 +83,8 @@ int btf_abi_opts__parse(struct btf_abi_opts *o, int argc, char **argv)
  * built against OLD still works (something new it does not use).  A
  * struct known on one side only as a forward declaration is not compared
  * at all (unknown, never a change): its layout was not part of OLD's ABI.
+ * Nor is a typedef: walk_types() looks through one added, dropped or
+ * renamed, and compares what it names.
  */
 const struct abi_rule abi_rules[ABI_CH_CNT] = {
 	[ABI_CH_SYM_REMOVED]	= { true,  "symbol removed" },
@@ -145,7 +147,9 @@ static void tname_rec(const struct btf *btf, uint32_t id, char *buf, size_t len,
 	switch (btf_kind(t)) {
 	case BTF_KIND_PTR:
 		tname_rec(btf, t->type, buf, len, pos, depth + 1);
-		tname_put(buf, len, pos, " *");
+		/* A function pointer is named by its prototype's "(*)()" already. */
+		if (!btf_is_func_proto(btf__type_by_id(btf, t->type) ?: t))
+			tname_put(buf, len, pos, " *");
 		return;
 	case BTF_KIND_CONST:
 	case BTF_KIND_VOLATILE:
@@ -401,6 +405,19 @@ static int walk_types(struct abi *abi, const struct walk *w, uint32_t a, uint32_
 			return -EINVAL;
 		ka = btf_kind(ta);
 		kb = btf_kind(tb);
+		/*
+		 * A typedef is its target to the ABI: one added, dropped or
+		 * renamed on the way changes nothing (a parameter declared
+		 * int (*)(...) in 6.1, acpi_hp_notify in 6.12).
+		 */
+		if ((ka == BTF_KIND_TYPEDEF || kb == BTF_KIND_TYPEDEF) &&
+		    (ka != kb || !same_name(abi, ta, tb))) {
+			if (ka == BTF_KIND_TYPEDEF)
+				a = ta->type;
+			if (kb == BTF_KIND_TYPEDEF)
+				b = tb->type;
+			continue;
+		}
 		/* A declaration on one side: its layout is unknown there. */
 		if ((ka == BTF_KIND_FWD && (kb == BTF_KIND_STRUCT || kb == BTF_KIND_UNION)) ||
 		    (kb == BTF_KIND_FWD && (ka == BTF_KIND_STRUCT || ka == BTF_KIND_UNION)))

@@ -33,16 +33,17 @@ has() { grep -qxF -- "$2" <<<"$1"; }
 
 expect_exit "abi: OLD against itself: exit 0" 0 "$FRUGAL" btf abi "$W/old.o" "$W/old.o"
 check "abi: ... and only the summary" \
-	test "$out" = "18 symbols: 0 added, 0 removed, 0 changed, 0 incompatible; 0 types changed"
+	test "$out" = "19 symbols: 0 added, 0 removed, 0 changed, 0 incompatible; 0 types changed"
 
 expect_exit "abi: OLD -> NEW: changed and incompatible (12)" 12 "$FRUGAL" btf abi "$W/old.o" "$W/new.o"
 check "abi: summary" has "$out" \
-	"19 symbols: 1 added, 1 removed, 15 changed, 14 incompatible; 11 types changed"
+	"20 symbols: 1 added, 1 removed, 15 changed, 14 incompatible; 11 types changed"
 check "abi: symbol removed, incompatible" has "$out" "- gone (removed, incompatible)"
 check "abi: symbol added, compatible" has "$out" "+ fresh (added)"
 check "abi: unchanged symbol not listed" test -z "$(sym_block same)"
 check "abi: a symbol not exported is not compared" test -z "$(sym_block hidden)"
 check "abi: forward declaration on one side is no change" test -z "$(sym_block use_opaque)"
+check "abi: a typedef added on the way is no change" test -z "$(sym_block use_cb)"
 b=$(sym_block p_type)
 check "abi: parameter type" has "$b" "    parameter 1 (x): int -> long int"
 check "abi: ... incompatible" has "$b" "~ p_type (changed, incompatible)"
@@ -104,7 +105,7 @@ check "abi --symbols: ... hidden's change" has "$out" "    parameter 1 (x): int 
 # Raw BTF: no export table, every function is a symbol (hidden too).
 expect_exit "abi: raw BTF" 12 "$FRUGAL" btf abi "$W/old.btf" "$W/new.btf"
 check "abi: raw BTF compares every function" has "$out" \
-	"20 symbols: 1 added, 1 removed, 16 changed, 15 incompatible; 11 types changed"
+	"21 symbols: 1 added, 1 removed, 16 changed, 15 incompatible; 11 types changed"
 expect_exit "abi: raw BTF against its ELF" 0 "$FRUGAL" btf abi --symbols "$W/hidden.list" \
 	"$W/old.btf" "$W/old.o"
 
@@ -122,7 +123,7 @@ assert "same" not in s
 assert t["struct shared"]["symbols"] == ["use_outer", "use_shared1", "use_shared2"]
 assert {"change": "member \x27hash\x27 offset 32 -> 64 bits", "incompatible": True} \
 	in t["struct shared"]["changes"]
-assert d["totals"] == {"symbols": 19, "added": 1, "removed": 1, "changed": 15,
+assert d["totals"] == {"symbols": 20, "added": 1, "removed": 1, "changed": 15,
 	"incompatible": 14, "types_changed": 11}, d["totals"]
 ' "$out"
 

@@ -312,13 +312,21 @@ struct walk {
 
 static int walk_types(struct abi *abi, const struct walk *w, uint32_t a, uint32_t b);
 
-static int mismatch(struct abi *abi, const struct walk *w)
+/*
+ * The walk's start on both sides; when they read the same (a typedef whose
+ * target changed: kernel_cap_t in 6.3), the types where they differ too.
+ */
+static int mismatch(struct abi *abi, const struct walk *w, uint32_t a, uint32_t b)
 {
-	char ba[256], bb[256];
+	char ba[256], bb[256], ca[256], cb[256];
 
-	return add_change(abi, w->own, ABI_CH_TYPE, "%s: %s -> %s", w->prefix,
-			  tname(abi->btf[0], w->start[0], ba, sizeof(ba)),
-			  tname(abi->btf[1], w->start[1], bb, sizeof(bb)));
+	tname(abi->btf[0], w->start[0], ba, sizeof(ba));
+	tname(abi->btf[1], w->start[1], bb, sizeof(bb));
+	if (strcmp(ba, bb))
+		return add_change(abi, w->own, ABI_CH_TYPE, "%s: %s -> %s", w->prefix, ba, bb);
+	return add_change(abi, w->own, ABI_CH_TYPE, "%s: %s -> %s (%s -> %s)", w->prefix, ba, bb,
+			  tname(abi->btf[0], a, ca, sizeof(ca)),
+			  tname(abi->btf[1], b, cb, sizeof(cb)));
 }
 
 /* An edge from the walk's owner to the pair node reached at (A, B). */
@@ -398,7 +406,7 @@ static int walk_types(struct abi *abi, const struct walk *w, uint32_t a, uint32_
 
 	for (depth = 0; depth < ABI_WALK_DEPTH; depth++) {
 		if (!a || !b)
-			return a == b ? 0 : mismatch(abi, w);
+			return a == b ? 0 : mismatch(abi, w, a, b);
 		ta = btf__type_by_id(abi->btf[0], a);
 		tb = btf__type_by_id(abi->btf[1], b);
 		if (!ta || !tb)
@@ -421,9 +429,9 @@ static int walk_types(struct abi *abi, const struct walk *w, uint32_t a, uint32_
 		/* A declaration on one side: its layout is unknown there. */
 		if ((ka == BTF_KIND_FWD && (kb == BTF_KIND_STRUCT || kb == BTF_KIND_UNION)) ||
 		    (kb == BTF_KIND_FWD && (ka == BTF_KIND_STRUCT || ka == BTF_KIND_UNION)))
-			return same_name(abi, ta, tb) ? 0 : mismatch(abi, w);
+			return same_name(abi, ta, tb) ? 0 : mismatch(abi, w, a, b);
 		if (ka != kb)
-			return mismatch(abi, w);
+			return mismatch(abi, w, a, b);
 		switch (ka) {
 		case BTF_KIND_INT:
 			/*
@@ -433,20 +441,20 @@ static int walk_types(struct abi *abi, const struct walk *w, uint32_t a, uint32_
 			if (!same_name(abi, ta, tb) || ta->size != tb->size ||
 			    btf_int_bits(ta) != btf_int_bits(tb) ||
 			    btf_int_offset(ta) != btf_int_offset(tb))
-				return mismatch(abi, w);
+				return mismatch(abi, w, a, b);
 			return 0;
 		case BTF_KIND_FLOAT:
-			return same_name(abi, ta, tb) && ta->size == tb->size ? 0 : mismatch(abi, w);
+			return same_name(abi, ta, tb) && ta->size == tb->size ? 0 : mismatch(abi, w, a, b);
 		case BTF_KIND_FWD:
 			return same_name(abi, ta, tb) && btf_kflag(ta) == btf_kflag(tb) ?
-				0 : mismatch(abi, w);
+				0 : mismatch(abi, w, a, b);
 		case BTF_KIND_TYPEDEF:
 			if (!same_name(abi, ta, tb))
-				return mismatch(abi, w);
+				return mismatch(abi, w, a, b);
 			break;
 		case BTF_KIND_ARRAY:
 			if (btf_array(ta)->nelems != btf_array(tb)->nelems)
-				return mismatch(abi, w);
+				return mismatch(abi, w, a, b);
 			a = btf_array(ta)->type;
 			b = btf_array(tb)->type;
 			continue;
@@ -455,7 +463,7 @@ static int walk_types(struct abi *abi, const struct walk *w, uint32_t a, uint32_
 		case BTF_KIND_ENUM:
 		case BTF_KIND_ENUM64:
 			if (!same_name(abi, ta, tb))
-				return mismatch(abi, w);
+				return mismatch(abi, w, a, b);
 			return reach(abi, w, a, b);
 		case BTF_KIND_FUNC_PROTO:
 			return walk_proto(abi, w->own, w->prefix, ta, tb);
@@ -466,7 +474,7 @@ static int walk_types(struct abi *abi, const struct walk *w, uint32_t a, uint32_
 		case BTF_KIND_TYPE_TAG:
 			break;
 		default:
-			return same_name(abi, ta, tb) ? 0 : mismatch(abi, w);
+			return same_name(abi, ta, tb) ? 0 : mismatch(abi, w, a, b);
 		}
 		a = ta->type;
 		b = tb->type;

@@ -326,8 +326,7 @@ static int add_sym(struct abi *abi, const char *name, enum abi_sym_status st)
 static int add_name(struct abi *abi, const struct side *side, const char *name, bool in_a,
 		    bool in_b)
 {
-	uint32_t a = side[0].btf ? side__find(&side[0], name) : 0;
-	uint32_t b = side__find(&side[1], name), node;
+	uint32_t a = side__find(&side[0], name), b = side__find(&side[1], name), node;
 	int err;
 
 	err = add_sym(abi, name, !in_a ? ABI_SYM_ADDED : !in_b ? ABI_SYM_REMOVED : ABI_SYM_SAME);
@@ -354,12 +353,12 @@ static int build_syms(struct abi *abi, const struct side *side)
 			c = -1;
 		else
 			c = strcmp(side[0].names[i], side[1].names[j]);
-		if (c < 0)
-			err = add_name(abi, side, side[0].names[i++], true, false);
-		else if (c > 0)
-			err = add_name(abi, side, side[1].names[j++], false, true);
+		if (c <= 0)
+			err = add_name(abi, side, side[0].names[i], true, c == 0);
 		else
-			err = add_name(abi, side, side[0].names[i++], true, (j++, true));
+			err = add_name(abi, side, side[1].names[j], false, true);
+		i += c <= 0;
+		j += c >= 0;
 	}
 	return err;
 }

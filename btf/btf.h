@@ -15,6 +15,8 @@
 int btf_encode_main(int argc, char **argv);
 /* `frugal btf diff A B [--base BASE]`: 0 same, 1 different, 2 usage. */
 int btf_diff_main(int argc, char **argv);
+/* `frugal btf abi OLD NEW`: 0 same, 1 error, 2 usage, |4 changed, |8 incompatible. */
+int btf_abi_main(int argc, char **argv);
 /* `frugal btf stat FILE`: counts per kind and sizes. */
 int btf_stat_main(int argc, char **argv);
 
@@ -22,5 +24,6 @@ int btf_stat_main(int argc, char **argv);
 extern const struct cli_opt btf_encode_cli_opts[];
 extern const struct cli_opt btf_diff_cli_opts[];
 extern const struct cli_opt btf_stat_cli_opts[];
+extern const struct cli_opt btf_abi_cli_opts[];
 
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* `frugal btf SUBCMD`: encode, diff and stat, from one table. */
+/* `frugal btf SUBCMD`: encode, diff, abi and stat, from one table. */
 #include "btf/btf.h"
 #include "cli/tools.h"
 
@@ -8,6 +8,8 @@ static const struct cli_cmd cmds[] = {
 	  btf_encode_cli_opts, CLI_ARG_FILE, NULL },
 	{ "diff", "compare two BTF blobs: A B [--base BASE]", btf_diff_main,
 	  btf_diff_cli_opts, CLI_ARG_FILE, NULL },
+	{ "abi", "ABI changes of exported symbols: OLD NEW [--base BASE]", btf_abi_main,
+	  btf_abi_cli_opts, CLI_ARG_FILE, NULL },
 	{ "stat", "counts per kind, sizes: FILE", btf_stat_main,
 	  btf_stat_cli_opts, CLI_ARG_FILE, NULL },
 	{ NULL, NULL, NULL, NULL, 0, NULL },

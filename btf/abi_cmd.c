@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `frugal btf abi OLD NEW`, the command: load both sides, find the
+ * symbols each exports, compare those in both (btf/abi.c) and print.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+
+#include "btf/abi.h"
+#include "btf/abi_int.h"
+#include "btf/btf.h"
+#include "btf/load.h"
+#include "cli/cli.h"
+#include "lib/array.h"
+#include "lib/elf_file.h"
+#include "lib/hash.h"
+#include "lib/io.h"
+
+/* One side: its BTF, its FUNCs and VARs by name, the names it exports. */
+struct side {
+	const char *path;
+	struct btf *base, *btf;
+	uint32_t *ids;		/* named FUNC and VAR ids, indexed by BYNAME */
+	size_t nids, ids_cap;
+	size_t nown;		/* IDS[0, NOWN) are the side's own, not its base's */
+	struct hashmap byname;
+	char **names;		/* the symbols compared, sorted, unique */
+	size_t nnames, names_cap;
+};
+
+static void usage_help(void)
+{
+	fputs("usage: frugal btf abi [OPTIONS] OLD NEW\n\n"
+	      "Compare the ABI of the exported symbols of OLD and NEW: each kernel, module\n"
+	      "(split BTF, with --base) or raw BTF.  The symbols are those in the ELF's\n"
+	      "__ksymtab sections, those named by --symbols, or else every function and\n"
+	      "variable of the BTF.  Each is added, removed or changed; a changed one is\n"
+	      "shown with the path to each change, and each changed type once, with the\n"
+	      "symbols that reach it.\n"
+	      "Exit status, a bitmask as abidiff's: 0 same, 1 error, 2 usage,\n"
+	      "4 the ABI changed, 8 an incompatible change (12: both).\n\n", stdout);
+	cli_opts__help(stdout, btf_abi_cli_opts);
+}
+
+struct name_ctx {
+	const struct btf *btf;
+	const uint32_t *ids;
+};
+
+static bool name_eq(void *vctx, uint32_t idx, const void *key)
+{
+	const struct name_ctx *ctx = vctx;
+	const struct btf_type *t = btf__type_by_id(ctx->btf, ctx->ids[idx]);
+
+	return !strcmp(btf__name_by_offset(ctx->btf, t->name_off), key);
+}
+
+static uint32_t first_id(const struct side *s)
+{
+	return s->base ? btf__type_cnt(s->base) : 1;
+}
+
+/* Index the named FUNCs and VARs of ids [FROM, TO); the first of a name wins. */
+static int side__index_range(struct side *s, uint32_t from, uint32_t to)
+{
+	struct name_ctx ctx;
+	const struct btf_type *t;
+	const char *name;
+	uint32_t id, idx;
+	int r;
+
+	for (id = from; id < to; id++) {
+		t = btf__type_by_id(s->btf, id);
+		name = btf__name_by_offset(s->btf, t->name_off);
+		if ((!btf_is_func(t) && !btf_is_var(t)) || !name || !*name)
+			continue;
+		if (array__grow(&s->ids, &s->ids_cap, s->nids + 1, sizeof(*s->ids), 1024))
+			return -ENOMEM;
+		s->ids[s->nids] = id;
+		ctx.btf = s->btf;
+		ctx.ids = s->ids;
+		idx = (uint32_t)s->nids;
+		r = hashmap__find_or_add(&s->byname, hash_fnv1a_str(name), name_eq, &ctx, name, &idx);
+		if (r < 0)
+			return r;
+		if (r == 0)
+			s->nids++;
+	}
+	return 0;
+}
+
+/*
+ * By name: the side's own FUNCs and VARs first, so a module's function
+ * wins over a base's function of the same name (a static one, say); then
+ * the base's, for a symbol whose BTF the encoder left in the base.
+ */
+static int side__index(struct side *s)
+{
+	int r = side__index_range(s, first_id(s), btf__type_cnt(s->btf));
+
+	s->nown = s->nids;
+	if (!r && s->base)
+		r = side__index_range(s, 1, first_id(s));
+	return r;
+}
+
+static uint32_t side__find(const struct side *s, const char *name)
+{
+	struct name_ctx ctx = { s->btf, s->ids };
+	uint32_t idx;
+
+	if (hashmap__find(&s->byname, hash_fnv1a_str(name), name_eq, &ctx, name, &idx))
+		return 0;
+	return s->ids[idx];
+}
+
+static int side__add_name(struct side *s, const char *name, size_t len)
+{
+	char *copy = strndup(name, len);
+
+	if (!copy || array__grow(&s->names, &s->names_cap, s->nnames + 1, sizeof(*s->names), 256)) {
+		free(copy);
+		return -ENOMEM;
+	}
+	s->names[s->nnames++] = copy;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void side__sort_names(struct side *s)
+{
+	size_t i, n = 0;
+
+	if (!s->nnames)
+		return;
+	qsort(s->names, s->nnames, sizeof(*s->names), cmp_str);
+	for (i = 0; i < s->nnames; i++) {
+		if (n && !strcmp(s->names[n - 1], s->names[i]))
+			free(s->names[i]);
+		else
+			s->names[n++] = s->names[i];
+	}
+	s->nnames = n;
+}
+
+static bool is_elf(const char *path)
+{
+	unsigned char magic[4] = {};
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = io__read_full(fd, magic, sizeof(magic));
+	close(fd);
+	return n == 4 && !memcmp(magic, "\177ELF", 4);
+}
+
+#define KSYMTAB "__ksymtab_"
+
+/*
+ * The names exported by PATH, an ELF file: each symbol __ksymtab_NAME in
+ * a __ksymtab section (vmlinux, a .ko: "__ksymtab", "__ksymtab_gpl"; a .o
+ * before linking: "___ksymtab+NAME").  None is not an error: the caller
+ * falls back to the BTF's functions.
+ */
+static int side__exported(struct side *s, char *why, size_t whylen)
+{
+	struct elf_file ef;
+	struct elf_symtab st;
+	const char *name, *sec;
+	GElf_Shdr shdr;
+	GElf_Sym sym;
+	Elf32_Word shndx;
+	Elf_Scn *scn;
+	size_t i;
+	int err;
+
+	err = elf_file__open(&ef, s->path, why, whylen);
+	if (err)
+		return err;
+	if (elf_file__symtab(&ef, &st))
+		goto out;
+	for (i = 0; i < st.count; i++) {
+		name = elf_file__sym(&ef, &st, i, &sym, &shndx);
+		if (!name || strncmp(name, KSYMTAB, strlen(KSYMTAB)) || !name[strlen(KSYMTAB)] ||
+		    GELF_ST_TYPE(sym.st_info) == STT_SECTION)
+			continue;
+		scn = elf_getscn(ef.elf, shndx);
+		if (!scn || !gelf_getshdr(scn, &shdr))
+			continue;
+		sec = elf_file__section_name(&ef, &shdr);
+		if (!sec || (strncmp(sec, "__ksymtab", 9) && strncmp(sec, "___ksymtab", 10)))
+			continue;
+		name += strlen(KSYMTAB);
+		err = side__add_name(s, name, strlen(name));
+		if (err) {
+			snprintf(why, whylen, "%s", strerror(-err));
+			break;
+		}
+	}
+out:
+	elf_file__close(&ef);
+	return err;
+}
+
+/* No export table: every function and global variable of the side's own BTF. */
+static int side__all_funcs(struct side *s)
+{
+	const struct btf_type *t;
+	const char *name;
+	size_t i;
+	int err;
+
+	for (i = 0; i < s->nown; i++) {
+		t = btf__type_by_id(s->btf, s->ids[i]);
+		if (btf_is_var(t) && btf_var(t)->linkage != BTF_VAR_GLOBAL_ALLOCATED)
+			continue;
+		name = btf__name_by_offset(s->btf, t->name_off);
+		err = side__add_name(s, name, strlen(name));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* --symbols FILE: a name a line; blanks around it and '#' comments ignored. */
+static int side__read_list(struct side *s, const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *line = NULL, *p, *end;
+	size_t cap = 0;
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	while (!err && getline(&line, &cap, f) >= 0) {
+		p = line + strspn(line, " \t");
+		end = p + strcspn(p, "#\r\n");
+		while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+			end--;
+		if (end > p)
+			err = side__add_name(s, p, (size_t)(end - p));
+	}
+	if (!err && ferror(f))
+		err = -EIO;
+	free(line);
+	fclose(f);
+	return err;
+}
+
+static int side__load(struct side *s, const char *base)
+{
+	char why[256];
+	int err;
+
+	if (base && btf_load(base, NULL, &s->base, why, sizeof(why)))
+		return cli_err(base, "%s", why);
+	if (btf_load(s->path, s->base, &s->btf, why, sizeof(why)))
+		return cli_err(s->path, "%s", why);
+	err = side__index(s);
+	if (err)
+		return cli_err(s->path, "indexing: %s", strerror(-err));
+	return 0;
+}
+
+/* The side's own symbol names: exported, or else all its functions. */
+static int side__names(struct side *s)
+{
+	char why[256] = "";
+	int err = 0;
+
+	if (is_elf(s->path))
+		err = side__exported(s, why, sizeof(why));
+	if (err)
+		return cli_err(s->path, "%s", why);
+	if (!s->nnames)
+		err = side__all_funcs(s);
+	if (err)
+		return cli_err(s->path, "%s", strerror(-err));
+	side__sort_names(s);
+	return 0;
+}
+
+static void side__free(struct side *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nnames; i++)
+		free(s->names[i]);
+	free(s->names);
+	free(s->ids);
+	hashmap__free(&s->byname);
+	btf__free(s->btf);
+	btf__free(s->base);
+}
+
+static int add_sym(struct abi *abi, const char *name, enum abi_sym_status st)
+{
+	struct abi_sym *s;
+
+	if (array__grow(&abi->syms, &abi->syms_cap, abi->nsyms + 1, sizeof(*abi->syms), 256))
+		return -ENOMEM;
+	s = &abi->syms[abi->nsyms];
+	memset(s, 0, sizeof(*s));
+	s->name = strdup(name);
+	if (!s->name)
+		return -ENOMEM;
+	s->status = st;
+	s->incompat = st == ABI_SYM_REMOVED;
+	abi->nsyms++;
+	return 0;
+}
+
+/* NAME, in A's list (IN_A) and in B's: a symbol, compared when both have its BTF. */
+static int add_name(struct abi *abi, const struct side *side, const char *name, bool in_a,
+		    bool in_b)
+{
+	uint32_t a = side__find(&side[0], name), b = side__find(&side[1], name), node;
+	int err;
+
+	err = add_sym(abi, name, !in_a ? ABI_SYM_ADDED : !in_b ? ABI_SYM_REMOVED : ABI_SYM_SAME);
+	if (err || !in_a || !in_b || !a || !b)
+		return err;
+	err = abi__symbol_node(abi, a, b, &node);
+	if (err)
+		return err;
+	abi->syms[abi->nsyms - 1].compared = true;
+	abi->syms[abi->nsyms - 1].node = node;
+	return abi__compare_symbol(abi, node);
+}
+
+/* The union of both sorted lists, merged. */
+static int build_syms(struct abi *abi, const struct side *side)
+{
+	size_t i = 0, j = 0;
+	int c, err = 0;
+
+	while (!err && (i < side[0].nnames || j < side[1].nnames)) {
+		if (i == side[0].nnames)
+			c = 1;
+		else if (j == side[1].nnames)
+			c = -1;
+		else
+			c = strcmp(side[0].names[i], side[1].names[j]);
+		if (c <= 0)
+			err = add_name(abi, side, side[0].names[i], true, c == 0);
+		else
+			err = add_name(abi, side, side[1].names[j], false, true);
+		i += c <= 0;
+		j += c >= 0;
+	}
+	return err;
+}
+
+/* --symbols: the list's names, present on a side when its BTF has them. */
+static int build_listed(struct abi *abi, const struct side *side, const struct side *list)
+{
+	size_t i;
+	int err = 0;
+	bool a, b;
+
+	for (i = 0; !err && i < list->nnames; i++) {
+		a = side__find(&side[0], list->names[i]);
+		b = side__find(&side[1], list->names[i]);
+		if (a || b)
+			err = add_name(abi, side, list->names[i], a, b);
+	}
+	return err;
+}
+
+static int find_paths(struct abi *abi)
+{
+	uint32_t *queue = malloc((abi->nn ? abi->nn : 1) * sizeof(*queue));
+	size_t i;
+	int err = 0;
+
+	if (!queue)
+		return -ENOMEM;
+	abi__mark_tainted(abi);
+	for (i = 0; !err && i < abi->nsyms; i++)
+		if (abi->syms[i].compared && abi->nodes[abi->syms[i].node].tainted)
+			err = abi__symbol_paths(abi, (uint32_t)i, queue);
+	free(queue);
+	return err;
+}
+
+static int exit_status(const struct abi *abi)
+{
+	int ret = EXIT_OK;
+	size_t i;
+
+	for (i = 0; i < abi->nsyms; i++) {
+		if (abi->syms[i].status != ABI_SYM_SAME)
+			ret |= ABI_EXIT_CHANGED;
+		if (abi->syms[i].incompat)
+			ret |= ABI_EXIT_INCOMPAT;
+	}
+	return ret;
+}
+
+int btf_abi_main(int argc, char **argv)
+{
+	struct btf_abi_opts o;
+	struct side side[2] = {}, list = {};
+	struct abi abi = { .pairs = HASHMAP_INIT };
+	int err, i, ret;
+
+	ret = btf_abi_opts__parse(&o, argc, argv);
+	if (ret)
+		return ret;
+	if (o.help) {
+		usage_help();
+		return EXIT_OK;
+	}
+	cli_cmd_name = "btf abi";
+	if (o.verbose)
+		cli_verbose = 1;
+	cli_libbpf_logs();
+	ret = EXIT_RUNTIME;
+	for (i = 0; i < 2; i++) {
+		side[i].path = o.path[i];
+		if (side__load(&side[i], o.base[i]))
+			goto out;
+	}
+	if (o.symbols) {
+		err = side__read_list(&list, o.symbols);
+		if (err) {
+			cli_err(o.symbols, "%s", strerror(-err));
+			goto out;
+		}
+		side__sort_names(&list);
+	} else {
+		for (i = 0; i < 2; i++)
+			if (side__names(&side[i]))
+				goto out;
+	}
+	abi.btf[0] = side[0].btf;
+	abi.btf[1] = side[1].btf;
+	err = o.symbols ? build_listed(&abi, side, &list) : build_syms(&abi, side);
+	if (!err)
+		err = find_paths(&abi);
+	if (err) {
+		cli_err(NULL, "comparing: %s", strerror(-err));
+		goto out;
+	}
+	if (o.json)
+		abi__print_json(&abi, o.path[0], o.path[1]);
+	else
+		abi__print_text(&abi);
+	ret = exit_status(&abi);
+out:
+	abi__free(&abi);
+	side__free(&list);
+	for (i = 0; i < 2; i++)
+		side__free(&side[i]);
+	return ret;
+}

@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# frugal btf abi: fixtures with one exported symbol per kind of ABI change
+# (abi_old.c -> abi_new.c), built here with gcc and encoded with frugal btf
+# encode, both raw (.btf) and in the ELF (.o, whose __ksymtab names the
+# exported symbols); a split module on two bases; --symbols; --json; bad
+# input; the running kernel's BTF against itself.
+. "$(dirname "$0")/../lib.sh"
+
+FX=$TOP/tests/btf/fixtures
+W=$_tmp
+
+if ! command -v gcc >/dev/null; then
+	skip "btf abi" "needs gcc"
+	finish
+fi
+
+build() {	# build NAME SOURCE [CFLAGS...]: NAME.o (BTF in it) and NAME.btf
+	local name=$1 src=$2; shift 2
+	gcc -g -c "$@" "$src" -o "$W/$name.o" &&
+		"$FRUGAL" btf encode --btf_encode_detached="$W/$name.btf" "$W/$name.o" &&
+		"$FRUGAL" btf encode "$W/$name.o"
+}
+if ! build old "$FX/abi_old.c" || ! build new "$FX/abi_new.c"; then
+	fail "abi: fixtures" "gcc or frugal btf encode failed"
+	finish
+fi
+
+# The symbol's line, then its paths (the indented lines right after it).
+sym_block() { awk -v s="$1" '$2 == s { on = 1; print; next } on && /^    / { print; next } { on = 0 }' <<<"$out"; }
+# The type's block in "types changed:".
+type_block() { awk -v t="~ $1 (" 'index($0, t) == 1 { on = 1; print; next } on && /^    / { print; next } { on = 0 }' <<<"$out"; }
+has() { grep -qxF -- "$2" <<<"$1"; }
+
+expect_exit "abi: OLD against itself: exit 0" 0 "$FRUGAL" btf abi "$W/old.o" "$W/old.o"
+check "abi: ... and only the summary" \
+	test "$out" = "19 symbols: 0 added, 0 removed, 0 changed, 0 incompatible; 0 types changed"
+
+expect_exit "abi: OLD -> NEW: changed and incompatible (12)" 12 "$FRUGAL" btf abi "$W/old.o" "$W/new.o"
+check "abi: summary" has "$out" \
+	"20 symbols: 1 added, 1 removed, 15 changed, 14 incompatible; 11 types changed"
+check "abi: symbol removed, incompatible" has "$out" "- gone (removed, incompatible)"
+check "abi: symbol added, compatible" has "$out" "+ fresh (added)"
+check "abi: unchanged symbol not listed" test -z "$(sym_block same)"
+check "abi: a symbol not exported is not compared" test -z "$(sym_block hidden)"
+check "abi: forward declaration on one side is no change" test -z "$(sym_block use_opaque)"
+check "abi: a typedef added on the way is no change" test -z "$(sym_block use_cb)"
+b=$(sym_block p_type)
+check "abi: parameter type" has "$b" "    parameter 1 (x): int -> long int"
+check "abi: ... incompatible" has "$b" "~ p_type (changed, incompatible)"
+check "abi: parameter count" has "$(sym_block p_count)" "    parameter count 1 -> 2"
+check "abi: return type" has "$(sym_block ret_type)" "    return: int -> long int"
+b=$(sym_block use_shared2)
+check "abi: path through a pointer to the changed struct" has "$b" \
+	"    parameter 2 (s): struct shared * -> struct shared: 3 changes"
+b=$(type_block "struct shared")
+check "abi: a type reached by two symbols, described once" \
+	test "$(grep -c '^~ struct shared ' <<<"$out")" -eq 1
+check "abi: ... with both symbols" has "$b" \
+	"~ struct shared (incompatible), reached by 3 symbols: use_outer, use_shared1, use_shared2"
+check "abi: size changed" has "$b" "    incompatible: size 8 -> 12 bytes"
+check "abi: member offset changed" has "$b" "    incompatible: member 'hash' offset 32 -> 64 bits"
+check "abi: member added to a grown struct is incompatible" has "$b" \
+	"    incompatible: member 'inserted' added at offset 32 bits"
+b=$(type_block "struct rm")
+check "abi: member removed" has "$b" "    incompatible: member 'gone' removed"
+check "abi: member added in the same size is compatible" has "$b" \
+	"    compatible: member 'other' added at offset 32 bits"
+check "abi: member retyped, struct by value" has "$(sym_block by_value)" \
+	"    parameter 1 (m): struct mt: member 'v': long int -> long unsigned int"
+check "abi: bitfield size" has "$(sym_block use_bf)" \
+	"    parameter 1 (b): struct bf * -> struct bf: member 'y' bitfield size 5 -> 6"
+check "abi: array size" has "$(type_block "struct arr")" \
+	"    incompatible: member 'name': char[16] -> char[32]"
+b=$(sym_block use_pad)
+check "abi: member appended in padding: compatible" has "$b" "~ use_pad (changed)"
+check "abi: ... its path" has "$b" \
+	"    parameter 1 (p): struct pad * -> struct pad: member 'c' added at offset 40 bits"
+b=$(sym_block use_color)
+check "abi: enumerator appended: compatible" has "$b" "~ use_color (changed)"
+check "abi: ... its path" has "$b" "    parameter 1 (c): enum color: enumerator BLUE = 2 added"
+check "abi: enumerator value changed" has "$(sym_block use_lvl)" \
+	"    parameter 1 (l): enum lvl: enumerator HIGH value 2 -> 3"
+b=$(sym_block use_mode)
+check "abi: enumerator removed, incompatible" has "$b" "~ use_mode (changed, incompatible)"
+check "abi: ... its path" has "$b" "    parameter 1 (m): enum mode: enumerator M_C removed"
+check "abi: a cycle ends, its path goes through both structs" has "$(sym_block use_cycle)" \
+	"    parameter 1 (c): struct ca * -> struct ca: member 'b': struct cb * -> struct cb: member 'y': int -> long int"
+b=$(sym_block use_outer)
+check "abi: a changed type behind another changed type: one path, to the first" \
+	test "$(wc -l <<<"$b")" -eq 2
+check "abi: ... that path" has "$b" \
+	"    parameter 1 (o): struct outer * -> struct outer: member 'a': int -> long int"
+
+# Only compatible changes: 4 alone.
+printf 'use_pad\nuse_color  # an enum\n# a comment\n\nsame\n' > "$W/compat.list"
+expect_exit "abi --symbols: compatible changes only (4)" 4 \
+	"$FRUGAL" btf abi --symbols "$W/compat.list" "$W/old.o" "$W/new.o"
+check "abi --symbols: only the listed symbols" has "$out" \
+	"3 symbols: 0 added, 0 removed, 2 changed, 0 incompatible; 2 types changed"
+printf 'hidden\n' > "$W/hidden.list"
+expect_exit "abi --symbols: overrides the export table" 12 \
+	"$FRUGAL" btf abi --symbols "$W/hidden.list" "$W/old.o" "$W/new.o"
+check "abi --symbols: ... hidden's change" has "$out" "    parameter 1 (x): int -> long int"
+
+# Raw BTF: no export table, every function is a symbol (hidden too).
+expect_exit "abi: raw BTF" 12 "$FRUGAL" btf abi "$W/old.btf" "$W/new.btf"
+check "abi: raw BTF compares every function" has "$out" \
+	"21 symbols: 1 added, 1 removed, 16 changed, 15 incompatible; 11 types changed"
+expect_exit "abi: raw BTF against its ELF" 0 "$FRUGAL" btf abi --symbols "$W/hidden.list" \
+	"$W/old.btf" "$W/old.o"
+
+expect_exit "abi --json" 12 "$FRUGAL" btf abi --json "$W/old.o" "$W/new.o"
+check "abi --json: parsed and checked" python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+s = {x["name"]: x for x in d["symbols"]}
+t = {x["name"]: x for x in d["types"]}
+assert s["gone"]["status"] == "removed" and s["gone"]["incompatible"]
+assert s["fresh"]["status"] == "added" and not s["fresh"]["incompatible"]
+assert s["use_pad"]["status"] == "changed" and not s["use_pad"]["incompatible"]
+assert s["p_type"]["paths"] == ["parameter 1 (x): int -> long int"]
+assert "same" not in s
+assert t["struct shared"]["symbols"] == ["use_outer", "use_shared1", "use_shared2"]
+assert {"change": "member \x27hash\x27 offset 32 -> 64 bits", "incompatible": True} \
+	in t["struct shared"]["changes"]
+assert d["totals"] == {"symbols": 20, "added": 1, "removed": 1, "changed": 15,
+	"incompatible": 14, "types_changed": 11}, d["totals"]
+' "$out"
+
+# A module: split BTF on each side's own base.
+gcc -g -c "$FX/abi_mod.c" -o "$W/mod_old.o" && "$FRUGAL" btf encode --btf_base="$W/old.btf" "$W/mod_old.o"
+gcc -g -DNEW -c "$FX/abi_mod.c" -o "$W/mod_new.o" && "$FRUGAL" btf encode --btf_base="$W/new.btf" "$W/mod_new.o"
+expect_exit "abi: module on two bases" 12 "$FRUGAL" btf abi --base-a "$W/old.btf" \
+	--base-b "$W/new.btf" "$W/mod_old.o" "$W/mod_new.o"
+check "abi: ... the module's symbol reaches the base's struct" has "$out" \
+	"    parameter 1 (s): struct shared * -> struct shared: 3 changes"
+expect_exit "abi --base: module against itself" 0 "$FRUGAL" btf abi --base "$W/old.btf" \
+	"$W/mod_old.o" "$W/mod_old.o"
+
+# Bad input: one line naming the file, exit 1, nothing on stdout.
+bad() {	# bad NAME FILE-IN-MESSAGE WHAT ARGS...
+	local name=$1 file=$2 what=$3; shift 3
+	expect_exit "abi: $name: exit 1" 1 "$FRUGAL" btf abi "$@"
+	check "abi: $name: one line naming the file" \
+		test "$(wc -l <<<"$err")" -eq 1 -a -z "$out"
+	check "abi: $name: says what is wrong" grep -qF "frugal btf abi: $file: $what" <<<"$err"
+}
+head -c 100 "$W/old.btf" > "$W/trunc.btf"
+bad "missing file" "$W/nope" "No such file" "$W/nope" "$W/old.btf"
+bad "not BTF nor ELF" "$FX/abi_old.c" "neither raw BTF" "$W/old.btf" "$FX/abi_old.c"
+bad "truncated BTF" "$W/trunc.btf" "not valid BTF" "$W/trunc.btf" "$W/old.btf"
+bad "split BTF without its base" "$W/mod_old.o" "ELF's .BTF section is not valid BTF (split BTF needs --base)" \
+	"$W/mod_old.o" "$W/mod_new.o"
+bad "missing --symbols file" "$W/nope.list" "No such file" --symbols "$W/nope.list" \
+	"$W/old.o" "$W/new.o"
+expect_exit "abi: one file is a usage error (2)" 2 "$FRUGAL" btf abi "$W/old.o"
+
+# The running kernel against itself: every function, in seconds.
+if [ -r /sys/kernel/btf/vmlinux ] && [ -x /usr/bin/time ]; then
+	expect_exit "abi: the kernel's BTF against itself: exit 0" 0 /usr/bin/time -f '%e %M' \
+		-o "$W/time" "$FRUGAL" btf abi /sys/kernel/btf/vmlinux /sys/kernel/btf/vmlinux
+	read -r secs kb < "$W/time"
+	echo "# vmlinux against itself: $secs s, $kb KB peak RSS"
+	check "abi: ... in under 5 s" awk -v s="$secs" 'BEGIN { exit !(s < 5) }'
+else
+	skip "abi: the kernel's BTF" "no /sys/kernel/btf/vmlinux or /usr/bin/time"
+fi
+finish

@@ -69,6 +69,24 @@ static const struct lock_row *row_of(struct lock_ucollect *u, uint32_t tid)
 	return found;
 }
 
+/* U as ucollect.c makes it for CFG, without its programs: the join alone. */
+static int setup(struct lock_ucollect *u, const struct lock_collect_cfg *cfg)
+{
+	lock_ujoin__init(u, cfg);
+	u->st = lock_ustacks__new(NULL, false);
+	u->rec = malloc(sizeof(*u->rec));
+	u->table = lock_table__new(0);
+	return u->st && u->rec && u->table ? 0 : -1;
+}
+
+static void teardown(struct lock_ucollect *u)
+{
+	lock_ujoin__free(u);
+	lock_table__free(u->table);
+	lock_ustacks__free(u->st);
+	free(u->rec);
+}
+
 static void test_join(void)
 {
 	struct lock_collect_cfg cfg = { .mode = LOCK_AGGR_TASK, .max_stack = 8 };
@@ -79,11 +97,7 @@ static void test_join(void)
 	struct perf_event_header *lh = (void *)lost;
 
 	TEST_BEGIN("lock ujoin: halves joined in either order, pending counted, losses added");
-	lock_ujoin__init(&u, &cfg);
-	u.st = lock_ustacks__new(NULL, false);
-	u.rec = malloc(sizeof(*u.rec));
-	u.table = lock_table__new(0);
-	if (!CHECK(u.st && u.rec && u.table, "setup"))
+	if (!CHECK(!setup(&u, &cfg), "setup"))
 		return;
 	begin(&u, 1, 100, "w1");
 	end(&u, 1, 500);
@@ -131,10 +145,7 @@ static void test_join(void)
 	lock_ujoin__take(&u, lh);
 	CHECK_EQ(u.lost_records, 10);
 	CHECK_EQ(u.err, 0);
-	lock_ujoin__free(&u);
-	lock_table__free(u.table);
-	lock_ustacks__free(u.st);
-	free(u.rec);
+	teardown(&u);
 	TEST_END();
 }
 
@@ -148,11 +159,7 @@ static void test_filter_and_bad(void)
 	uint64_t open, unjoined;
 
 	TEST_BEGIN("lock ujoin: -Y's filter counts, malformed records are ignored");
-	lock_ujoin__init(&u, &cfg);
-	u.st = lock_ustacks__new(NULL, false);
-	u.rec = malloc(sizeof(*u.rec));
-	u.table = lock_table__new(0);
-	if (!CHECK(u.st && u.rec && u.table, "setup"))
+	if (!CHECK(!setup(&u, &cfg), "setup"))
 		return;
 	begin(&u, 1, 100, "w1");
 	end(&u, 1, 500);
@@ -166,10 +173,7 @@ static void test_filter_and_bad(void)
 	CHECK(open == 0 && unjoined == 0, "malformed records left %lu, %lu",
 	      (unsigned long)open, (unsigned long)unjoined);
 	CHECK_EQ(u.err, 0);
-	lock_ujoin__free(&u);
-	lock_table__free(u.table);
-	lock_ustacks__free(u.st);
-	free(u.rec);
+	teardown(&u);
 	TEST_END();
 }
 

@@ -232,10 +232,46 @@ static char *supp_value(const char *s, size_t n)
 	return strndup(s, n);
 }
 
+/*
+ * glibc's regcomp copies a repeated part once per count of a bound and
+ * once more per '+', so nested ones multiply: the fuzzer found "s++++..."
+ * and "((a{255}){255}){255}" taking gigabytes.  A back-reference makes
+ * regexec exponential.  Suppressions name symbols: the estimate below
+ * (length, doubled per '+', times each bound) allows any sane pattern.
+ */
+#define ABI_RE_MAX_COST (1u << 16)
+
+static const char *regex_too_costly(const char *v)
+{
+	unsigned long long cost = strlen(v) + 1;
+	unsigned long k;
+	const char *p;
+	char *end;
+
+	for (p = v; *p && cost <= ABI_RE_MAX_COST; p++) {
+		if (*p == '\\' && p[1] >= '1' && p[1] <= '9')
+			return "a back-reference";
+		if (*p == '+')
+			cost *= 2;
+		if (*p != '{')
+			continue;
+		for (p++; (*p >= '0' && *p <= '9') || *p == ','; p++) {
+			if (*p == ',')
+				continue;
+			k = strtoul(p, &end, 10);
+			cost *= k < ABI_RE_MAX_COST ? k + 1 : ABI_RE_MAX_COST;
+			p = end - 1;
+		}
+		p--;
+	}
+	return cost > ABI_RE_MAX_COST ? "too many repetitions (nested '+' or {n,m})" : NULL;
+}
+
 static int supp_property(struct abi_supp_rule *r, const char *key, size_t kn, const char *val,
 			 size_t vn, unsigned int line, char *why, size_t whylen)
 {
 	char **dst = NULL, *v, msg[128];
+	const char *cost;
 	int rc;
 
 	if (is(key, kn, "name") || is(key, kn, "symbol_name"))
@@ -258,6 +294,11 @@ static int supp_property(struct abi_supp_rule *r, const char *key, size_t kn, co
 	if (dst) {
 		*dst = v;
 		return 0;
+	}
+	cost = regex_too_costly(v);
+	if (cost) {
+		free(v);
+		return set_why(why, whylen, line, "regular expression too costly: %s", cost);
 	}
 	rc = regcomp(&r->re, v, REG_EXTENDED | REG_NOSUB);
 	free(v);

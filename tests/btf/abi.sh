@@ -229,6 +229,8 @@ badsupp "unsupported libabigail property" "3: property 'soname_regexp' is not su
 badsupp "a line of neither kind" "2: expected '[section]' or 'property = value'" \
 	'[suppress_type]\nname a\n'
 badsupp "a bad regular expression" "2: bad regular expression" '[suppress_type]\nname_regexp = (a\n'
+badsupp "a regular expression too costly to compile" "2: regular expression too costly" \
+	'[suppress_type]\nname_regexp = ((a{200}){200})+\n'
 badsupp "a property before any section" "1: a property before any section" 'name = a\n'
 badsupp "a section naming nothing" "1: [suppress_function] names nothing" \
 	'[suppress_function]\nlabel = x\n[suppress_type]\nname = b\n'

@@ -33,12 +33,15 @@ MNEW=$(readlink -f "$KNEW/modules")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# The file of MODULE in DIR: plain or compressed.
+modfile() { local f; for f in "$1/$2" "$1/$2.xz" "$1/$2.zst"; do [ -f "$f" ] && break; done; echo "$f"; }
+
 # The modules in both kernels (compressed or not), by size; NMODS spread over them.
 list() { (cd "$1" && find . -name '*.ko' -o -name '*.ko.xz' -o -name '*.ko.zst') | sed 's/\.\(xz\|zst\)$//' | sort; }
 comm -12 <(list "$MOLD") <(list "$MNEW") > "$tmp/both"
 [ -s "$tmp/both" ] || { echo "bench-abi: no module in both $MOLD and $MNEW" >&2; exit 1; }
 while read -r m; do
-	f=$(ls "$MNEW/$m"* | head -1)
+	f=$(modfile "$MNEW" "$m")
 	echo "$(stat -c %s "$f") $m"
 done < "$tmp/both" | sort -n > "$tmp/sized"
 total=$(wc -l < "$tmp/sized")
@@ -48,7 +51,7 @@ awk -v n="$NMODS" -v t="$total" 'n >= t || NR % int(t / n) == 0 { print $2 }' "$
 # A plain .ko in $tmp for a compressed one; the path itself otherwise.
 plain() {	# plain DIR MODULE SIDE
 	local f
-	f=$(ls "$1/$2"* | head -1)
+	f=$(modfile "$1" "$2")
 	case "$f" in
 	*.xz) xz -dc "$f" > "$tmp/$3.ko"; echo "$tmp/$3.ko" ;;
 	*.zst) zstd -qdc "$f" > "$tmp/$3.ko"; echo "$tmp/$3.ko" ;;

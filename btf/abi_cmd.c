@@ -41,9 +41,10 @@ static void usage_help(void)
 	      "Compare the ABI of the exported symbols of OLD and NEW: each kernel, module\n"
 	      "(split BTF, with --base) or raw BTF.  The symbols are those in the ELF's\n"
 	      "__ksymtab sections, those a Module.symvers lists (--symvers), those named\n"
-	      "by --symbols, or else every function and variable of the BTF.  Each is added, removed or changed; a changed one is\n"
-	      "shown with the path to each change, and each changed type once, with the\n"
-	      "symbols that reach it.\n"
+	      "by --symbols, or else every function and variable of the BTF.  Each is\n"
+	      "added, removed or changed; a changed one is shown with the path to each\n"
+	      "change, and each changed type once, with the symbols that reach it.\n"
+	      "--suppressions drops known changes (docs/btf.md has the format).\n"
 	      "Exit status, a bitmask as abidiff's: 0 same, 1 error, 2 usage,\n"
 	      "4 the ABI changed, 8 an incompatible change (12: both).\n\n", stdout);
 	cli_opts__help(stdout, btf_abi_cli_opts);

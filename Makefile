@@ -234,7 +234,7 @@ FUZZ_TIME ?= 60
 fuzz: $(FUZZ_BINS)
 	$(Q)O=$(O) FUZZ_TIME=$(FUZZ_TIME) bash fuzz/run.sh
 
-bench: bench-iodir bench-lock bench-btf
+bench: bench-iodir bench-lock bench-btf bench-abi
 
 bench-iodir: $(O)/frugal $(BENCH_BINS)
 	$(Q)O=$(O) bash bench/iodir.sh
@@ -244,6 +244,9 @@ bench-lock: $(O)/frugal $(BENCH_BINS)
 
 bench-btf: $(O)/frugal $(BENCH_BINS)
 	$(Q)O=$(O) bash bench/btf.sh
+
+bench-abi: $(O)/frugal
+	$(Q)O=$(O) bash bench/abi.sh
 
 # `make install` also links $(PREFIX)/libexec/frugal/pahole -> frugal, so a
 # kernel build can take it as `make PAHOLE=$(PREFIX)/libexec/frugal/pahole`.
@@ -262,7 +265,7 @@ clean:
 	$(call msg,CLEAN,$(O))
 	$(Q)rm -rf $(O)
 
-.PHONY: all man completion static check check-static deb check-deb check-build check-kernel-build check-kernels demo deps install fuzz bench bench-iodir bench-lock bench-btf clean
+.PHONY: all man completion static check check-static deb check-deb check-build check-kernel-build check-kernels demo deps install fuzz bench bench-iodir bench-lock bench-btf bench-abi clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 

@@ -27,6 +27,10 @@ enum {
 	OPT_BASE_A,
 	OPT_BASE_B,
 	OPT_SYMBOLS,
+	OPT_SYMVERS,
+	OPT_SYMVERS_A,
+	OPT_SYMVERS_B,
+	OPT_SUPP,
 	OPT_JSON,
 };
 
@@ -36,6 +40,26 @@ static int set_bases(void *ctx, const struct cli_opt *r, const char *arg)
 
 	(void)r;
 	o->base[0] = o->base[1] = arg;
+	return 0;
+}
+
+static int set_symvers(void *ctx, const struct cli_opt *r, const char *arg)
+{
+	struct btf_abi_opts *o = ctx;
+
+	(void)r;
+	o->symvers[0] = o->symvers[1] = arg;
+	return 0;
+}
+
+static int add_supp(void *ctx, const struct cli_opt *r, const char *arg)
+{
+	struct btf_abi_opts *o = ctx;
+
+	(void)r;
+	if (o->nsupp == ABI_SUPP_FILES)
+		return cli_usage_err("--suppressions: at most %d files", ABI_SUPP_FILES);
+	o->supp[o->nsupp++] = arg;
 	return 0;
 }
 
@@ -53,6 +77,19 @@ const struct cli_opt btf_abi_cli_opts[] = {
 		    "compare the symbols named in FILE (one a line, '#' comments)\n"
 		    "instead of the exported ones",
 		    .kind = CLI_ARG_FILE),
+	CLI_OPT_CALLBACK("symvers", OPT_SYMVERS, required_argument, "FILE",
+			 "compare the symbols a Module.symvers lists for OLD and NEW\n"
+			 "(those of the module named as the file, else all)",
+			 set_symvers, 0, .kind = CLI_ARG_FILE),
+	CLI_OPT_STR("symvers-a", OPT_SYMVERS_A, AO, symvers[0], "FILE",
+		    "Module.symvers of OLD alone", .kind = CLI_ARG_FILE),
+	CLI_OPT_STR("symvers-b", OPT_SYMVERS_B, AO, symvers[1], "FILE",
+		    "Module.symvers of NEW alone", .kind = CLI_ARG_FILE),
+	CLI_OPT_CALLBACK("suppressions", OPT_SUPP, required_argument, "FILE",
+			 "ignore the symbols and types FILE names (repeatable;\n"
+			 "libabigail's [suppress_function], [suppress_variable],\n"
+			 "[suppress_type] with name or name_regexp)",
+			 add_supp, 0, .kind = CLI_ARG_FILE),
 	CLI_OPT_BOOL("json", OPT_JSON, AO, json, true, "print one JSON object"),
 	CLI_OPT_BOOL("verbose", 'v', AO, verbose, true, "show libbpf's messages"),
 	CLI_OPT_HELP(AO, help),
@@ -71,6 +108,8 @@ int btf_abi_opts__parse(struct btf_abi_opts *o, int argc, char **argv)
 		return err;
 	if (argc - next != 2)
 		return cli_usage_err("abi takes two files, OLD and NEW");
+	if (o->symbols && (o->symvers[0] || o->symvers[1]))
+		return cli_usage_err("--symbols and --symvers: one list of symbols, not both");
 	o->path[0] = argv[next];
 	o->path[1] = argv[next + 1];
 	return 0;

@@ -17,10 +17,15 @@ enum {
 	ABI_EXIT_INCOMPAT	= 8,	/* ... in a way that breaks its users */
 };
 
+#define ABI_SUPP_FILES 16
+
 struct btf_abi_opts {
 	const char *path[2];
 	const char *base[2];
 	const char *symbols;		/* --symbols FILE: the names compared */
+	const char *symvers[2];		/* --symvers FILE: Module.symvers, per side */
+	const char *supp[ABI_SUPP_FILES];	/* --suppressions FILE, repeatable */
+	unsigned int nsupp;
 	bool json;
 	bool verbose;
 	bool help;

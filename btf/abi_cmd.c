@@ -14,6 +14,7 @@
 
 #include "btf/abi.h"
 #include "btf/abi_int.h"
+#include "btf/abi_lists.h"
 #include "btf/btf.h"
 #include "btf/load.h"
 #include "cli/cli.h"
@@ -39,10 +40,11 @@ static void usage_help(void)
 	fputs("usage: frugal btf abi [OPTIONS] OLD NEW\n\n"
 	      "Compare the ABI of the exported symbols of OLD and NEW: each kernel, module\n"
 	      "(split BTF, with --base) or raw BTF.  The symbols are those in the ELF's\n"
-	      "__ksymtab sections, those named by --symbols, or else every function and\n"
-	      "variable of the BTF.  Each is added, removed or changed; a changed one is\n"
-	      "shown with the path to each change, and each changed type once, with the\n"
-	      "symbols that reach it.\n"
+	      "__ksymtab sections, those a Module.symvers lists (--symvers), those named\n"
+	      "by --symbols, or else every function and variable of the BTF.  Each is\n"
+	      "added, removed or changed; a changed one is shown with the path to each\n"
+	      "change, and each changed type once, with the symbols that reach it.\n"
+	      "--suppressions drops known changes (docs/btf.md has the format).\n"
 	      "Exit status, a bitmask as abidiff's: 0 same, 1 error, 2 usage,\n"
 	      "4 the ABI changed, 8 an incompatible change (12: both).\n\n", stdout);
 	cli_opts__help(stdout, btf_abi_cli_opts);
@@ -234,29 +236,84 @@ static int side__all_funcs(struct side *s)
 	return 0;
 }
 
-/* --symbols FILE: a name a line; blanks around it and '#' comments ignored. */
+static int add_name_cb(void *ctx, const char *name, size_t len)
+{
+	return side__add_name(ctx, name, len);
+}
+
+/* --symbols FILE: a name a line (btf/abi_lists.h). */
 static int side__read_list(struct side *s, const char *path)
 {
-	FILE *f = fopen(path, "re");
-	char *line = NULL, *p, *end;
-	size_t cap = 0;
-	int err = 0;
+	size_t len;
+	char *buf;
+	int err = abi_list__read_file(path, &buf, &len);
 
-	if (!f)
-		return -errno;
-	while (!err && getline(&line, &cap, f) >= 0) {
-		p = line + strspn(line, " \t");
-		end = p + strcspn(p, "#\r\n");
-		while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
-			end--;
-		if (end > p)
-			err = side__add_name(s, p, (size_t)(end - p));
+	if (err)
+		return cli_err(path, "%s", strerror(-err));
+	err = abi_list__names(buf, len, add_name_cb, s);
+	free(buf);
+	if (err)
+		return cli_err(path, "%s", strerror(-err));
+	side__sort_names(s);
+	return 0;
+}
+
+/*
+ * The name a Module.symvers gives the side's object: "vmlinux" for a file
+ * named vmlinux* (Debian's vmlinux-6.1.0-27-cloud-amd64), else its name up
+ * to the first '.' (tun.ko.xz: "tun").  A name no line has selects every line.
+ */
+static char *symvers_module(const char *path)
+{
+	const char *base = strrchr(path, '/'), *dot;
+
+	base = base ? base + 1 : path;
+	if (!strncmp(base, "vmlinux", 7))
+		return strdup("vmlinux");
+	dot = strchr(base, '.');
+	return dot ? strndup(base, (size_t)(dot - base)) : strdup(base);
+}
+
+/* --symvers FILE: the side's names from a Module.symvers. */
+static int side__read_symvers(struct side *s, const char *path)
+{
+	char *buf = NULL, *mod = symvers_module(s->path), why[256] = "";
+	size_t len;
+	int err = mod ? abi_list__read_file(path, &buf, &len) : -ENOMEM;
+
+	if (!err)
+		err = abi_list__symvers(buf, len, mod, add_name_cb, s, why, sizeof(why));
+	free(buf);
+	free(mod);
+	if (err == -EINVAL && *why)
+		return cli_err(path, "%s", why);
+	if (err)
+		return cli_err(path, "%s", strerror(-err));
+	side__sort_names(s);
+	return 0;
+}
+
+/* --suppressions FILE...: every file's rules into SP. */
+static int read_suppressions(struct abi_supp *sp, const struct btf_abi_opts *o)
+{
+	char *buf, why[256];
+	size_t len;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < o->nsupp; i++) {
+		err = abi_list__read_file(o->supp[i], &buf, &len);
+		if (err)
+			return cli_err(o->supp[i], "%s", strerror(-err));
+		why[0] = 0;
+		err = abi_supp__parse(sp, buf, len, why, sizeof(why));
+		free(buf);
+		if (err == -EINVAL && *why)
+			return cli_err(o->supp[i], "%s", why);
+		if (err)
+			return cli_err(o->supp[i], "%s", strerror(-err));
 	}
-	if (!err && ferror(f))
-		err = -EIO;
-	free(line);
-	fclose(f);
-	return err;
+	return 0;
 }
 
 static int side__load(struct side *s, const char *base)
@@ -389,10 +446,56 @@ static int find_paths(struct abi *abi)
 		return -ENOMEM;
 	abi__mark_tainted(abi);
 	for (i = 0; !err && i < abi->nsyms; i++)
-		if (abi->syms[i].compared && abi->nodes[abi->syms[i].node].tainted)
+		if (abi->syms[i].compared && !abi->syms[i].suppressed &&
+		    abi->nodes[abi->syms[i].node].tainted)
 			err = abi__symbol_paths(abi, (uint32_t)i, queue);
 	free(queue);
 	return err;
+}
+
+/* NAME is a function on the side that has it; neither: either kind of rule. */
+static bool sym_suppressed(const struct side *side, const struct abi_supp *sp, const char *name)
+{
+	uint32_t id = side__find(&side[1], name);
+	const struct btf *btf = side[1].btf;
+
+	if (!id) {
+		id = side__find(&side[0], name);
+		btf = side[0].btf;
+	}
+	if (!id)
+		return abi_supp__symbol(sp, name, true) || abi_supp__symbol(sp, name, false);
+	return abi_supp__symbol(sp, name, btf_is_func(btf__type_by_id(btf, id)));
+}
+
+/*
+ * Before the paths: a suppressed symbol is the same (so it sets no exit
+ * bit and joins no type's list of symbols), a suppressed type has no
+ * changes of its own (so a symbol reaching only it is unchanged).
+ */
+static void apply_suppressions(struct abi *abi, const struct side *side,
+			       const struct abi_supp *sp)
+{
+	struct abi_node *n;
+	size_t i;
+
+	for (i = 0; i < abi->nsyms; i++) {
+		if (!sym_suppressed(side, sp, abi->syms[i].name))
+			continue;
+		abi->syms[i].suppressed = true;
+		abi->syms[i].status = ABI_SYM_SAME;
+		abi->syms[i].incompat = false;
+		abi->supp_syms++;
+	}
+	for (i = 0; i < abi->nn; i++) {
+		n = &abi->nodes[i];
+		if (n->is_sym || !n->nchanges || !abi_supp__type(sp, n->name))
+			continue;
+		n->nchanges = 0;
+		n->ch_head = n->ch_tail = -1;
+		n->incompat = false;
+		abi->supp_types++;
+	}
 }
 
 static int exit_status(const struct abi *abi)
@@ -413,6 +516,7 @@ int btf_abi_main(int argc, char **argv)
 {
 	struct btf_abi_opts o;
 	struct side side[2] = {}, list = {};
+	struct abi_supp supp = {};
 	struct abi abi = { .pairs = HASHMAP_INIT };
 	int err, i, ret;
 
@@ -433,21 +537,19 @@ int btf_abi_main(int argc, char **argv)
 		if (side__load(&side[i], o.base[i]))
 			goto out;
 	}
-	if (o.symbols) {
-		err = side__read_list(&list, o.symbols);
-		if (err) {
-			cli_err(o.symbols, "%s", strerror(-err));
+	if (read_suppressions(&supp, &o))
+		goto out;
+	if (o.symbols && side__read_list(&list, o.symbols))
+		goto out;
+	for (i = 0; !o.symbols && i < 2; i++)
+		if (o.symvers[i] ? side__read_symvers(&side[i], o.symvers[i]) : side__names(&side[i]))
 			goto out;
-		}
-		side__sort_names(&list);
-	} else {
-		for (i = 0; i < 2; i++)
-			if (side__names(&side[i]))
-				goto out;
-	}
 	abi.btf[0] = side[0].btf;
 	abi.btf[1] = side[1].btf;
 	err = o.symbols ? build_listed(&abi, side, &list) : build_syms(&abi, side);
+	abi.supp_given = o.nsupp > 0;
+	if (!err && supp.nrules)
+		apply_suppressions(&abi, side, &supp);
 	if (!err)
 		err = find_paths(&abi);
 	if (err) {
@@ -461,6 +563,7 @@ int btf_abi_main(int argc, char **argv)
 	ret = exit_status(&abi);
 out:
 	abi__free(&abi);
+	abi_supp__free(&supp);
 	side__free(&list);
 	for (i = 0; i < 2; i++)
 		side__free(&side[i]);

@@ -83,6 +83,7 @@ struct abi_sym {
 	enum abi_sym_status status;
 	bool incompat;
 	bool compared;		/* in both BTFs: NODE is its node */
+	bool suppressed;	/* by --suppressions: reported as the same */
 	uint32_t node;
 	char **paths;
 	size_t npaths, paths_cap;
@@ -101,6 +102,8 @@ struct abi {
 	size_t ntodo, todo_cap;
 	struct abi_sym *syms;	/* sorted by name */
 	size_t nsyms, syms_cap;
+	bool supp_given;	/* --suppressions: the totals say how many */
+	size_t supp_syms, supp_types;
 };
 
 /* A symbol's node for OLD's A and NEW's B (FUNC or VAR ids): 0 or -ENOMEM. */

@@ -84,8 +84,11 @@ void abi__print_text(const struct abi *abi)
 
 	count(abi, &t);
 	printf("%zu symbols: %zu added, %zu removed, %zu changed, %zu incompatible; "
-	       "%zu types changed\n", t.compared, t.added, t.removed, t.changed, t.incompat,
+	       "%zu types changed", t.compared, t.added, t.removed, t.changed, t.incompat,
 	       t.types);
+	if (abi->supp_given)
+		printf("; suppressed: %zu symbols, %zu types", abi->supp_syms, abi->supp_types);
+	putchar('\n');
 	for (i = 0; i < abi->nsyms; i++) {
 		s = &abi->syms[i];
 		if (s->status == ABI_SYM_SAME)
@@ -195,6 +198,7 @@ void abi__print_json(const struct abi *abi, const char *old, const char *new_pat
 	}
 	free(types);
 	printf("],\"totals\":{\"symbols\":%zu,\"added\":%zu,\"removed\":%zu,\"changed\":%zu,"
-	       "\"incompatible\":%zu,\"types_changed\":%zu}}\n", t.compared, t.added, t.removed,
-	       t.changed, t.incompat, t.types);
+	       "\"incompatible\":%zu,\"types_changed\":%zu,\"suppressed_symbols\":%zu,"
+	       "\"suppressed_types\":%zu}}\n", t.compared, t.added, t.removed, t.changed,
+	       t.incompat, t.types, abi->supp_syms, abi->supp_types);
 }

@@ -124,8 +124,69 @@ assert t["struct shared"]["symbols"] == ["use_outer", "use_shared1", "use_shared
 assert {"change": "member \x27hash\x27 offset 32 -> 64 bits", "incompatible": True} \
 	in t["struct shared"]["changes"]
 assert d["totals"] == {"symbols": 20, "added": 1, "removed": 1, "changed": 15,
-	"incompatible": 14, "types_changed": 11}, d["totals"]
+	"incompatible": 14, "types_changed": 11, "suppressed_symbols": 0,
+	"suppressed_types": 0}, d["totals"]
 ' "$out"
+
+# Suppressions: libabigail's sections, by name or regular expression.
+cat > "$W/fn.supp" <<'SUPP'
+# a comment
+[suppress_function]
+  name = p_type
+  label = "changed on purpose"
+[suppress_function]
+  name_regexp = ^use_(lvl|mode)$
+; gone is a function: a variable's rule does not suppress it
+[suppress_variable]
+  name = gone
+SUPP
+expect_exit "abi --suppressions: functions" 12 \
+	"$FRUGAL" btf abi --suppressions "$W/fn.supp" "$W/old.o" "$W/new.o"
+check "abi --suppressions: the totals count them" has "$out" \
+	"20 symbols: 1 added, 1 removed, 12 changed, 11 incompatible; 11 types changed; suppressed: 3 symbols, 0 types"
+check "abi --suppressions: by name, not reported" test -z "$(sym_block p_type)"
+check "abi --suppressions: by regexp, not reported" test -z "$(sym_block use_lvl)$(sym_block use_mode)"
+check "abi --suppressions: ... nor among a type's symbols" \
+	test -z "$(grep -E 'reached by .*use_(lvl|mode)' <<<"$out")"
+check "abi --suppressions: a variable's rule spares a function" has "$out" "- gone (removed, incompatible)"
+printf '[suppress_type]\nname = shared\n[suppress_type]\nname_regexp = "^enum lvl$"\n' > "$W/type.supp"
+expect_exit "abi --suppressions: types" 12 \
+	"$FRUGAL" btf abi --suppressions "$W/type.supp" "$W/old.o" "$W/new.o"
+check "abi --suppressions: types counted" has "$out" \
+	"20 symbols: 1 added, 1 removed, 12 changed, 11 incompatible; 9 types changed; suppressed: 0 symbols, 2 types"
+check "abi --suppressions: a suppressed type is not described" test -z "$(type_block "struct shared")"
+check "abi --suppressions: a symbol reaching only it is unchanged" \
+	test -z "$(sym_block use_shared1)$(sym_block use_lvl)"
+check "abi --suppressions: a symbol reaching another change still changed" has "$(sym_block use_outer)" \
+	"    parameter 1 (o): struct outer * -> struct outer: member 'a': int -> long int"
+printf '[suppress_type]\n name_regexp = ^(pad|color)$\n[suppress_function]\nname=same\n' > "$W/compat.supp"
+expect_exit "abi --suppressions: all changes suppressed: exit 0" 0 "$FRUGAL" btf abi \
+	--symbols "$W/compat.list" --suppressions "$W/compat.supp" "$W/old.o" "$W/new.o"
+check "abi --suppressions: ... said in the totals" has "$out" \
+	"3 symbols: 0 added, 0 removed, 0 changed, 0 incompatible; 0 types changed; suppressed: 1 symbols, 2 types"
+expect_exit "abi --suppressions: two files" 12 "$FRUGAL" btf abi --json \
+	--suppressions "$W/fn.supp" --suppressions "$W/type.supp" "$W/old.o" "$W/new.o"
+check "abi --suppressions --json: totals" python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert (d["totals"]["suppressed_symbols"], d["totals"]["suppressed_types"]) == (3, 2), d["totals"]
+assert "p_type" not in {x["name"] for x in d["symbols"]}
+' "$out"
+
+# Module.symvers: the lines of the object's module (named as the file), else all;
+# the lists decide added and removed, as the export tables do.
+printf '0x1\tsame\told\tEXPORT_SYMBOL\n0x2\tgone\told\tEXPORT_SYMBOL_GPL\n0x3\tp_type\told\tEXPORT_SYMBOL\tNS\n0x4\tuse_pad\tdrivers/other\tEXPORT_SYMBOL\n' > "$W/old.symvers"
+printf '0x1\tsame\tvmlinux\tEXPORT_SYMBOL\n0x5\tp_type\tvmlinux\tEXPORT_SYMBOL\n0x6\tfresh\tvmlinux\tEXPORT_SYMBOL\n' > "$W/new.symvers"
+expect_exit "abi --symvers-a/-b" 12 "$FRUGAL" btf abi --symvers-a "$W/old.symvers" \
+	--symvers-b "$W/new.symvers" "$W/old.o" "$W/new.o"
+check "abi --symvers: the module's lines on OLD, all lines on NEW" has "$out" \
+	"4 symbols: 1 added, 1 removed, 1 changed, 2 incompatible; 0 types changed"
+check "abi --symvers: overrides the export table" test -z "$(sym_block use_rm)"
+expect_exit "abi --symvers: one file for both" 12 "$FRUGAL" btf abi --symvers "$W/old.symvers" \
+	"$W/old.o" "$W/new.o"
+check "abi --symvers: ... NEW (not named 'old') takes every line" has "$out" \
+	"4 symbols: 1 added, 0 removed, 1 changed, 1 incompatible; 0 types changed"
+printf '0x1\tsame\tvmlinux\tEXPORT_SYMBOL\n0x2 gone vmlinux EXPORT_SYMBOL\n' > "$W/bad.symvers"
 
 # A module: split BTF on each side's own base.
 gcc -g -c "$FX/abi_mod.c" -o "$W/mod_old.o" && "$FRUGAL" btf encode --btf_base="$W/old.btf" "$W/mod_old.o"
@@ -153,6 +214,29 @@ bad "split BTF without its base" "$W/mod_old.o" "ELF's .BTF section is not valid
 	"$W/mod_old.o" "$W/mod_new.o"
 bad "missing --symbols file" "$W/nope.list" "No such file" --symbols "$W/nope.list" \
 	"$W/old.o" "$W/new.o"
+bad "missing --suppressions file" "$W/nope.supp" "No such file" --suppressions "$W/nope.supp" \
+	"$W/old.o" "$W/new.o"
+bad "Module.symvers with blanks for tabs" "$W/bad.symvers" "2: expected CRC, symbol, module" \
+	--symvers "$W/bad.symvers" "$W/old.o" "$W/new.o"
+badsupp() {	# badsupp NAME WHAT CONTENT
+	printf '%b' "$3" > "$W/bad.supp"
+	bad "suppressions: $1" "$W/bad.supp" "$2" --suppressions "$W/bad.supp" "$W/old.o" "$W/new.o"
+}
+badsupp "unsupported section" "2: section [suppress_file] is not supported" \
+	'# x\n[suppress_file]\nname = a\n'
+badsupp "unsupported libabigail property" "3: property 'soname_regexp' is not supported" \
+	'[suppress_function]\nname = a\nsoname_regexp = x\n'
+badsupp "a line of neither kind" "2: expected '[section]' or 'property = value'" \
+	'[suppress_type]\nname a\n'
+badsupp "a bad regular expression" "2: bad regular expression" '[suppress_type]\nname_regexp = (a\n'
+badsupp "a regular expression too costly to compile" "2: regular expression too costly" \
+	'[suppress_type]\nname_regexp = ((a{200}){200})+\n'
+badsupp "a property before any section" "1: a property before any section" 'name = a\n'
+badsupp "a section naming nothing" "1: [suppress_function] names nothing" \
+	'[suppress_function]\nlabel = x\n[suppress_type]\nname = b\n'
+badsupp "an empty value" "2: 'name' has no value" '[suppress_type]\nname =\n'
+expect_exit "abi: --symbols with --symvers is a usage error (2)" 2 "$FRUGAL" btf abi \
+	--symbols "$W/compat.list" --symvers "$W/old.symvers" "$W/old.o" "$W/new.o"
 expect_exit "abi: one file is a usage error (2)" 2 "$FRUGAL" btf abi "$W/old.o"
 
 # The running kernel against itself: every function, in seconds.

@@ -6,6 +6,7 @@
  * through the cycle, an unchanged pair has no change and no path; the
  * rules table says what the docs say; the parser binds its options.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 
 #include "btf/abi.h"
 #include "btf/abi_int.h"
+#include "btf/abi_lists.h"
 #include "cli/cli.h"
 #include "tests/test.h"
 
@@ -170,6 +172,9 @@ static void test_parse(void)
 	char *ok[] = { "abi", "--base", "vmlinux", "a.ko", "--json", "b.ko", "--symbols", "l", NULL };
 	char *split[] = { "abi", "--base-a", "v1", "--base-b", "v2", "a", "b", NULL };
 	char *one[] = { "abi", "a", NULL };
+	char *lists[] = { "abi", "--suppressions", "x.supp", "--symvers", "s1", "--symvers-b", "s2",
+			  "--suppressions", "y.supp", "a", "b", NULL };
+	char *both[] = { "abi", "--symbols", "l", "--symvers", "s", "a", "b", NULL };
 	struct btf_abi_opts o;
 
 	TEST_BEGIN("abi/arguments");
@@ -186,6 +191,51 @@ static void test_parse(void)
 	CHECK(!o.json && !o.symbols, "a second parse starts afresh");
 	fflush(stderr);
 	CHECK_EQ(btf_abi_opts__parse(&o, ARGC(one), one), EXIT_USAGE);
+	CHECK_EQ(btf_abi_opts__parse(&o, ARGC(lists), lists), 0);
+	CHECK_STR(o.symvers[0], "s1");
+	CHECK_STR(o.symvers[1], "s2");
+	CHECK_EQ(o.nsupp, 2);
+	CHECK_STR(o.supp[0], "x.supp");
+	CHECK_STR(o.supp[1], "y.supp");
+	CHECK_EQ(btf_abi_opts__parse(&o, ARGC(both), both), EXIT_USAGE);
+	TEST_END();
+}
+
+static int count_name(void *ctx, const char *name, size_t len)
+{
+	(void)name;
+	(void)len;
+	++*(int *)ctx;
+	return 0;
+}
+
+static void test_lists(void)
+{
+	static const char supp[] = "[suppress_type]\nname = sk_buff\n"
+				   "[suppress_function]\nname_regexp = ^tcp_\n";
+	static const char symvers[] = "0x1\ta\tvmlinux\tEXPORT_SYMBOL\n"
+				      "0x2\tb\tnet/tun\tEXPORT_SYMBOL_GPL\tNS\n";
+	struct abi_supp sp = {};
+	char why[128] = "";
+	int n;
+
+	TEST_BEGIN("abi/lists");
+	CHECK_EQ(abi_supp__parse(&sp, supp, strlen(supp), why, sizeof(why)), 0);
+	CHECK(abi_supp__type(&sp, "struct sk_buff"), "a type by its bare name");
+	CHECK(!abi_supp__type(&sp, "struct sk_buff_head"), "a name is exact");
+	CHECK(abi_supp__symbol(&sp, "tcp_sendmsg", true), "a function by regexp");
+	CHECK(!abi_supp__symbol(&sp, "tcp_sendmsg", false), "a function's rule, not a variable's");
+	CHECK_EQ(abi_supp__parse(&sp, "[x]\n", 4, why, sizeof(why)), -EINVAL);
+	CHECK(!strncmp(why, "1: section [x] is not supported", 31), "%s", why);
+	abi_supp__free(&sp);
+	n = 0;
+	CHECK_EQ(abi_list__symvers(symvers, strlen(symvers), "tun", count_name, &n, why,
+				   sizeof(why)), 0);
+	CHECK_EQ(n, 1);
+	n = 0;
+	CHECK_EQ(abi_list__symvers(symvers, strlen(symvers), "e1000", count_name, &n, why,
+				   sizeof(why)), 0);
+	CHECK_EQ(n, 2);
 	TEST_END();
 }
 
@@ -196,5 +246,6 @@ int main(void)
 	test_same();
 	test_rules();
 	test_parse();
+	test_lists();
 	TEST_EXIT();
 }

@@ -324,7 +324,7 @@ static int type_node(struct abi *abi, uint32_t a, uint32_t b, uint32_t *out)
 	char buf[256];
 	int r;
 
-	r = hashmap__find_or_add(&abi->pairs, ((uint64_t)a << 32) | b, pair_eq, abi, key, &idx);
+	r = idxmap__find_or_add(&abi->pairs, ((uint64_t)a << 32) | b, pair_eq, abi, key, &idx);
 	if (r < 0)
 		return r;
 	*out = idx;
@@ -847,5 +847,5 @@ void abi__free(struct abi *abi)
 	free(abi->nodes);
 	free(abi->ch);
 	free(abi->ed);
-	hashmap__free(&abi->pairs);
+	idxmap__free(&abi->pairs);
 }

@@ -30,7 +30,7 @@ struct side {
 	uint32_t *ids;		/* named FUNC and VAR ids, indexed by BYNAME */
 	size_t nids, ids_cap;
 	size_t nown;		/* IDS[0, NOWN) are the side's own, not its base's */
-	struct hashmap byname;
+	struct idxmap byname;
 	char **names;		/* the symbols compared, sorted, unique */
 	size_t nnames, names_cap;
 };
@@ -88,7 +88,7 @@ static int side__index_range(struct side *s, uint32_t from, uint32_t to)
 		ctx.btf = s->btf;
 		ctx.ids = s->ids;
 		idx = (uint32_t)s->nids;
-		r = hashmap__find_or_add(&s->byname, hash_fnv1a_str(name), name_eq, &ctx, name, &idx);
+		r = idxmap__find_or_add(&s->byname, hash_fnv1a_str(name), name_eq, &ctx, name, &idx);
 		if (r < 0)
 			return r;
 		if (r == 0)
@@ -117,7 +117,7 @@ static uint32_t side__find(const struct side *s, const char *name)
 	struct name_ctx ctx = { s->btf, s->ids };
 	uint32_t idx;
 
-	if (hashmap__find(&s->byname, hash_fnv1a_str(name), name_eq, &ctx, name, &idx))
+	if (idxmap__find(&s->byname, hash_fnv1a_str(name), name_eq, &ctx, name, &idx))
 		return 0;
 	return s->ids[idx];
 }
@@ -357,7 +357,7 @@ static void side__free(struct side *s)
 		free(s->names[i]);
 	free(s->names);
 	free(s->ids);
-	hashmap__free(&s->byname);
+	idxmap__free(&s->byname);
 	btf__free(s->btf);
 	btf__free(s->base);
 }
@@ -517,7 +517,7 @@ int btf_abi_main(int argc, char **argv)
 	struct btf_abi_opts o;
 	struct side side[2] = {}, list = {};
 	struct abi_supp supp = {};
-	struct abi abi = { .pairs = HASHMAP_INIT };
+	struct abi abi = { .pairs = IDXMAP_INIT };
 	int err, i, ret;
 
 	ret = btf_abi_opts__parse(&o, argc, argv);

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/hashmap.h"
+#include "lib/idxmap.h"
 
 struct btf;
 
@@ -97,7 +97,7 @@ struct abi {
 	size_t nch, ch_cap;
 	struct abi_edge *ed;
 	size_t ned, ed_cap;
-	struct hashmap pairs;
+	struct idxmap pairs;
 	uint32_t *todo;		/* pairs made, not compared yet */
 	size_t ntodo, todo_cap;
 	struct abi_sym *syms;	/* sorted by name */

@@ -33,7 +33,7 @@
 
 #include "btf/dwarf_cu.h"
 #include "lib/array.h"
-#include "lib/hashmap.h"
+#include "lib/idxmap.h"
 
 int enc_batch__err(struct enc_batch *b, int err, const char *fmt, ...)
 {
@@ -259,7 +259,7 @@ static int scan_struct(struct enc_batch *b, const die_t *die)
 }
 
 /*
- * The CU's type DIEs by offset: lib/hashmap over indexes into
+ * The CU's type DIEs by offset: lib/idxmap over indexes into
  * b->ents, built once the first walk has them all.  A binary search over
  * the entries was a twentieth of all the encoder's instructions (a
  * reference per member, parameter and qualifier, each a cache miss).
@@ -267,21 +267,21 @@ static int scan_struct(struct enc_batch *b, const die_t *die)
 static int index_ents(struct enc_batch *b)
 {
 	size_t i;
-	int err = hashmap__reset(&b->ent_map, b->nents);
+	int err = idxmap__reset(&b->ent_map, b->nents);
 
 	/* DIE offsets are unique: each is added without a lookup */
 	for (i = 0; !err && i < b->nents; i++)
-		err = hashmap__add(&b->ent_map, b->ents[i].die.off, (uint32_t)i);
+		err = idxmap__add(&b->ent_map, b->ents[i].die.off, (uint32_t)i);
 	return err;
 }
 
 static const struct cu_ent *find_ent(const struct enc_batch *b, uint64_t off)
 {
-	struct hashmap_probe p;
+	struct idxmap_probe p;
 	uint32_t i;
 
-	hashmap__probe_init(&b->ent_map, off, &p);
-	while ((i = hashmap__probe_next(&b->ent_map, &p)) != HASHMAP_NONE)
+	idxmap__probe_init(&b->ent_map, off, &p);
+	while ((i = idxmap__probe_next(&b->ent_map, &p)) != IDXMAP_NONE)
 		if (b->ents[i].die.off == off)
 			return &b->ents[i];
 	return NULL;
@@ -365,25 +365,25 @@ int dcu__btf_ret(struct enc_batch *b, const die_t *die, int id)
 /* NAME's offset in b->btf, looked up in cache C under KEY (never 0). */
 static int str_cached(struct enc_batch *b, struct str_cache *c, uint64_t key, const char *name)
 {
-	struct hashmap_probe p;
+	struct idxmap_probe p;
 	uint32_t i;
 	int off;
 
 	if (c->n >= STR_CACHE_MAX) {
-		hashmap__clear(&c->map);
+		idxmap__clear(&c->map);
 		c->n = 0;
 	}
 	if (array__grow(&c->ents, &c->cap, c->n + 1, sizeof(*c->ents), 1 << 13) ||
-	    hashmap__reserve(&c->map, 1))
+	    idxmap__reserve(&c->map, 1))
 		return -ENOMEM;
-	hashmap__probe_init(&c->map, key, &p);
-	while ((i = hashmap__probe_next(&c->map, &p)) != HASHMAP_NONE)
+	idxmap__probe_init(&c->map, key, &p);
+	while ((i = idxmap__probe_next(&c->map, &p)) != IDXMAP_NONE)
 		if (c->ents[i].key == key)
 			return (int)c->ents[i].off;
 	off = btf__add_str(b->btf, name);
 	if (off < 0)
 		return off;
-	hashmap__probe_put(&c->map, &p, (uint32_t)c->n);
+	idxmap__probe_put(&c->map, &p, (uint32_t)c->n);
 	c->ents[c->n].key = key;
 	c->ents[c->n++].off = (uint32_t)off;
 	return off;

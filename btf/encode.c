@@ -505,7 +505,7 @@ static int plan_jobs(struct encoder *e)
 
 static void str_cache_free(struct str_cache *c)
 {
-	hashmap__free(&c->map);
+	idxmap__free(&c->map);
 	free(c->ents);
 	memset(c, 0, sizeof(*c));
 }
@@ -520,7 +520,7 @@ static void batch_free(struct enc_batch *b)
 	free(b->fsigs);
 	free(b->vars);
 	free(b->ents);
-	hashmap__free(&b->ent_map);
+	idxmap__free(&b->ent_map);
 	free(b->members);
 	free(b->subs);
 	free(b->gvars);
@@ -535,7 +535,7 @@ static void batch_scratch_free(struct enc_batch *b)
 	b->da_maps = NULL;
 	free(b->func_done);
 	free(b->ents);
-	hashmap__free(&b->ent_map);
+	idxmap__free(&b->ent_map);
 	free(b->members);
 	free(b->subs);
 	free(b->gvars);

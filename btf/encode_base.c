@@ -45,7 +45,7 @@
 #include "btf/encode_int.h"
 #include "lib/array.h"
 #include "lib/dwarf_scan.h"
-#include "lib/hashmap.h"
+#include "lib/idxmap.h"
 
 #define FILLER 0x01
 
@@ -85,9 +85,9 @@ static uint32_t pre_key(const char *s, size_t n)
 			  (n > 1 ? (unsigned char)s[1] : 0)) & (PRE_BITS - 1);
 }
 
-/* A set of 64-bit hashes: the hashes in an array, indexed by lib/hashmap. */
+/* A set of 64-bit hashes: the hashes in an array, indexed by lib/idxmap. */
 struct hset {
-	struct hashmap map;
+	struct idxmap map;
 	uint64_t *hash;
 	size_t n, cap;
 	uint8_t pre[PRE_BITS / 8];
@@ -102,7 +102,7 @@ static bool hset_has(const struct hset *s, uint64_t h)
 {
 	uint32_t idx;
 
-	return !hashmap__find(&s->map, h, hset_eq, s->hash, &h, &idx);
+	return !idxmap__find(&s->map, h, hset_eq, s->hash, &h, &idx);
 }
 
 static int hset_add(struct hset *s, const char *str)
@@ -115,10 +115,10 @@ static int hset_add(struct hset *s, const char *str)
 	if (!n)
 		return 0;
 	s->pre[k >> 3] |= (uint8_t)(1u << (k & 7));
-	if (s->n > HASHMAP_MAX_INDEX ||
+	if (s->n > IDXMAP_MAX_INDEX ||
 	    array__grow(&s->hash, &s->cap, s->n + 1, sizeof(*s->hash), 4096))
 		return -ENOMEM;
-	r = hashmap__find_or_add(&s->map, h, hset_eq, s->hash, &h, &idx);
+	r = idxmap__find_or_add(&s->map, h, hset_eq, s->hash, &h, &idx);
 	if (r == 0)
 		s->hash[s->n++] = h;
 	return r < 0 ? r : 0;
@@ -364,7 +364,7 @@ void enc_base__free(struct enc_base *eb)
 	if (!eb)
 		return;
 	btf__free(eb->pruned);
-	hashmap__free(&eb->names.map);
+	idxmap__free(&eb->names.map);
 	free(eb->names.hash);
 	free(eb);
 }

@@ -10,7 +10,7 @@
 #include "btf/encode.h"
 #include "lib/dwarf_die.h"
 #include "lib/elf_file.h"
-#include "lib/hashmap.h"
+#include "lib/idxmap.h"
 
 struct btf;
 
@@ -125,7 +125,7 @@ struct enc_batch {
 	/* scratch for the CU being encoded */
 	struct cu_ent *ents;
 	size_t nents, ents_cap;
-	struct hashmap ent_map;		/* ents by DIE offset (dwarf_cu.c) */
+	struct idxmap ent_map;		/* ents by DIE offset (dwarf_cu.c) */
 	struct cu_sub *subs;
 	struct dwarf_die *gvars;
 	struct dwarf_die *members;	/* of the CU's structs (scan_struct()) */
@@ -137,7 +137,7 @@ struct enc_batch {
 	 * by content for the short names inlined in DIEs (str_inl).
 	 */
 	struct str_cache {
-		struct hashmap map;	/* key -> index into ents */
+		struct idxmap map;	/* key -> index into ents */
 		struct str_cache_ent {
 			uint64_t key;
 			uint32_t off;

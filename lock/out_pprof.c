@@ -41,7 +41,7 @@
 
 #include "lib/array.h"
 #include "lib/hash.h"
-#include "lib/hashmap.h"
+#include "lib/idxmap.h"
 #include "lib/ksyms.h"
 #include "lock/acct.h"
 #include "lock/output.h"
@@ -91,10 +91,10 @@ enum {
 struct pprof {
 	struct pb sec[NR_SEC];
 	struct pb msg, sub, packed;	/* scratch: a message, one nested in it, a packed field */
-	struct hashmap strs;		/* string indexes, by the string's hash */
-	struct hashmap funcs;		/* function id - 1, by func_key */
-	struct hashmap locs_ip;		/* location id - 1, by address */
-	struct hashmap locs_fn;		/* location id - 1, by function id (non-code frames) */
+	struct idxmap strs;		/* string indexes, by the string's hash */
+	struct idxmap funcs;		/* function id - 1, by func_key */
+	struct idxmap locs_ip;		/* location id - 1, by address */
+	struct idxmap locs_fn;		/* location id - 1, by function id (non-code frames) */
 	uint64_t *func_key;		/* function id - 1 -> its name's string index */
 	uint64_t *loc_key;		/* location id - 1 -> its address or function id */
 	size_t func_cap, loc_cap;
@@ -177,13 +177,13 @@ static void pb_packed(struct pb *b, unsigned int field, struct pb *scratch,
 /* ---- maps ---- */
 
 /* KEY's index in the map M over KEYS: true and *IDX, or false with P where it goes. */
-static bool map_find(const struct hashmap *m, const uint64_t *keys, uint64_t key,
-		     struct hashmap_probe *p, uint32_t *idx)
+static bool map_find(const struct idxmap *m, const uint64_t *keys, uint64_t key,
+		     struct idxmap_probe *p, uint32_t *idx)
 {
 	uint32_t i;
 
-	hashmap__probe_init(m, key, p);
-	while ((i = hashmap__probe_next(m, p)) != HASHMAP_NONE)
+	idxmap__probe_init(m, key, p);
+	while ((i = idxmap__probe_next(m, p)) != IDXMAP_NONE)
 		if (keys[i] == key) {
 			*idx = i;
 			return true;
@@ -207,15 +207,15 @@ static uint32_t pp_string(struct pprof *pp, const char *s)
 	struct pb *b = &pp->sec[SEC_STRING];
 	uint64_t h = hash_fnv1a_str(s);
 	size_t len = strlen(s);
-	struct hashmap_probe p;
+	struct idxmap_probe p;
 	uint32_t i;
 
-	if (b->err || (b->err = hashmap__reserve(&pp->strs, 1)) ||
+	if (b->err || (b->err = idxmap__reserve(&pp->strs, 1)) ||
 	    (b->err = array__grow(&pp->str_at, &pp->str_cap, pp->nstr + 1,
 				  sizeof(*pp->str_at), 64)))
 		return 0;
-	hashmap__probe_init(&pp->strs, h, &p);
-	while ((i = hashmap__probe_next(&pp->strs, &p)) != HASHMAP_NONE)
+	idxmap__probe_init(&pp->strs, h, &p);
+	while ((i = idxmap__probe_next(&pp->strs, &p)) != IDXMAP_NONE)
 		if (same_str(pp, i, s))
 			return i;
 	pb_varint(b, PROFILE_STRING_TABLE << 3 | WIRE_LEN);
@@ -225,7 +225,7 @@ static uint32_t pp_string(struct pprof *pp, const char *s)
 	pb_put(b, s, len);
 	if (b->err)
 		return 0;
-	hashmap__probe_put(&pp->strs, &p, pp->nstr);
+	idxmap__probe_put(&pp->strs, &p, pp->nstr);
 	return pp->nstr++;
 }
 
@@ -234,16 +234,16 @@ static uint32_t pp_function(struct pprof *pp, const char *name)
 {
 	struct pb *b = &pp->sec[SEC_FUNCTION];
 	uint32_t str = pp_string(pp, name), i;
-	struct hashmap_probe p;
+	struct idxmap_probe p;
 
-	if (b->err || (b->err = hashmap__reserve(&pp->funcs, 1)) ||
+	if (b->err || (b->err = idxmap__reserve(&pp->funcs, 1)) ||
 	    (b->err = array__grow(&pp->func_key, &pp->func_cap, pp->nfunc + 1,
 				  sizeof(*pp->func_key), 64)))
 		return 0;
 	if (map_find(&pp->funcs, pp->func_key, str, &p, &i))
 		return i + 1;
 	pp->func_key[pp->nfunc] = str;
-	hashmap__probe_put(&pp->funcs, &p, pp->nfunc);
+	idxmap__probe_put(&pp->funcs, &p, pp->nfunc);
 	pp->nfunc++;
 	pb_uint(&pp->msg, FUNCTION_ID, pp->nfunc);
 	pb_uint(&pp->msg, FUNCTION_NAME, str);
@@ -256,14 +256,14 @@ static uint32_t pp_function(struct pprof *pp, const char *name)
 static uint32_t pp_location(struct pprof *pp, const struct lock_frame *fr)
 {
 	struct pb *b = &pp->sec[SEC_LOCATION];
-	struct hashmap *m = fr->ip ? &pp->locs_ip : &pp->locs_fn;
+	struct idxmap *m = fr->ip ? &pp->locs_ip : &pp->locs_fn;
 	uint32_t fn = 0, i;
-	struct hashmap_probe p;
+	struct idxmap_probe p;
 	uint64_t key;
 
 	if (!fr->ip)
 		fn = pp_function(pp, fr->name);
-	if (b->err || (b->err = hashmap__reserve(m, 1)) ||
+	if (b->err || (b->err = idxmap__reserve(m, 1)) ||
 	    (b->err = array__grow(&pp->loc_key, &pp->loc_cap, pp->nloc + 1,
 				  sizeof(*pp->loc_key), 64)))
 		return 0;
@@ -274,7 +274,7 @@ static uint32_t pp_location(struct pprof *pp, const struct lock_frame *fr)
 	if (fr->ip)
 		fn = pp_function(pp, fr->name);
 	pp->loc_key[pp->nloc] = key;
-	hashmap__probe_put(m, &p, pp->nloc);
+	idxmap__probe_put(m, &p, pp->nloc);
 	pp->nloc++;
 	pb_uint(&pp->msg, LOCATION_ID, pp->nloc);
 	if (fr->ip) {
@@ -321,10 +321,10 @@ static void pprof_free(struct pprof *pp)
 	free(pp->msg.p);
 	free(pp->sub.p);
 	free(pp->packed.p);
-	hashmap__free(&pp->strs);
-	hashmap__free(&pp->funcs);
-	hashmap__free(&pp->locs_ip);
-	hashmap__free(&pp->locs_fn);
+	idxmap__free(&pp->strs);
+	idxmap__free(&pp->funcs);
+	idxmap__free(&pp->locs_ip);
+	idxmap__free(&pp->locs_fn);
 	free(pp->func_key);
 	free(pp->loc_key);
 	free(pp->str_at);

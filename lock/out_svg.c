@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "lib/array.h"
-#include "lib/hashmap.h"
+#include "lib/idxmap.h"
 #include "lock/acct.h"
 #include "lock/output.h"
 
@@ -64,7 +64,7 @@ struct fnode {
 struct flame {
 	struct fnode *nodes;
 	size_t len, cap;
-	struct hashmap map;		/* (parent, name) -> node */
+	struct idxmap map;		/* (parent, name) -> node */
 	char *names;
 	size_t names_len, names_cap;
 	uint64_t rows;
@@ -92,7 +92,7 @@ static void flame_free(struct flame *fl)
 	if (!fl)
 		return;
 	free(fl->nodes);
-	hashmap__free(&fl->map);
+	idxmap__free(&fl->map);
 	free(fl->names);
 	free(fl);
 }
@@ -123,20 +123,20 @@ static uint32_t node_new(struct flame *fl, uint32_t parent, const char *name, ui
 static uint32_t child_get(struct flame *fl, uint32_t parent, const char *name, uint8_t kind)
 {
 	uint32_t h = name_hash(parent, name), id;
-	struct hashmap_probe p;
+	struct idxmap_probe p;
 	struct fnode *n;
 
-	if (hashmap__reserve(&fl->map, 1))
+	if (idxmap__reserve(&fl->map, 1))
 		return 0;
-	hashmap__probe_init(&fl->map, h, &p);
-	while ((id = hashmap__probe_next(&fl->map, &p)) != HASHMAP_NONE) {
+	idxmap__probe_init(&fl->map, h, &p);
+	while ((id = idxmap__probe_next(&fl->map, &p)) != IDXMAP_NONE) {
 		n = &fl->nodes[id];
 		if (n->parent == parent && !strcmp(fl->names + n->name, name))
 			return id;
 	}
 	id = node_new(fl, parent, name, h, kind);
 	if (id)
-		hashmap__probe_put(&fl->map, &p, id);
+		idxmap__probe_put(&fl->map, &p, id);
 	return id;
 }
 

@@ -3,20 +3,20 @@
  * The user-space row table: rows read from the kernel's table and events
  * merged from the overflow ring end up here, keyed the same way the kernel
  * keys them: the rows in one array, in the order made, found by key through
- * lib/hashmap.
+ * lib/idxmap.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/array.h"
-#include "lib/hashmap.h"
+#include "lib/idxmap.h"
 #include "lock/table.h"
 
 struct lock_table {
 	struct lock_row *rows;		/* in the order made */
 	size_t len, cap;
-	struct hashmap map;		/* key -> index into rows */
+	struct idxmap map;		/* key -> index into rows */
 	unsigned int max_stack;
 	uint64_t sum_count;
 	size_t nonempty;		/* rows with a wait */
@@ -41,18 +41,18 @@ void lock_table__free(struct lock_table *t)
 	for (i = 0; i < t->len; i++)
 		free(t->rows[i].stack);
 	free(t->rows);
-	hashmap__free(&t->map);
+	idxmap__free(&t->map);
 	free(t);
 }
 
 /* KEY's row, or NULL with P where it would go.  The key is its own hash
  * (a stack hash, a tid, an address: the map mixes it). */
-static struct lock_row *find(const struct lock_table *t, uint64_t key, struct hashmap_probe *p)
+static struct lock_row *find(const struct lock_table *t, uint64_t key, struct idxmap_probe *p)
 {
 	uint32_t i;
 
-	hashmap__probe_init(&t->map, key, p);
-	while ((i = hashmap__probe_next(&t->map, p)) != HASHMAP_NONE)
+	idxmap__probe_init(&t->map, key, p);
+	while ((i = idxmap__probe_next(&t->map, p)) != IDXMAP_NONE)
 		if (t->rows[i].key == key)
 			return &t->rows[i];
 	return NULL;
@@ -96,10 +96,10 @@ static int set_tail(struct lock_table *t, struct lock_row *r, const void *tail,
 /* The row of KEY, made empty (count 0) if it is new; NULL on -ENOMEM. */
 static struct lock_row *row_get(struct lock_table *t, uint64_t key, uint32_t flags)
 {
-	struct hashmap_probe p;
+	struct idxmap_probe p;
 	struct lock_row *r;
 
-	if (hashmap__reserve(&t->map, 1) ||
+	if (idxmap__reserve(&t->map, 1) ||
 	    array__grow(&t->rows, &t->cap, t->len + 1, sizeof(*t->rows), 64))
 		return NULL;
 	r = find(t, key, &p);
@@ -110,7 +110,7 @@ static struct lock_row *row_get(struct lock_table *t, uint64_t key, uint32_t fla
 	r->key = key;
 	r->st.min_ns = UINT64_MAX;
 	r->st.flags = flags;
-	hashmap__probe_put(&t->map, &p, t->len++);
+	idxmap__probe_put(&t->map, &p, t->len++);
 	return r;
 }
 
@@ -141,7 +141,7 @@ int lock_table__define(struct lock_table *t, uint64_t key, uint32_t flags,
 
 bool lock_table__has(const struct lock_table *t, uint64_t key)
 {
-	struct hashmap_probe p;
+	struct idxmap_probe p;
 
 	return find(t, key, &p) != NULL;
 }

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/hashmap.h"
+#include "lib/idxmap.h"
 #include "lock/acct.h"
 
 struct perf_event_header;
@@ -59,12 +59,12 @@ struct lock_ucollect {
 	size_t tail_size, def_size;
 	struct pend *pend;		/* pending halves; freed entries reused */
 	size_t nr_pend, pend_cap;
-	struct hashmap pend_map;	/* seq -> index into pend */
+	struct idxmap pend_map;	/* seq -> index into pend */
 	uint32_t *pend_free;		/* indexes of freed entries */
 	size_t nr_free, free_cap;
 	unsigned char *defs;		/* def_size bytes each */
 	size_t nr_defs, cap_defs;
-	struct hashmap def_map;		/* key -> index into defs */
+	struct idxmap def_map;		/* key -> index into defs */
 	uint64_t merged, filtered, lost_records;
 	double unwind_s;
 	int err;

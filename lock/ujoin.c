@@ -38,12 +38,12 @@ static uint64_t hash64(uint64_t x)
 /* ---- the pending halves, by sequence number ---- */
 
 /* The pending half of SEQ, or NULL; P then says where it was found. */
-static struct pend *pend_find(struct lock_ucollect *u, uint64_t seq, struct hashmap_probe *p)
+static struct pend *pend_find(struct lock_ucollect *u, uint64_t seq, struct idxmap_probe *p)
 {
 	uint32_t i;
 
-	hashmap__probe_init(&u->pend_map, seq, p);
-	while ((i = hashmap__probe_next(&u->pend_map, p)) != HASHMAP_NONE)
+	idxmap__probe_init(&u->pend_map, seq, p);
+	while ((i = idxmap__probe_next(&u->pend_map, p)) != IDXMAP_NONE)
 		if (u->pend[i].seq == seq)
 			return &u->pend[i];
 	return NULL;
@@ -61,7 +61,7 @@ static struct pend *pend_add(struct lock_ucollect *u, uint64_t seq)
 			return NULL;
 		i = u->nr_pend;
 	}
-	if (hashmap__add(&u->pend_map, seq, i))
+	if (idxmap__add(&u->pend_map, seq, i))
 		return NULL;
 	if (u->nr_free)
 		u->nr_free--;
@@ -73,12 +73,12 @@ static struct pend *pend_add(struct lock_ucollect *u, uint64_t seq)
 }
 
 /* The entry P found, removed: its index goes to the free list.  0 or -ENOMEM. */
-static int pend_del(struct lock_ucollect *u, struct pend *e, const struct hashmap_probe *p)
+static int pend_del(struct lock_ucollect *u, struct pend *e, const struct idxmap_probe *p)
 {
 	if (array__grow(&u->pend_free, &u->free_cap, u->nr_free + 1, sizeof(*u->pend_free),
 			1024))
 		return -ENOMEM;
-	hashmap__probe_del(&u->pend_map, p);
+	idxmap__probe_del(&u->pend_map, p);
 	e->seq = 0;
 	u->pend_free[u->nr_free++] = e - u->pend;
 	return 0;
@@ -91,12 +91,12 @@ static struct udef *def_at(struct lock_ucollect *u, size_t i)
 	return (struct udef *)(u->defs + i * u->def_size);
 }
 
-static struct udef *def_find(struct lock_ucollect *u, uint64_t key, struct hashmap_probe *p)
+static struct udef *def_find(struct lock_ucollect *u, uint64_t key, struct idxmap_probe *p)
 {
 	uint32_t i;
 
-	hashmap__probe_init(&u->def_map, key, p);
-	while ((i = hashmap__probe_next(&u->def_map, p)) != HASHMAP_NONE)
+	idxmap__probe_init(&u->def_map, key, p);
+	while ((i = idxmap__probe_next(&u->def_map, p)) != IDXMAP_NONE)
 		if (def_at(u, i)->key == key)
 			return def_at(u, i);
 	return NULL;
@@ -104,10 +104,10 @@ static struct udef *def_find(struct lock_ucollect *u, uint64_t key, struct hashm
 
 static int def_put(struct lock_ucollect *u, uint64_t key, uint32_t flags, const void *tail)
 {
-	struct hashmap_probe p;
+	struct idxmap_probe p;
 	struct udef *d;
 
-	if (hashmap__reserve(&u->def_map, 1))
+	if (idxmap__reserve(&u->def_map, 1))
 		return -ENOMEM;
 	if (def_find(u, key, &p))
 		return 0;
@@ -117,7 +117,7 @@ static int def_put(struct lock_ucollect *u, uint64_t key, uint32_t flags, const 
 	d->key = key;
 	d->flags = flags;
 	memcpy(d->tail, tail, u->tail_size);
-	hashmap__probe_put(&u->def_map, &p, u->nr_defs++);
+	idxmap__probe_put(&u->def_map, &p, u->nr_defs++);
 	return 0;
 }
 
@@ -126,7 +126,7 @@ static int def_put(struct lock_ucollect *u, uint64_t key, uint32_t flags, const 
 static int add_wait(struct lock_ucollect *u, uint64_t key, uint32_t flags, uint64_t ns)
 {
 	struct lock_stat st = { ns, ns, ns, 1, flags };
-	struct hashmap_probe p;
+	struct idxmap_probe p;
 	struct udef *d = def_find(u, key, &p);
 
 	u->merged++;
@@ -181,7 +181,7 @@ static uint64_t key_of_stack(const uint64_t *frames, unsigned int n, enum lock_u
 static void half(struct lock_ucollect *u, uint64_t seq, uint8_t state, uint64_t key,
 		 uint32_t flags, bool filtered, uint64_t ns)
 {
-	struct hashmap_probe hp;
+	struct idxmap_probe hp;
 	struct pend *p = pend_find(u, seq, &hp);
 
 	if (p && p->state != state) {
@@ -319,8 +319,8 @@ void lock_ujoin__free(struct lock_ucollect *u)
 	free(u->pend);
 	free(u->pend_free);
 	free(u->defs);
-	hashmap__free(&u->pend_map);
-	hashmap__free(&u->def_map);
+	idxmap__free(&u->pend_map);
+	idxmap__free(&u->def_map);
 	u->pend = NULL;
 	u->pend_free = NULL;
 	u->defs = NULL;

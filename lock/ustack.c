@@ -23,7 +23,7 @@
 #include "cli/cli.h"
 #include "lib/array.h"
 #include "lib/hash.h"
-#include "lib/hashmap.h"
+#include "lib/idxmap.h"
 #include "lock/ucfi.h"
 #include "lock/ulibc.h"
 #include "lock/ustack.h"
@@ -50,10 +50,10 @@ struct lock_ustacks {
 	size_t nr_procs, cap_procs;
 	struct uframe *frames;
 	size_t nr_frames, cap_frames;
-	struct hashmap frame_map;	/* frame hash -> index into frames */
+	struct idxmap frame_map;	/* frame hash -> index into frames */
 	struct lock_cfi_rule *rules;		/* memoized, in the order found */
 	size_t nr_rules, cap_rules;
-	struct hashmap rule_map;	/* code address in a module -> index into rules */
+	struct idxmap rule_map;	/* code address in a module -> index into rules */
 	bool check;			/* --stack-check: libdwfl unwinds each stack too */
 	uint64_t walked, by_dwfl, mismatches;
 	/* the record being unwound, for the callbacks */
@@ -209,7 +209,7 @@ static uint64_t frame_token(struct lock_ustacks *u, uint64_t pc, bool activation
 	Dwfl_Module *m = module_of(u, look);
 	const char *mod = NULL, *sym = NULL, *bin;
 	char name[512], func[256];
-	struct hashmap_probe p;
+	struct idxmap_probe p;
 	struct uframe *f;
 	GElf_Sym s;
 	uint32_t j;
@@ -220,10 +220,10 @@ static uint64_t frame_token(struct lock_ustacks *u, uint64_t pc, bool activation
 	 * up before the symbol: dwfl_module_addrinfo searches a table. */
 	h = mod ? mix(hash_fnv1a_str(mod), pc - base) : mix(u->cur->tgid, pc);
 	h = mix(h, activation);
-	if (hashmap__reserve(&u->frame_map, 1))
+	if (idxmap__reserve(&u->frame_map, 1))
 		return 0;
-	hashmap__probe_init(&u->frame_map, h, &p);
-	while ((j = hashmap__probe_next(&u->frame_map, &p)) != HASHMAP_NONE)
+	idxmap__probe_init(&u->frame_map, h, &p);
+	while ((j = idxmap__probe_next(&u->frame_map, &p)) != IDXMAP_NONE)
 		if (u->frames[j].h == h)
 			return LOCK_UFRAME_TAG | j;
 	/* Nothing below changes the map: P stays where the frame goes. */
@@ -261,7 +261,7 @@ static uint64_t frame_token(struct lock_ustacks *u, uint64_t pc, bool activation
 		free(f->func);
 		return 0;
 	}
-	hashmap__probe_put(&u->frame_map, &p, u->nr_frames);
+	idxmap__probe_put(&u->frame_map, &p, u->nr_frames);
 	return LOCK_UFRAME_TAG | u->nr_frames++;
 }
 
@@ -287,24 +287,24 @@ static const struct lock_cfi_rule *rule_of(struct lock_ustacks *u, uint64_t look
 	Dwarf_Addr bias;
 	Dwarf_Frame *f = NULL;
 	Dwarf_CFI *cfi;
-	struct hashmap_probe p;
+	struct idxmap_probe p;
 	struct lock_cfi_rule *r;
 	uint32_t j;
 
 	if (!key)
 		return &bad;
-	if (hashmap__reserve(&u->rule_map, 1) ||
+	if (idxmap__reserve(&u->rule_map, 1) ||
 	    array__grow(&u->rules, &u->cap_rules, u->nr_rules + 1, sizeof(*u->rules), 1024))
 		return &bad;
-	hashmap__probe_init(&u->rule_map, key, &p);
-	while ((j = hashmap__probe_next(&u->rule_map, &p)) != HASHMAP_NONE)
+	idxmap__probe_init(&u->rule_map, key, &p);
+	while ((j = idxmap__probe_next(&u->rule_map, &p)) != IDXMAP_NONE)
 		if (u->rules[j].key == key)
 			return &u->rules[j];
 	r = &u->rules[u->nr_rules];
 	memset(r, 0, sizeof(*r));
 	r->key = key;
 	r->kind = LOCK_CFI_BAD;
-	hashmap__probe_put(&u->rule_map, &p, u->nr_rules++);
+	idxmap__probe_put(&u->rule_map, &p, u->nr_rules++);
 	cfi = dwfl_module_eh_cfi(m, &bias);
 	if (!cfi || dwarf_cfi_addrframe(cfi, look - bias, &f)) {
 		cfi = dwfl_module_dwarf_cfi(m, &bias);
@@ -428,8 +428,8 @@ void lock_ustacks__free(struct lock_ustacks *u)
 	free(u->procs);
 	free(u->rules);
 	free(u->frames);
-	hashmap__free(&u->frame_map);
-	hashmap__free(&u->rule_map);
+	idxmap__free(&u->frame_map);
+	idxmap__free(&u->rule_map);
 	free(u);
 }
 

@@ -100,7 +100,7 @@ static const struct abi_node *type_named(const struct abi *abi, const char *name
 
 static void test_cycle(void)
 {
-	struct abi abi = { .pairs = HASHMAP_INIT };
+	struct abi abi = { .pairs = IDXMAP_INIT };
 	const struct abi_node *a, *b;
 
 	TEST_BEGIN("abi/cycle-described-once");
@@ -138,7 +138,7 @@ out:
 
 static void test_same(void)
 {
-	struct abi abi = { .pairs = HASHMAP_INIT };
+	struct abi abi = { .pairs = IDXMAP_INIT };
 
 	TEST_BEGIN("abi/same-is-no-change");
 	abi.btf[0] = make(1);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The parts of lock/ that need no kernel: the row table on lib/hashmap,
+ * The parts of lock/ that need no kernel: the row table on lib/idxmap,
  * -I's accounting differences, the engines' configurations built from a
  * parsed request, and -U's names of the C library's locking code.
  */

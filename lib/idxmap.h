@@ -20,71 +20,75 @@
  *		return !strcmp(((char **)ctx)[idx], key);
  *	}
  *
- *	struct hashmap map = HASHMAP_INIT;
+ *	struct idxmap map = IDXMAP_INIT;
  *	uint32_t idx = n;	// the index a new entry would get
  *	int r;
  *
  *	if (array__grow(&names, &cap, n + 1, sizeof(*names), 64))
  *		return -ENOMEM;
- *	r = hashmap__find_or_add(&map, hash_fnv1a_str(s), name_eq, names, s, &idx);
+ *	r = idxmap__find_or_add(&map, hash_fnv1a_str(s), name_eq, names, s, &idx);
  *	if (r < 0)
  *		return r;		// -ENOMEM, the map unchanged
  *	if (r == 0)
  *		names[n++] = s;		// added: idx == n was stored
  *	// else r == 1: found, idx is the existing entry's index
  *	...
- *	hashmap__free(&map);
+ *	idxmap__free(&map);
  *
  * For a hot loop, the same probe in the caller's own code (the compiler
  * then sees the equality test):
  *
- *	struct hashmap_probe p;
+ *	struct idxmap_probe p;
  *	uint32_t i;
  *
- *	hashmap__probe_init(&map, hash, &p);
- *	while ((i = hashmap__probe_next(&map, &p)) != HASHMAP_NONE)
+ *	idxmap__probe_init(&map, hash, &p);
+ *	while ((i = idxmap__probe_next(&map, &p)) != IDXMAP_NONE)
  *		if (ents[i].key == key)
  *			return &ents[i];
- *	// absent: after hashmap__reserve(&map, 1) BEFORE probe_init,
- *	// hashmap__probe_put(&map, &p, new_index) inserts it where the probe
+ *	// absent: after idxmap__reserve(&map, 1) BEFORE probe_init,
+ *	// idxmap__probe_put(&map, &p, new_index) inserts it where the probe
  *	// ended, in the same pass.
  *
  * HASH is any 64-bit value that equal keys share: the key itself for an
  * integer key (the map mixes it), hash_fnv1a() of its bytes otherwise.  A
  * bad hash (all keys alike) is slow, never wrong.  Entries are removed
- * with hashmap__probe_del (a tombstone; reserve drops them when it
+ * with idxmap__probe_del (a tombstone; reserve drops them when it
  * rebuilds).  Load stays at most one half, tombstones included.  The
  * caller's array and the map move together: an index stored is never
  * changed by the map.  Not thread-safe; a map is owned by one user.
  */
-#ifndef FRUGAL_HASHMAP_H
-#define FRUGAL_HASHMAP_H
+/*
+ * (Not "hashmap": libbpf's static archive exports its internal
+ * hashmap__*() functions, and make static links both.)
+ */
+#ifndef FRUGAL_IDXMAP_H
+#define FRUGAL_IDXMAP_H
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-struct hashmap_slot {
-	uint32_t hash;		/* hashmap__mix() of the key's hash */
-	uint32_t ref;		/* 0 empty, HASHMAP_DELETED, else index + 1 */
+struct idxmap_slot {
+	uint32_t hash;		/* idxmap__mix() of the key's hash */
+	uint32_t ref;		/* 0 empty, IDXMAP_DELETED, else index + 1 */
 };
 
-struct hashmap {
-	struct hashmap_slot *slots;
+struct idxmap {
+	struct idxmap_slot *slots;
 	size_t cap;		/* slots in use: 0 or a power of two */
-	size_t alloc;		/* slots allocated, at least cap (hashmap__reset) */
+	size_t alloc;		/* slots allocated, at least cap (idxmap__reset) */
 	size_t used;		/* slots holding an index */
 	size_t deleted;		/* tombstones */
 };
 
-#define HASHMAP_INIT		{ NULL, 0, 0, 0, 0 }
-#define HASHMAP_NONE		UINT32_MAX	/* probe_next: no more candidates */
-#define HASHMAP_DELETED		UINT32_MAX
-#define HASHMAP_MAX_INDEX	(UINT32_MAX - 2)	/* the largest index stored */
+#define IDXMAP_INIT		{ NULL, 0, 0, 0, 0 }
+#define IDXMAP_NONE		UINT32_MAX	/* probe_next: no more candidates */
+#define IDXMAP_DELETED		UINT32_MAX
+#define IDXMAP_MAX_INDEX	(UINT32_MAX - 2)	/* the largest index stored */
 
 /* A probe sequence for one key; on the caller's stack. */
-struct hashmap_probe {
+struct idxmap_probe {
 	size_t pos;		/* the slot looked at last */
 	size_t step;
 	size_t hole;		/* where an insert goes: first tombstone or the empty end */
@@ -96,42 +100,42 @@ struct hashmap_probe {
  * the high half taken, so integer keys that differ only in a few bits
  * (DIE offsets 8 apart, sequence numbers) land far apart.
  */
-static inline uint32_t hashmap__mix(uint64_t h)
+static inline uint32_t idxmap__mix(uint64_t h)
 {
 	h ^= h >> 31;
 	return (uint32_t)((h * 0x9E3779B97F4A7C15ull) >> 32);
 }
 
-static inline void hashmap__probe_init(const struct hashmap *m, uint64_t hash,
-				       struct hashmap_probe *p)
+static inline void idxmap__probe_init(const struct idxmap *m, uint64_t hash,
+				       struct idxmap_probe *p)
 {
 	(void)m;
-	p->hash = hashmap__mix(hash);
+	p->hash = idxmap__mix(hash);
 	p->step = 0;
 	p->pos = SIZE_MAX;
 	p->hole = SIZE_MAX;
 }
 
 /*
- * The next stored index whose cached hash is the key's, or HASHMAP_NONE
+ * The next stored index whose cached hash is the key's, or IDXMAP_NONE
  * once an empty slot ends the sequence (the key is absent).  The caller
  * tests each index returned for equality.
  */
-static inline uint32_t hashmap__probe_next(const struct hashmap *m, struct hashmap_probe *p)
+static inline uint32_t idxmap__probe_next(const struct idxmap *m, struct idxmap_probe *p)
 {
-	const struct hashmap_slot *s;
+	const struct idxmap_slot *s;
 
 	if (!m->cap)
-		return HASHMAP_NONE;
+		return IDXMAP_NONE;
 	for (;;) {
 		p->pos = (p->hash + p->step++) & (m->cap - 1);
 		s = &m->slots[p->pos];
 		if (s->ref == 0) {
 			if (p->hole == SIZE_MAX)
 				p->hole = p->pos;
-			return HASHMAP_NONE;
+			return IDXMAP_NONE;
 		}
-		if (s->ref == HASHMAP_DELETED) {
+		if (s->ref == IDXMAP_DELETED) {
 			if (p->hole == SIZE_MAX)
 				p->hole = p->pos;
 			continue;
@@ -142,15 +146,15 @@ static inline uint32_t hashmap__probe_next(const struct hashmap *m, struct hashm
 }
 
 /*
- * Store IDX for the key probed, once probe_next returned HASHMAP_NONE.
- * The map must have had room (hashmap__reserve) before probe_init, and
+ * Store IDX for the key probed, once probe_next returned IDXMAP_NONE.
+ * The map must have had room (idxmap__reserve) before probe_init, and
  * must not have changed since.
  */
-static inline void hashmap__probe_put(struct hashmap *m, const struct hashmap_probe *p, uint32_t idx)
+static inline void idxmap__probe_put(struct idxmap *m, const struct idxmap_probe *p, uint32_t idx)
 {
-	struct hashmap_slot *s = &m->slots[p->hole];
+	struct idxmap_slot *s = &m->slots[p->hole];
 
-	if (s->ref == HASHMAP_DELETED)
+	if (s->ref == IDXMAP_DELETED)
 		m->deleted--;
 	s->hash = p->hash;
 	s->ref = idx + 1;
@@ -158,9 +162,9 @@ static inline void hashmap__probe_put(struct hashmap *m, const struct hashmap_pr
 }
 
 /* Remove the index probe_next returned last. */
-static inline void hashmap__probe_del(struct hashmap *m, const struct hashmap_probe *p)
+static inline void idxmap__probe_del(struct idxmap *m, const struct idxmap_probe *p)
 {
-	m->slots[p->pos].ref = HASHMAP_DELETED;
+	m->slots[p->pos].ref = IDXMAP_DELETED;
 	m->used--;
 	m->deleted++;
 }
@@ -168,20 +172,20 @@ static inline void hashmap__probe_del(struct hashmap *m, const struct hashmap_pr
 /*
  * Room for MORE insertions without growing: the slots double (or are
  * rebuilt at the same size when tombstones fill them) as needed.  0, or
- * -ENOMEM when memory is short or the count would pass HASHMAP_MAX_INDEX;
+ * -ENOMEM when memory is short or the count would pass IDXMAP_MAX_INDEX;
  * the map is then unchanged.
  */
-int hashmap__reserve_to(struct hashmap *m, size_t more);
+int idxmap__reserve_to(struct idxmap *m, size_t more);
 
-static inline int hashmap__reserve(struct hashmap *m, size_t more)
+static inline int idxmap__reserve(struct idxmap *m, size_t more)
 {
 	size_t need = m->used + m->deleted + more;
 
-	return need >= m->used && need <= m->cap / 2 ? 0 : hashmap__reserve_to(m, more);
+	return need >= m->used && need <= m->cap / 2 ? 0 : idxmap__reserve_to(m, more);
 }
 
 /* Every index removed; the slots are kept for reuse. */
-void hashmap__clear(struct hashmap *m);
+void idxmap__clear(struct idxmap *m);
 
 /*
  * Every index removed, and the map sized for N entries: the smallest
@@ -191,23 +195,23 @@ void hashmap__clear(struct hashmap *m);
  * allocates nor clears, nor probes, more than it needs.  0 or -ENOMEM
  * (the map is then empty, its slots as they were).
  */
-int hashmap__reset(struct hashmap *m, size_t n);
+int idxmap__reset(struct idxmap *m, size_t n);
 
-/* The slots freed; M is empty again (HASHMAP_INIT).  NULL-safe. */
-void hashmap__free(struct hashmap *m);
+/* The slots freed; M is empty again (IDXMAP_INIT).  NULL-safe. */
+void idxmap__free(struct idxmap *m);
 
 /* Does the caller's entry IDX hold KEY?  CTX is the caller's (its array). */
-typedef bool hashmap_eq_fn(void *ctx, uint32_t idx, const void *key);
+typedef bool idxmap_eq_fn(void *ctx, uint32_t idx, const void *key);
 
 /* KEY's index into *IDX: 0, or -ENOENT. */
-static inline int hashmap__find(const struct hashmap *m, uint64_t hash, hashmap_eq_fn *eq,
+static inline int idxmap__find(const struct idxmap *m, uint64_t hash, idxmap_eq_fn *eq,
 				void *ctx, const void *key, uint32_t *idx)
 {
-	struct hashmap_probe p;
+	struct idxmap_probe p;
 	uint32_t i;
 
-	hashmap__probe_init(m, hash, &p);
-	while ((i = hashmap__probe_next(m, &p)) != HASHMAP_NONE)
+	idxmap__probe_init(m, hash, &p);
+	while ((i = idxmap__probe_next(m, &p)) != IDXMAP_NONE)
 		if (eq(ctx, i, key)) {
 			*idx = i;
 			return 0;
@@ -219,45 +223,45 @@ static inline int hashmap__find(const struct hashmap *m, uint64_t hash, hashmap_
  * Lookup-or-insert in one probe sequence.  *IDX holds the index a new
  * entry would get: 1 when KEY was found (*IDX is then its index), 0 when
  * *IDX was stored for it (the caller fills its entry), -ENOMEM (nothing
- * stored).  -EOVERFLOW when *IDX is over HASHMAP_MAX_INDEX.
+ * stored).  -EOVERFLOW when *IDX is over IDXMAP_MAX_INDEX.
  */
-static inline int hashmap__find_or_add(struct hashmap *m, uint64_t hash, hashmap_eq_fn *eq,
+static inline int idxmap__find_or_add(struct idxmap *m, uint64_t hash, idxmap_eq_fn *eq,
 				       void *ctx, const void *key, uint32_t *idx)
 {
-	struct hashmap_probe p;
+	struct idxmap_probe p;
 	uint32_t i;
 	int err;
 
-	if (*idx > HASHMAP_MAX_INDEX)
+	if (*idx > IDXMAP_MAX_INDEX)
 		return -EOVERFLOW;
-	err = hashmap__reserve(m, 1);
+	err = idxmap__reserve(m, 1);
 	if (err)
 		return err;
-	hashmap__probe_init(m, hash, &p);
-	while ((i = hashmap__probe_next(m, &p)) != HASHMAP_NONE)
+	idxmap__probe_init(m, hash, &p);
+	while ((i = idxmap__probe_next(m, &p)) != IDXMAP_NONE)
 		if (eq(ctx, i, key)) {
 			*idx = i;
 			return 1;
 		}
-	hashmap__probe_put(m, &p, *idx);
+	idxmap__probe_put(m, &p, *idx);
 	return 0;
 }
 
 /* Store IDX under HASH with no equality test (the key is known new). */
-static inline int hashmap__add(struct hashmap *m, uint64_t hash, uint32_t idx)
+static inline int idxmap__add(struct idxmap *m, uint64_t hash, uint32_t idx)
 {
-	struct hashmap_probe p;
+	struct idxmap_probe p;
 	int err;
 
-	if (idx > HASHMAP_MAX_INDEX)
+	if (idx > IDXMAP_MAX_INDEX)
 		return -EOVERFLOW;
-	err = hashmap__reserve(m, 1);
+	err = idxmap__reserve(m, 1);
 	if (err)
 		return err;
-	hashmap__probe_init(m, hash, &p);
-	while (hashmap__probe_next(m, &p) != HASHMAP_NONE)
+	idxmap__probe_init(m, hash, &p);
+	while (idxmap__probe_next(m, &p) != IDXMAP_NONE)
 		;
-	hashmap__probe_put(m, &p, idx);
+	idxmap__probe_put(m, &p, idx);
 	return 0;
 }
 

@@ -4,16 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/hashmap.h"
+#include "lib/idxmap.h"
 
 /* Every index of OLD placed in SLOTS (CAP slots, all empty), by its cached hash. */
-static void hashmap__place(struct hashmap_slot *slots, size_t cap,
-			   const struct hashmap_slot *old, size_t old_cap)
+static void idxmap__place(struct idxmap_slot *slots, size_t cap,
+			   const struct idxmap_slot *old, size_t old_cap)
 {
 	size_t i, j;
 
 	for (i = 0; i < old_cap; i++) {
-		if (!old[i].ref || old[i].ref == HASHMAP_DELETED)
+		if (!old[i].ref || old[i].ref == IDXMAP_DELETED)
 			continue;
 		for (j = old[i].hash & (cap - 1); slots[j].ref; j = (j + 1) & (cap - 1))
 			;
@@ -21,13 +21,13 @@ static void hashmap__place(struct hashmap_slot *slots, size_t cap,
 	}
 }
 
-int hashmap__reserve_to(struct hashmap *m, size_t more)
+int idxmap__reserve_to(struct idxmap *m, size_t more)
 {
 	size_t live = m->used + more, need = live + m->deleted, cap = 64;
-	struct hashmap_slot *slots;
+	struct idxmap_slot *slots;
 
 	/* Indexes are u32: more live entries than that cannot be told apart. */
-	if (live < m->used || need < live || live > (size_t)HASHMAP_MAX_INDEX + 1)
+	if (live < m->used || need < live || live > (size_t)IDXMAP_MAX_INDEX + 1)
 		return -ENOMEM;
 	if (need <= m->cap / 2)
 		return 0;
@@ -53,7 +53,7 @@ int hashmap__reserve_to(struct hashmap *m, size_t more)
 	slots = calloc(cap, sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
-	hashmap__place(slots, cap, m->slots, m->cap);
+	idxmap__place(slots, cap, m->slots, m->cap);
 	free(m->slots);
 	m->slots = slots;
 	m->cap = cap;
@@ -62,14 +62,14 @@ int hashmap__reserve_to(struct hashmap *m, size_t more)
 	return 0;
 }
 
-int hashmap__reset(struct hashmap *m, size_t n)
+int idxmap__reset(struct idxmap *m, size_t n)
 {
 	size_t cap = 64;
-	struct hashmap_slot *slots;
+	struct idxmap_slot *slots;
 
 	m->used = 0;
 	m->deleted = 0;
-	if (n > (size_t)HASHMAP_MAX_INDEX + 1)
+	if (n > (size_t)IDXMAP_MAX_INDEX + 1)
 		return -ENOMEM;
 	while (cap / 2 < n)
 		cap *= 2;	/* at most 2^34: no overflow */
@@ -80,7 +80,7 @@ int hashmap__reset(struct hashmap *m, size_t n)
 	}
 	slots = calloc(cap, sizeof(*slots));
 	if (!slots) {
-		hashmap__clear(m);
+		idxmap__clear(m);
 		return -ENOMEM;
 	}
 	free(m->slots);
@@ -90,7 +90,7 @@ int hashmap__reset(struct hashmap *m, size_t n)
 	return 0;
 }
 
-void hashmap__clear(struct hashmap *m)
+void idxmap__clear(struct idxmap *m)
 {
 	if (m->cap)
 		memset(m->slots, 0, m->cap * sizeof(*m->slots));
@@ -98,7 +98,7 @@ void hashmap__clear(struct hashmap *m)
 	m->deleted = 0;
 }
 
-void hashmap__free(struct hashmap *m)
+void idxmap__free(struct idxmap *m)
 {
 	if (!m)
 		return;

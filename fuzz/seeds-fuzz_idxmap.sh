@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Seeds for fuzz_hashmap: runs of adds then finds then removals over a few
+# Seeds for fuzz_idxmap: runs of adds then finds then removals over a few
 # hundred keys, under each of the three hashes (the first byte; then each
 # command is 3 bytes: operation, key high, key low).
-#   fuzz/seeds-fuzz_hashmap.sh DIR
+#   fuzz/seeds-fuzz_idxmap.sh DIR
 set -eu
 dir=$1
 for sel in 0 1 2; do

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lib/hashmap driven by arbitrary bytes, checked against a plain array.
+ * lib/idxmap driven by arbitrary bytes, checked against a plain array.
  * The first byte chooses the keys' hash for the run (equal keys must hash
  * alike): the key itself, one that makes every fourth key collide, or a
  * constant.  Then each 3-byte command: an operation (add, find, remove,
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/hashmap.h"
+#include "lib/idxmap.h"
 
 #define KEYS 65536
 
@@ -42,19 +42,19 @@ static uint64_t hash_of(uint64_t k, uint8_t sel)
 	}
 }
 
-static void check_map(const struct hashmap *m, const struct model *s)
+static void check_map(const struct idxmap *m, const struct model *s)
 {
 	size_t i, used = 0, del = 0;
 
 	for (i = 0; i < m->cap; i++) {
 		uint32_t ref = m->slots[i].ref;
 
-		if (ref && ref != HASHMAP_DELETED) {
+		if (ref && ref != IDXMAP_DELETED) {
 			used++;
 			if (!s->in[s->ents[ref - 1]] || s->where[s->ents[ref - 1]] != ref - 1)
 				abort();
 		}
-		del += ref == HASHMAP_DELETED;
+		del += ref == IDXMAP_DELETED;
 	}
 	if (used != m->used || del != m->deleted || used != s->live ||
 	    (m->cap & (m->cap - 1)) || (used + del) * 2 > m->cap + !m->cap)
@@ -73,10 +73,10 @@ static void add_new(struct model *s, uint64_t k, uint32_t idx)
 	s->live++;
 }
 
-static void one(struct hashmap *m, struct model *s, uint8_t sel, uint8_t op, uint64_t k)
+static void one(struct idxmap *m, struct model *s, uint8_t sel, uint8_t op, uint64_t k)
 {
 	uint64_t h = hash_of(k, sel);
-	struct hashmap_probe p;
+	struct idxmap_probe p;
 	uint32_t idx;
 	int r;
 
@@ -84,7 +84,7 @@ static void one(struct hashmap *m, struct model *s, uint8_t sel, uint8_t op, uin
 	case 0:
 	case 1:
 		idx = s->nfree ? s->freelist[s->nfree - 1] : s->next;
-		r = hashmap__find_or_add(m, h, key_eq, s, &k, &idx);
+		r = idxmap__find_or_add(m, h, key_eq, s, &k, &idx);
 		if (r == 0 && !s->in[k])
 			add_new(s, k, idx);
 		else if (r != 1 || !s->in[k] || idx != s->where[k])
@@ -92,20 +92,20 @@ static void one(struct hashmap *m, struct model *s, uint8_t sel, uint8_t op, uin
 		break;
 	case 2:
 	case 3:
-		r = hashmap__find(m, h, key_eq, s, &k, &idx);
+		r = idxmap__find(m, h, key_eq, s, &k, &idx);
 		if (s->in[k] ? r || idx != s->where[k] : r != -ENOENT)
 			abort();
 		break;
 	case 4:
 	case 5:
-		hashmap__probe_init(m, h, &p);
-		while ((idx = hashmap__probe_next(m, &p)) != HASHMAP_NONE && s->ents[idx] != k)
+		idxmap__probe_init(m, h, &p);
+		while ((idx = idxmap__probe_next(m, &p)) != IDXMAP_NONE && s->ents[idx] != k)
 			;
-		if ((idx != HASHMAP_NONE) != s->in[k])
+		if ((idx != IDXMAP_NONE) != s->in[k])
 			abort();
-		if (idx == HASHMAP_NONE)
+		if (idx == IDXMAP_NONE)
 			break;
-		hashmap__probe_del(m, &p);
+		idxmap__probe_del(m, &p);
 		s->ents[idx] = UINT64_MAX;
 		s->freelist[s->nfree++] = idx;
 		s->in[k] = 0;
@@ -115,14 +115,14 @@ static void one(struct hashmap *m, struct model *s, uint8_t sel, uint8_t op, uin
 		if (s->in[k])	/* add is only for keys known new */
 			break;
 		idx = s->nfree ? s->freelist[s->nfree - 1] : s->next;
-		if (hashmap__add(m, h, idx))
+		if (idxmap__add(m, h, idx))
 			abort();
 		add_new(s, k, idx);
 		break;
 	default:
 		if (k % 64)	/* rarely: a clear would hide the rest */
 			break;
-		hashmap__clear(m);
+		idxmap__clear(m);
 		memset(s->in, 0, sizeof(s->in));
 		s->next = s->nfree = s->live = 0;
 		break;
@@ -132,7 +132,7 @@ static void one(struct hashmap *m, struct model *s, uint8_t sel, uint8_t op, uin
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct model s;
-	struct hashmap m = HASHMAP_INIT;
+	struct idxmap m = IDXMAP_INIT;
 	size_t i;
 	uint8_t sel;
 
@@ -148,6 +148,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check_map(&m, &s);
 	}
 	check_map(&m, &s);
-	hashmap__free(&m);
+	idxmap__free(&m);
 	return 0;
 }

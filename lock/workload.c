@@ -38,6 +38,7 @@ struct bench {
 	pthread_mutex_t mutex;		/* --pthread: the user-space lock */
 	unsigned long long mutex_ops;	/* taken, by all --pthread threads */
 	int memfd;			/* --owner: the file whose inode lock is held */
+	char *holder_buf;		/* --owner: what the holder writes, HOLDER_BYTES */
 	pid_t holder_tid;		/* --owner: the holder's thread id, said at the end */
 	double duration, delay, hold;
 	struct timespec start, stop;	/* CLOCK_MONOTONIC */
@@ -112,22 +113,16 @@ static void *holder(void *arg)
 {
 	struct bench *b = arg;
 	unsigned int n = 0;
-	char *buf;
 
-	/* Named before anything it does can make others wait: its first
-	 * mmap (the buffer) holds mmap_lock, and frugal keeps the comm a
-	 * task had at its first contention. */
+	/* Named before anything it does can make others wait (frugal keeps
+	 * the comm a task had at its first contention). */
 	prctl(PR_SET_NAME, "holder");
 	b->holder_tid = gettid();
-	buf = malloc(HOLDER_BYTES);
-	if (buf)
-		memset(buf, 'h', HOLDER_BYTES);
 	wait_until(&b->start);
 	do {
-		if (!buf || pwrite(b->memfd, buf, HOLDER_BYTES, 0) < 0)
+		if (pwrite(b->memfd, b->holder_buf, HOLDER_BYTES, 0) < 0)
 			break;
 	} while (++n, !past(&b->stop));
-	free(buf);
 	worker_done(b);
 	wait_until(&b->leave);
 	return NULL;
@@ -445,6 +440,15 @@ int lock_bench_main(int argc, char **argv)
 		err = cli_err("pipe", "%s", strerror(errno));
 	if (!err && b.owner && (b.memfd = memfd_create("frugal-owner", MFD_CLOEXEC)) < 0)
 		err = cli_err("memfd_create", "%s", strerror(errno));
+	/*
+	 * The holder's buffer, made before any thread: its mmap and page
+	 * faults take mmap_lock, and a wait on that is not the inode lock's
+	 * (a -o row keeps its owner's stack from the first wait on it).
+	 */
+	if (!err && b.owner && !(b.holder_buf = malloc(HOLDER_BYTES)))
+		err = cli_err(NULL, "out of memory");
+	if (b.holder_buf)
+		memset(b.holder_buf, 'h', HOLDER_BYTES);
 	if (err)
 		goto out;
 	clock_gettime(CLOCK_MONOTONIC, &b.start);
@@ -507,6 +511,7 @@ out:
 	}
 	if (b.memfd >= 0)
 		close(b.memfd);
+	free(b.holder_buf);
 	free(tids);
 	free(pids);
 	return err;

@@ -144,9 +144,9 @@ static uint32_t abbrev_key(const struct dwarf_unit *u)
 int dwarf_unit__open(struct dwarf_unit *u, uint64_t off)
 {
 	const struct dwarf_scan_secs *s = u->s;
-	struct rd r, h;
-	uint64_t len, abbrev_off;
-	unsigned int ver, type = DW_UT_compile;
+	struct rd_unit h;
+	struct rd r;
+	uint64_t abbrev_off;
 	int err;
 
 	if (!s->info || !s->abbrev)
@@ -154,38 +154,18 @@ int dwarf_unit__open(struct dwarf_unit *u, uint64_t off)
 	if (off >= s->info_len)
 		return -EINVAL;
 	r = (struct rd){ s->info + off, s->info + s->info_len, 0 };
-	len = fixed(&r, 4);
-	u->offsz = 4;
-	if (len == 0xffffffff) {
-		len = fixed(&r, 8);
-		u->offsz = 8;
-	}
-	if (r.bad || len > (uint64_t)(r.end - r.p) || len < 2)
+	err = rd_unit_header(&r, &h);
+	if (err || (h.addrsz != 4 && h.addrsz != 8) || h.dies >= h.end)
 		return -EINVAL;
-	h = (struct rd){ r.p, r.p + len, 0 };
 	u->off = off;
 	u->next = (uint64_t)(h.end - s->info);
 	u->end = h.end;
-	ver = (unsigned int)fixed(&h, 2);
-	if (ver < 2 || ver > 5)
-		return -EINVAL;
-	if (ver >= 5) {
-		type = (unsigned int)fixed(&h, 1);
-		u->addrsz = (uint8_t)fixed(&h, 1);
-		abbrev_off = fixed(&h, u->offsz);
-	} else {
-		abbrev_off = fixed(&h, u->offsz);
-		u->addrsz = (uint8_t)fixed(&h, 1);
-	}
-	if (type == DW_UT_skeleton || type == DW_UT_split_compile)
-		fixed(&h, 8);				/* dwo_id */
-	else if (type == DW_UT_type || type == DW_UT_split_type)
-		skip(&h, 8 + u->offsz);			/* signature, type offset */
-	if (h.bad || (u->addrsz != 4 && u->addrsz != 8) || h.p >= h.end)
-		return -EINVAL;
-	u->version = (uint8_t)ver;
-	u->type = (uint8_t)type;
-	u->dies = h.p;
+	u->offsz = (uint8_t)h.offsz;
+	u->addrsz = (uint8_t)h.addrsz;
+	u->version = (uint8_t)h.version;
+	u->type = (uint8_t)h.type;
+	u->dies = h.dies;
+	abbrev_off = h.abbrev_off;
 	/* Form sizes depend on the header: a table is reused only as decoded. */
 	if (!u->abbrev_ok || u->abbrev_off != abbrev_off || u->abbrev_key != abbrev_key(u)) {
 		u->abbrev_ok = false;

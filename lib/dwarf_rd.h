@@ -7,6 +7,7 @@
 #ifndef FRUGAL_DWARF_RD_H
 #define FRUGAL_DWARF_RD_H
 
+#include <dwarf.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -84,6 +85,53 @@ static inline void skip(struct rd *r, uint64_t n)
 		return;
 	}
 	r->p += n;
+}
+
+/* A unit's header, as both readers need it. */
+struct rd_unit {
+	const uint8_t *dies, *end;	/* its first DIE, and its end */
+	uint64_t abbrev_off;
+	unsigned int version, type, offsz, addrsz;
+};
+
+/*
+ * The header of the unit at R, R left at the next unit: 0, or -EINVAL for
+ * a length past the section, a version outside 2-5, an address size over
+ * 8 or a header that does not fit.  Callers check what more they need.
+ */
+static inline int rd_unit_header(struct rd *r, struct rd_unit *u)
+{
+	uint64_t len = fixed(r, 4);
+	struct rd h;
+
+	u->offsz = 4;
+	if (len == 0xffffffff) {
+		len = fixed(r, 8);
+		u->offsz = 8;
+	}
+	if (r->bad || len > (uint64_t)(r->end - r->p))
+		return -EINVAL;
+	h = (struct rd){ r->p, r->p + len, 0 };
+	r->p += len;
+	u->end = h.end;
+	u->version = (unsigned int)fixed(&h, 2);
+	u->type = DW_UT_compile;
+	if (u->version < 2 || u->version > 5)
+		return -EINVAL;
+	if (u->version >= 5) {
+		u->type = (unsigned int)fixed(&h, 1);
+		u->addrsz = (unsigned int)fixed(&h, 1);
+		u->abbrev_off = fixed(&h, u->offsz);
+	} else {
+		u->abbrev_off = fixed(&h, u->offsz);
+		u->addrsz = (unsigned int)fixed(&h, 1);
+	}
+	if (u->type == DW_UT_skeleton || u->type == DW_UT_split_compile)
+		fixed(&h, 8);				/* dwo_id */
+	else if (u->type == DW_UT_type || u->type == DW_UT_split_type)
+		skip(&h, 8 + u->offsz);			/* signature, type offset */
+	u->dies = h.p;
+	return h.bad || u->addrsz > 8 ? -EINVAL : 0;
 }
 
 /* A reader of SEC (LEN bytes) from OFF on; bad from the start past its end. */

@@ -127,41 +127,19 @@ static uint64_t form_value(struct rd *r, uint64_t form, const struct unit *u, co
 /* The header of the unit at R (R is left at the next one). */
 static int unit_read(struct rd *r, struct unit *u)
 {
-	uint64_t len = fixed(r, 4);
-	unsigned int ver, type = DW_UT_compile;
-	struct rd h;
+	struct rd_unit h;
+	int err = rd_unit_header(r, &h);
 
-	u->offsz = 4;
-	if (len == 0xffffffff) {
-		len = fixed(r, 8);
-		u->offsz = 8;
-	}
-	if (r->bad || len > (uint64_t)(r->end - r->p))
-		return -EINVAL;
-	h = (struct rd){ r->p, r->p + len, 0 };
-	r->p += len;
+	if (err)
+		return err;
 	u->end = h.end;
-	ver = (unsigned int)fixed(&h, 2);
-	if (ver < 2 || ver > 5)
-		return -EINVAL;
-	if (ver >= 5) {
-		type = (unsigned int)fixed(&h, 1);
-		u->addrsz = (unsigned int)fixed(&h, 1);
-		u->abbrev_off = fixed(&h, u->offsz);
-	} else {
-		u->abbrev_off = fixed(&h, u->offsz);
-		u->addrsz = (unsigned int)fixed(&h, 1);
-	}
-	if (type == DW_UT_skeleton || type == DW_UT_split_compile)
-		fixed(&h, 8);				/* dwo_id */
-	else if (type == DW_UT_type || type == DW_UT_split_type)
-		skip(&h, 8 + u->offsz);			/* signature, type offset */
-	if (u->addrsz > 8)
-		return -EINVAL;
-	u->version = ver;
-	u->dies = h.p;
+	u->dies = h.dies;
+	u->abbrev_off = h.abbrev_off;
+	u->version = h.version;
+	u->offsz = h.offsz;
+	u->addrsz = h.addrsz;
 	u->str_offsets_base = 0;
-	return h.bad ? -EINVAL : 0;
+	return 0;
 }
 
 /*

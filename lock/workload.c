@@ -5,7 +5,10 @@
  * the mm's mmap_lock for writing (rwsem:W); processes write one pipe, which
  * serialises on the pipe's mutex.  Every worker is created first and starts
  * at one instant (after --delay), so a tracer attached during the delay
- * sees every contention of the run.  --owner adds a lock whose owner is
+ * sees every contention of the run; with --start-on-usr1 they start when
+ * the bench is sent SIGUSR1, once it has said it is ready (a tracer's
+ * test starts the run once its tracers are attached, not after a sleep it
+ * hopes is long enough).  --owner adds a lock whose owner is
  * known: one thread ("holder") holds a shmem file's inode lock through
  * long writes while others ("waiter") write a page to it now and then.
  */
@@ -33,6 +36,13 @@
 
 #define BENCH_MAX_TASKS 4096
 
+/* The run's instants, CLOCK_MONOTONIC, in memory the forked workers share:
+ * with --start-on-usr1 they are set only when the signal comes. */
+struct bench_clock {
+	struct timespec start, stop;
+	struct timespec leave;		/* stop + hold: when workers exit */
+};
+
 struct bench {
 	unsigned long long threads, procs, owner, pthreads;
 	pthread_mutex_t mutex;		/* --pthread: the user-space lock */
@@ -41,10 +51,10 @@ struct bench {
 	char *holder_buf;		/* --owner: what the holder writes, HOLDER_BYTES */
 	pid_t holder_tid;		/* --owner: the holder's thread id, said at the end */
 	double duration, delay, hold;
-	struct timespec start, stop;	/* CLOCK_MONOTONIC */
-	struct timespec leave;		/* stop + hold: when workers exit */
+	struct bench_clock *clk;	/* shared with the pipe processes */
 	int done[2];			/* a byte from each worker whose run is over */
-	bool help;
+	int gate[2];			/* --start-on-usr1: closed at the start */
+	bool on_usr1, help;
 };
 
 /* This worker has stopped contending. */
@@ -78,13 +88,28 @@ static void wait_until(const struct timespec *t)
 		;
 }
 
+/*
+ * A worker's start: with --start-on-usr1, the gate first (a read that
+ * returns when the bench closes the pipe's last write end, after setting
+ * the clock), then the common start instant.
+ */
+static void start_line(const struct bench *b)
+{
+	char c;
+
+	if (b->on_usr1)
+		while (read(b->gate[0], &c, 1) < 0 && errno == EINTR)
+			;
+	wait_until(&b->clk->start);
+}
+
 /* mmap_lock taken for writing three times per round. */
 static void *mmap_worker(void *arg)
 {
 	const struct bench *b = arg;
 	unsigned int n = 0;
 
-	wait_until(&b->start);
+	start_line(b);
 	do {
 		char *p = mmap(NULL, 65536, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -94,9 +119,9 @@ static void *mmap_worker(void *arg)
 		p[0] = 1;
 		mprotect(p, 4096, PROT_READ);
 		munmap(p, 65536);
-	} while ((++n & 15) || !past(&b->stop));
+	} while ((++n & 15) || !past(&b->clk->stop));
 	worker_done(b);
-	wait_until(&b->leave);
+	wait_until(&b->clk->leave);
 	return NULL;
 }
 
@@ -118,13 +143,13 @@ static void *holder(void *arg)
 	 * the comm a task had at its first contention). */
 	prctl(PR_SET_NAME, "holder");
 	b->holder_tid = gettid();
-	wait_until(&b->start);
+	start_line(b);
 	do {
 		if (pwrite(b->memfd, b->holder_buf, HOLDER_BYTES, 0) < 0)
 			break;
-	} while (++n, !past(&b->stop));
+	} while (++n, !past(&b->clk->stop));
 	worker_done(b);
-	wait_until(&b->leave);
+	wait_until(&b->clk->leave);
 	return NULL;
 }
 
@@ -159,13 +184,13 @@ static void *pthread_worker(void *arg)
 	struct bench *b = arg;
 
 	prctl(PR_SET_NAME, "pthread-worker");
-	wait_until(&b->start);
+	start_line(b);
 	do {
 		pthread_locked_work(b);
 		spin_ns(PT_WORK_NS);
-	} while (!past(&b->stop));
+	} while (!past(&b->clk->stop));
 	worker_done(b);
-	wait_until(&b->leave);
+	wait_until(&b->clk->leave);
 	return NULL;
 }
 
@@ -177,14 +202,14 @@ static void *waiter(void *arg)
 
 	prctl(PR_SET_NAME, "waiter");
 	memset(page, 'w', sizeof(page));
-	wait_until(&b->start);
+	start_line(b);
 	do {
 		if (pwrite(b->memfd, page, sizeof(page), 0) < 0)
 			break;
 		nanosleep(&pause, NULL);
-	} while (!past(&b->stop));
+	} while (!past(&b->clk->stop));
 	worker_done(b);
-	wait_until(&b->leave);
+	wait_until(&b->clk->leave);
 	return NULL;
 }
 
@@ -213,13 +238,13 @@ static void pipe_writer(const struct bench *b, int fd, unsigned int i)
 
 	pin(i);
 	memset(buf, 'x', sizeof(buf));
-	wait_until(&b->start);
+	start_line(b);
 	do {
 		if (write(fd, buf, sizeof(buf)) < 0 && errno != EINTR)
 			break;
-	} while ((++n & 15) || !past(&b->stop));
+	} while ((++n & 15) || !past(&b->clk->stop));
 	worker_done(b);
-	wait_until(&b->leave);
+	wait_until(&b->clk->leave);
 	_exit(0);
 }
 
@@ -242,6 +267,13 @@ static void die_with_parent(pid_t parent)
 		_exit(1);
 }
 
+/* A forked worker keeps no write end of the gate: its EOF needs them all closed. */
+static void close_gate_writer(const struct bench *b)
+{
+	if (b->gate[1] >= 0)
+		close(b->gate[1]);
+}
+
 static int spawn_pipe(const struct bench *b, pid_t *pids, unsigned int *npids)
 {
 	pid_t parent = getpid();
@@ -255,6 +287,7 @@ static int spawn_pipe(const struct bench *b, pid_t *pids, unsigned int *npids)
 	if (pid == 0) {
 		die_with_parent(parent);
 		close(p[1]);
+		close_gate_writer(b);
 		pipe_reader(p[0]);
 	}
 	if (pid < 0)
@@ -265,6 +298,7 @@ static int spawn_pipe(const struct bench *b, pid_t *pids, unsigned int *npids)
 		if (pid == 0) {
 			die_with_parent(parent);
 			close(p[0]);
+			close_gate_writer(b);
 			pipe_writer(b, p[1], i);
 		}
 		if (pid < 0)
@@ -280,13 +314,14 @@ fail:
 	return cli_err("fork", "%s", strerror(errno));
 }
 
-enum { OPT_DELAY = CLI_OPT_LONG, OPT_HOLD, OPT_OWNER, OPT_PTHREAD };
+enum { OPT_DELAY = CLI_OPT_LONG, OPT_HOLD, OPT_OWNER, OPT_PTHREAD, OPT_USR1 };
 
 const struct cli_opt lock_bench_cli_opts[] = {
 	{ "threads", 'T', required_argument, "N", "threads hammering mmap/mprotect/munmap (mmap_lock; default 4)" },
 	{ "procs", 'P', required_argument, "N", "processes writing one pipe (pipe mutex; default 4)" },
 	{ "duration", 'd', required_argument, "SECS", "how long to contend (default 2)" },
 	{ "delay", OPT_DELAY, required_argument, "SECS", "create every worker, then wait SECS seconds before starting" },
+	{ "start-on-usr1", OPT_USR1, no_argument, NULL, "create every worker, say 'ready', start when sent SIGUSR1 (not after --delay)" },
 	{ "hold", OPT_HOLD, required_argument, "SECS", "after the run, keep every worker alive SECS more seconds" },
 	{ "owner", OPT_OWNER, required_argument, "N", "also a 'holder' thread holding a file's inode lock, N 'waiter' threads" },
 	{ "pthread", OPT_PTHREAD, required_argument, "N", "also N threads on one pthread mutex (user-space contention, for -U)" },
@@ -305,6 +340,7 @@ static int parse_one(void *ctx, int c, const char *arg)
 	case OPT_DELAY: return cli_parse_double("--delay", arg, 0, 3600, &b->delay);
 	case OPT_HOLD: return cli_parse_double("--hold", arg, 0, 3600, &b->hold);
 	case OPT_OWNER: return cli_parse_u64("--owner", arg, 0, BENCH_MAX_TASKS, &b->owner);
+	case OPT_USR1: b->on_usr1 = true; return 0;
 	case OPT_PTHREAD: return cli_parse_u64("--pthread", arg, 0, BENCH_MAX_TASKS, &b->pthreads);
 	case 'h': b->help = true; return CLI_OPTS_STOP;
 	}
@@ -338,8 +374,8 @@ static bool wait_done(const struct bench *b, unsigned int n)
 		long long ms;
 
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		ms = (b->leave.tv_sec - now.tv_sec) * 1000LL +
-		     (b->leave.tv_nsec - now.tv_nsec) / 1000000 + 1;
+		ms = (b->clk->leave.tv_sec - now.tv_sec) * 1000LL +
+		     (b->clk->leave.tv_nsec - now.tv_nsec) / 1000000 + 1;
 		if (ms <= 0 || poll(&p, 1, ms > INT_MAX ? INT_MAX : (int)ms) <= 0)
 			return false;
 		if (read(b->done[0], &c, 1) == 1)
@@ -403,7 +439,7 @@ static bool wait_parked(const struct bench *b, const pid_t *pids, unsigned int n
 	pid_t self = (pid_t)syscall(SYS_gettid);
 	unsigned int i;
 
-	while (!past(&b->leave)) {
+	while (!past(&b->clk->leave)) {
 		bool all = tasks_parked(getpid(), self);
 
 		for (i = 0; all && i < npids; i++)
@@ -415,9 +451,45 @@ static bool wait_parked(const struct bench *b, const pid_t *pids, unsigned int n
 	return false;
 }
 
+/* The run's instants: the start SECS from now, then -d, then --hold. */
+static void clock_set(struct bench_clock *c, double secs, double duration, double hold)
+{
+	clock_gettime(CLOCK_MONOTONIC, &c->start);
+	ts_add(&c->start, secs);
+	c->stop = c->start;
+	ts_add(&c->stop, duration);
+	c->leave = c->stop;
+	ts_add(&c->leave, hold);
+}
+
+/* --start-on-usr1: the clock set (a run of -d, or none), then the gate
+ * opened: every worker's read of it returns. */
+static void gate_open(struct bench *b, double secs, bool run)
+{
+	clock_set(b->clk, secs, run ? b->duration : 0, run ? b->hold : 0);
+	close(b->gate[1]);
+	b->gate[1] = -1;
+}
+
+/* --start-on-usr1: the signal, blocked in every task, taken here. */
+static int wait_usr1(void)
+{
+	const struct timespec cap = { 3600, 0 };
+	sigset_t set;
+	int sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	do
+		sig = sigtimedwait(&set, NULL, &cap);
+	while (sig < 0 && errno == EINTR);
+	return sig == SIGUSR1 ? 0 : cli_err("--start-on-usr1", "no SIGUSR1 in %ld s", (long)cap.tv_sec);
+}
+
 int lock_bench_main(int argc, char **argv)
 {
-	struct bench b = { .threads = 4, .procs = 4, .duration = 2, .done = { -1, -1 }, .memfd = -1 };
+	struct bench b = { .threads = 4, .procs = 4, .duration = 2, .done = { -1, -1 },
+			   .gate = { -1, -1 }, .memfd = -1 };
 	pthread_t *tids = NULL;
 	pid_t *pids = NULL;
 	unsigned int npids = 0, i, nthreads = 0;
@@ -438,6 +510,14 @@ int lock_bench_main(int argc, char **argv)
 	err = tids && pids ? 0 : cli_err(NULL, "out of memory");
 	if (!err && pipe(b.done))
 		err = cli_err("pipe", "%s", strerror(errno));
+	if (!err && b.on_usr1 && pipe(b.gate))
+		err = cli_err("pipe", "%s", strerror(errno));
+	b.clk = mmap(NULL, sizeof(*b.clk), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (b.clk == MAP_FAILED) {
+		b.clk = NULL;
+		if (!err)
+			err = cli_err("mmap", "%s", strerror(errno));
+	}
 	if (!err && b.owner && (b.memfd = memfd_create("frugal-owner", MFD_CLOEXEC)) < 0)
 		err = cli_err("memfd_create", "%s", strerror(errno));
 	/*
@@ -451,13 +531,18 @@ int lock_bench_main(int argc, char **argv)
 		memset(b.holder_buf, 'h', HOLDER_BYTES);
 	if (err)
 		goto out;
-	clock_gettime(CLOCK_MONOTONIC, &b.start);
-	/* Leave time to create everything before the start line. */
-	ts_add(&b.start, b.delay + 0.2 + (b.threads + b.procs + b.owner + b.pthreads) * 0.002);
-	b.stop = b.start;
-	ts_add(&b.stop, b.duration);
-	b.leave = b.stop;
-	ts_add(&b.leave, b.hold);
+	if (b.on_usr1) {
+		/* Blocked before any task exists: every one inherits the mask. */
+		sigset_t set;
+
+		sigemptyset(&set);
+		sigaddset(&set, SIGUSR1);
+		pthread_sigmask(SIG_BLOCK, &set, NULL);
+	} else {
+		/* Leave time to create everything before the start line. */
+		clock_set(b.clk, b.delay + 0.2 + (b.threads + b.procs + b.owner + b.pthreads) * 0.002,
+			  b.duration, b.hold);
+	}
 	if (b.procs && (err = spawn_pipe(&b, pids, &npids)))
 		goto out;
 	for (i = 0; i < b.threads; i++) {
@@ -484,6 +569,14 @@ int lock_bench_main(int argc, char **argv)
 		}
 		nthreads++;
 	}
+	if (b.on_usr1) {
+		fprintf(stderr, "frugal bench lock: ready, %u threads and %u processes\n",
+			nthreads, npids);
+		err = wait_usr1();
+		if (err)
+			goto out;
+		gate_open(&b, 0.05, true);
+	}
 	/*
 	 * Say when every worker has stopped contending and is parked (tests
 	 * stop their tracers on this line, during --hold, rather than after a
@@ -492,6 +585,9 @@ int lock_bench_main(int argc, char **argv)
 	if (wait_done(&b, nthreads + (npids ? npids - 1 : 0)) && wait_parked(&b, pids, npids))
 		fprintf(stderr, "frugal bench lock: run over\n");
 out:
+	/* Workers still at the gate pass it into a run that is already over. */
+	if (b.gate[1] >= 0)
+		gate_open(&b, 0, false);
 	for (i = 0; i < nthreads; i++)
 		pthread_join(tids[i], NULL);
 	/* The writers end on their own; the reader ends when they are gone. */
@@ -509,8 +605,12 @@ out:
 		close(b.done[0]);
 		close(b.done[1]);
 	}
+	if (b.gate[0] >= 0)
+		close(b.gate[0]);
 	if (b.memfd >= 0)
 		close(b.memfd);
+	if (b.clk)
+		munmap(b.clk, sizeof(*b.clk));
 	free(b.holder_buf);
 	free(tids);
 	free(pids);

@@ -294,11 +294,12 @@ mkfifo "$W/go"
 "$W/kids" group 6 <"$W/go" >"$W/group.pids" &
 g=$!
 exec 9>"$W/go"			# opened only now: the helper's stdin blocks until here
-for i in $(seq 50); do [ "$(wc -l <"$W/group.pids")" -ge 6 ] && break; sleep 0.05; done
+for i in $(seq 2400); do [ "$(wc -l <"$W/group.pids")" -ge 6 ] && break; sleep 0.05; done
 pids=$(echo $g $(cat "$W/group.pids") | tr ' ' ,)
 "$FRUGAL" lock -v -t -x , -p "$pids" >"$W/group.csv" 2>"$W/group.err" &
 f=$!
-for i in $(seq 100); do grep -q attached "$W/group.err" && break; sleep 0.05; done
+for i in $(seq 2400); do grep -q attached "$W/group.err" && break; sleep 0.05; done
+grep -q attached "$W/group.err" || fail "-p, processes exiting: frugal attached (in 120 s)" "$(tail -3 "$W/group.err")"
 echo >&9			# the children start contending
 exec 9>&-
 for i in $(seq 200); do kill -0 $f 2>/dev/null || break; sleep 0.05; done

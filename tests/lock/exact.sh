@@ -18,28 +18,28 @@ if ! perf stat -e lock:contention_end -x, -o /dev/null true 2>/dev/null; then
 fi
 
 # run NAME FRUGAL-OPTS DURATION BENCH-OPTS: the bench creates its tasks and
-# waits (--delay); perf and frugal attach to all of them; it runs; both are
-# stopped once the bench says its run is over, while its tasks are still
-# alive (--hold), since perf stops counting a task partway through its exit
-# and frugal does not.
+# waits for SIGUSR1; perf and frugal attach to all of them; it runs; both
+# are stopped once the bench says its run is over, while its tasks are
+# still alive (--hold), since perf stops counting a task partway through
+# its exit and frugal does not.
 run() {
-	local name=$1 fopts=$2 d=$3 bopts=$4 b p f i pids
-	"$FRUGAL" bench lock $bopts -d "$d" --delay 2 --hold 20 2>"$_tmp/$name.bench" & b=$!
-	sleep 0.7
-	pids=$(echo $b $(pgrep -P $b) | tr ' ' ,)
+	local name=$1 fopts=$2 d=$3 bopts=$4 b p f pids
+	"$FRUGAL" bench lock $bopts -d "$d" --start-on-usr1 --hold 20 2>"$_tmp/$name.bench" & b=$!
+	pids=$(bench_ready "$_tmp/$name.bench" $b) || fail "$name: the bench said it was ready" "$(cat "$_tmp/$name.bench")"
 	# perf starts with its counters off and says when they are all on (one
 	# per thread, 200 threads in the overflow case): only then does frugal
-	# start, so that no event is frugal's alone because perf was still
-	# opening counters.
+	# start, and only once frugal has attached does the run start, so that
+	# every event is seen by both.
 	rm -f "$_tmp/ctl" "$_tmp/ack"
 	mkfifo "$_tmp/ctl" "$_tmp/ack"
 	perf stat -e lock:contention_begin,lock:contention_end -x, -o "$_tmp/$name.perf" \
 		-D -1 --control fifo:"$_tmp/ctl","$_tmp/ack" -p "$pids" & p=$!
 	exec 8<>"$_tmp/ctl" 9<>"$_tmp/ack"
 	echo enable >&8
-	read -r -t 30 ack <&9 && [ "$ack" = ack ] || fail "$name: perf stat enabled its counters" "no ack"
+	read -r -t 120 ack <&9 && [ "$ack" = ack ] || fail "$name: perf stat enabled its counters" "no ack"
 	"$FRUGAL" lock -v --json $fopts -p "$pids" >"$_tmp/$name.json" 2>"$_tmp/$name.err" & f=$!
-	for i in $(seq 50); do grep -q attached "$_tmp/$name.err" && break; sleep 0.05; done
+	wait_for "$_tmp/$name.err" attached 120 || fail "$name: frugal attached" "$(tail -3 "$_tmp/$name.err")"
+	kill -USR1 $b
 	run_over "$_tmp/$name.bench" $b
 	check "$name: the bench's run was over before the tracers stopped" grep -q "run over" "$_tmp/$name.bench"
 	kill -INT $f $p

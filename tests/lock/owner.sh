@@ -13,16 +13,15 @@
 can_bpf "lock -o" || finish
 BENCH="$FRUGAL bench lock -T 0 -P 0 --owner 3 -d 1 --delay 0.3"
 
-# The waiters' waits, by owner: the bench's threads exist during --delay,
-# frugal follows the waiters' thread ids, and stops once the run is over.
-"$FRUGAL" bench lock -T 0 -P 0 --owner 2 -d 1 --delay 1 --hold 20 2>"$_tmp/ob" & b=$!
-waiters() {
-	tids=$(for t in /proc/$b/task/*; do [ "$(cat "$t/comm" 2>/dev/null)" = waiter ] && basename "$t"; done | paste -sd,)
-	[ "$(tr , '\n' <<<"$tids" | grep -c .)" = 2 ]
-}
-for i in $(seq 100); do waiters && break; sleep 0.05; done
+# The waiters' waits, by owner: the bench's threads exist once it says it
+# is ready, frugal follows the waiters' thread ids, the run starts once it
+# has attached, and frugal stops once the run is over.
+"$FRUGAL" bench lock -T 0 -P 0 --owner 2 -d 1 --start-on-usr1 --hold 20 2>"$_tmp/ob" & b=$!
+bench_ready "$_tmp/ob" $b >/dev/null || fail "owner: the bench said it was ready" "$(cat "$_tmp/ob")"
+tids=$(for t in /proc/$b/task/*; do [ "$(cat "$t/comm" 2>/dev/null)" = waiter ] && basename "$t"; done | paste -sd,)
 "$FRUGAL" lock -o -Y rwsem,mutex --json -v --tid "$tids" >"$_tmp/o.json" 2>"$_tmp/o.err" & f=$!
-for i in $(seq 50); do grep -q attached "$_tmp/o.err" && break; sleep 0.05; done
+wait_for "$_tmp/o.err" attached 120 || fail "owner: frugal attached" "$(tail -3 "$_tmp/o.err")"
+kill -USR1 $b
 run_over "$_tmp/ob" $b
 kill -INT $f; wait $f; kill $b; wait $b 2>/dev/null
 check "owner: -o implies -t (task rows), and JSON says they are owners" \

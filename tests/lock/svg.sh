@@ -108,8 +108,10 @@ fi
 
 # chrome ARGS...: headless, with a profile of its own (nothing shared with
 # a browser or another test), bounded in time.
+# A cap against a hang, not a bound: 50,000 stacks on a loaded machine once
+# took chromium more than 120 s to load, click and dump.
 chrome() {
-	timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$_tmp/profile" \
+	timeout 600 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$_tmp/profile" \
 		--window-size=1200,800 "$@" 2>>"$_tmp/chrome.err"
 }
 

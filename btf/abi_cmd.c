@@ -13,6 +13,7 @@
 #include <bpf/btf.h>
 
 #include "btf/abi.h"
+#include "btf/abi_base.h"
 #include "btf/abi_int.h"
 #include "btf/abi_lists.h"
 #include "btf/btf.h"
@@ -323,8 +324,12 @@ static int side__load(struct side *s, const char *base)
 
 	if (base && btf_load(base, NULL, &s->base, why, sizeof(why)))
 		return cli_err(base, "%s", why);
+	if (base && abi_base__check_release(s->path, base, why, sizeof(why)))
+		return cli_err(s->path, "%s", why);
 	if (btf_load(s->path, s->base, &s->btf, why, sizeof(why)))
 		return cli_err(s->path, "%s", why);
+	if (base && abi_base__check_split(s->btf, s->base, why, sizeof(why)))
+		return cli_err(s->path, "split BTF built on another base than %s (%s)", base, why);
 	err = side__index(s);
 	if (err)
 		return cli_err(s->path, "indexing: %s", strerror(-err));

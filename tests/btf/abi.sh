@@ -197,6 +197,8 @@ check "abi: ... the module's symbol reaches the base's struct" has "$out" \
 	"    parameter 1 (s): struct shared * -> struct shared: 3 changes"
 expect_exit "abi --base: module against itself" 0 "$FRUGAL" btf abi --base "$W/old.btf" \
 	"$W/mod_old.o" "$W/mod_old.o"
+expect_exit "abi: module on two ELF bases, releases checked" 12 "$FRUGAL" btf abi --base-a "$W/old.o" \
+	--base-b "$W/new.o" "$W/mod_old.o" "$W/mod_new.o"
 
 # Bad input: one line naming the file, exit 1, nothing on stdout.
 bad() {	# bad NAME FILE-IN-MESSAGE WHAT ARGS...
@@ -212,6 +214,17 @@ bad "not BTF nor ELF" "$FX/abi_old.c" "neither raw BTF" "$W/old.btf" "$FX/abi_ol
 bad "truncated BTF" "$W/trunc.btf" "not valid BTF" "$W/trunc.btf" "$W/old.btf"
 bad "split BTF without its base" "$W/mod_old.o" "ELF's .BTF section is not valid BTF (split BTF needs --base)" \
 	"$W/mod_old.o" "$W/mod_new.o"
+# A module on another base than its own: libbpf loads it, every name and
+# id of its own lands elsewhere; the release, or the BTF itself, tells.
+bad "module on another base (raw: the names tell)" "$W/mod_old.o" \
+	"split BTF built on another base than $W/new.btf (type" \
+	--base "$W/new.btf" "$W/mod_old.o" "$W/mod_new.o"
+bad "module on the older base (raw)" "$W/mod_new.o" \
+	"split BTF built on another base than $W/old.btf (type" \
+	--base "$W/old.btf" "$W/mod_new.o" "$W/mod_new.o"
+bad "module on another kernel's vmlinux (the releases tell)" "$W/mod_old.o" \
+	"module built for kernel 6.1.0-1-fixture, base $W/new.o is kernel 6.1.0-2-fixture" \
+	--base-a "$W/new.o" --base-b "$W/new.o" "$W/mod_old.o" "$W/mod_new.o"
 bad "missing --symbols file" "$W/nope.list" "No such file" --symbols "$W/nope.list" \
 	"$W/old.o" "$W/new.o"
 bad "missing --suppressions file" "$W/nope.supp" "No such file" --suppressions "$W/nope.supp" \

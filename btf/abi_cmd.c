@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "btf/abi_int.h"
 #include "btf/abi_lists.h"
 #include "btf/btf.h"
+#include "btf/encode.h"
 #include "btf/load.h"
 #include "cli/cli.h"
 #include "lib/array.h"
@@ -28,6 +30,7 @@
 struct side {
 	const char *path;
 	struct btf *base, *btf;
+	char enc_dir[2][PATH_MAX];	/* base's, own BTF encoded from DWARF here */
 	uint32_t *ids;		/* named FUNC and VAR ids, indexed by BYNAME */
 	size_t nids, ids_cap;
 	size_t nown;		/* IDS[0, NOWN) are the side's own, not its base's */
@@ -40,7 +43,8 @@ static void usage_help(void)
 {
 	fputs("usage: frugal btf abi [OPTIONS] OLD NEW\n\n"
 	      "Compare the ABI of the exported symbols of OLD and NEW: each kernel, module\n"
-	      "(split BTF, with --base) or raw BTF.  The symbols are those in the ELF's\n"
+	      "(split BTF, with --base) or raw BTF; an ELF file with DWARF and no .BTF\n"
+	      "is encoded first.  The symbols are those in the ELF's\n"
 	      "__ksymtab sections, those a Module.symvers lists (--symvers), those named\n"
 	      "by --symbols, or else every function and variable of the BTF.  Each is\n"
 	      "added, removed or changed; a changed one is shown with the path to each\n"
@@ -317,17 +321,100 @@ static int read_suppressions(struct abi_supp *sp, const struct btf_abi_opts *o)
 	return 0;
 }
 
-static int side__load(struct side *s, const char *base)
+/* Whether PATH, an ELF file, has a .BTF section and DWARF; false, false if not ELF. */
+static void elf_has(const char *path, bool *btf, bool *dwarf)
 {
+	struct elf_file ef;
+	GElf_Shdr shdr;
+	char why[256];
+
+	*btf = *dwarf = false;
+	if (!is_elf(path) || elf_file__open(&ef, path, why, sizeof(why)))
+		return;
+	*btf = elf_file__section(&ef, ".BTF", &shdr) != NULL;
+	*dwarf = elf_file__section(&ef, ".debug_info", &shdr) != NULL;
+	elf_file__close(&ef);
+}
+
+/*
+ * PATH, an ELF file with DWARF but no .BTF (a -dbg vmlinux, a .ko built
+ * without BTF): encoded as `frugal btf encode` would, on BASE's BTF when
+ * BASE is not NULL, into a file of a private directory DIR (the encoder
+ * writes files; a module's encoding needs its base as a file too), then
+ * loaded.  side__free() removes DIR.
+ */
+static int encode_dwarf(const char *path, const char *base, struct btf *base_btf, char *dir,
+			struct btf **out, char *why, size_t whylen)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct btf_enc_opts eo = {};
+	char file[PATH_MAX + 8];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int err;
+
+	snprintf(dir, PATH_MAX, "%s/frugal-abi.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		err = -errno;
+		snprintf(why, whylen, "encoding its DWARF: %s: %s", dir, strerror(errno));
+		dir[0] = 0;
+		return err;
+	}
+	snprintf(file, sizeof(file), "%s/btf", dir);
+	eo.path = path;
+	eo.detached = file;
+	eo.base = base;
+	eo.features = btf_feat__default();
+	eo.rules = BTF_RULES_PAHOLE_1_30;
+	eo.jobs = cpus > 0 ? (unsigned int)cpus : 1;
+	eo.errbuf = why;
+	eo.errlen = whylen;
+	err = btf_enc__run(&eo);
+	if (!err)
+		err = btf_load(file, base_btf, out, why, whylen);
+	return err;
+}
+
+/* The name of the file holding the BTF encoded in DIR, else PATH itself. */
+static const char *btf_file(const char *path, const char *dir, char *buf, size_t len)
+{
+	if (!*dir)
+		return path;
+	snprintf(buf, len, "%s/btf", dir);
+	return buf;
+}
+
+/* PATH's BTF: its .BTF section, or raw BTF, or else its DWARF encoded (-v says so). */
+static int load_or_encode(const char *path, const char *base, struct btf *base_btf, char *dir,
+			  struct btf **out)
+{
+	bool btf, dwarf;
 	char why[256];
 	int err;
 
-	if (base && btf_load(base, NULL, &s->base, why, sizeof(why)))
-		return cli_err(base, "%s", why);
+	elf_has(path, &btf, &dwarf);
+	if (dwarf && !btf) {
+		cli_log("frugal btf abi: %s: no .BTF, its DWARF encoded here\n", path);
+		err = encode_dwarf(path, base, base_btf, dir, out, why, sizeof(why));
+	} else {
+		err = btf_load(path, base_btf, out, why, sizeof(why));
+		if (err == -ENOENT && is_elf(path))
+			snprintf(why, sizeof(why), "ELF file has neither a .BTF section nor DWARF");
+	}
+	return err ? cli_err(path, "%s", why) : 0;
+}
+
+static int side__load(struct side *s, const char *base)
+{
+	char why[256], basefile[PATH_MAX + 8];
+	int err;
+
+	if (base && load_or_encode(base, NULL, NULL, s->enc_dir[0], &s->base))
+		return -1;
 	if (base && abi_base__check_release(s->path, base, why, sizeof(why)))
 		return cli_err(s->path, "%s", why);
-	if (btf_load(s->path, s->base, &s->btf, why, sizeof(why)))
-		return cli_err(s->path, "%s", why);
+	if (load_or_encode(s->path, base ? btf_file(base, s->enc_dir[0], basefile, sizeof(basefile)) : NULL,
+			   s->base, s->enc_dir[1], &s->btf))
+		return -1;
 	if (base && abi_base__check_split(s->btf, s->base, why, sizeof(why)))
 		return cli_err(s->path, "split BTF built on another base than %s (%s)", base, why);
 	err = side__index(s);
@@ -356,6 +443,7 @@ static int side__names(struct side *s)
 
 static void side__free(struct side *s)
 {
+	char file[PATH_MAX + 8];
 	size_t i;
 
 	for (i = 0; i < s->nnames; i++)
@@ -365,6 +453,13 @@ static void side__free(struct side *s)
 	idxmap__free(&s->byname);
 	btf__free(s->btf);
 	btf__free(s->base);
+	for (i = 0; i < 2; i++) {
+		if (!s->enc_dir[i][0])
+			continue;
+		snprintf(file, sizeof(file), "%s/btf", s->enc_dir[i]);
+		unlink(file);
+		rmdir(s->enc_dir[i]);
+	}
 }
 
 static int add_sym(struct abi *abi, const char *name, enum abi_sym_status st)

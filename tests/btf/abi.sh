@@ -200,6 +200,40 @@ expect_exit "abi --base: module against itself" 0 "$FRUGAL" btf abi --base "$W/o
 expect_exit "abi: module on two ELF bases, releases checked" 12 "$FRUGAL" btf abi --base-a "$W/old.o" \
 	--base-b "$W/new.o" "$W/mod_old.o" "$W/mod_new.o"
 
+# DWARF without .BTF (a -dbg vmlinux, a .ko built without BTF): encoded on
+# the fly, the same report as from the BTF that frugal btf encode writes.
+gcc -g -c "$FX/abi_old.c" -o "$W/old_dw.o" && gcc -g -c "$FX/abi_new.c" -o "$W/new_dw.o" &&
+	gcc -g -c "$FX/abi_mod.c" -o "$W/mod_old_dw.o"
+"$FRUGAL" btf abi "$W/old.o" "$W/new.o" > "$W/from_btf.txt"
+expect_exit "abi: DWARF only, encoded on the fly" 12 env TMPDIR="$W" "$FRUGAL" btf abi "$W/old_dw.o" "$W/new_dw.o"
+check "abi: ... the same report as from their BTF" test "$out" = "$(cat "$W/from_btf.txt")"
+check "abi: ... silent without -v" test -z "$err"
+expect_exit "abi -v: DWARF only" 12 "$FRUGAL" btf abi -v "$W/old_dw.o" "$W/new.o"
+check "abi -v: ... says so in one line, for that file alone" \
+	test "$err" = "frugal btf abi: $W/old_dw.o: no .BTF, its DWARF encoded here"
+expect_exit "abi: a DWARF-only module on a DWARF-only base" 12 "$FRUGAL" btf abi \
+	--base-a "$W/old_dw.o" --base-b "$W/new.o" "$W/mod_old_dw.o" "$W/mod_new.o"
+check "abi: ... the module's symbol reaches the base's struct" has "$out" \
+	"    parameter 1 (s): struct shared * -> struct shared: 3 changes"
+expect_exit "abi: a DWARF-only module against its BTF" 0 env TMPDIR="$W" "$FRUGAL" btf abi \
+	--base "$W/old.btf" "$W/mod_old_dw.o" "$W/mod_old.o"
+check "abi: ... no encoding left behind in TMPDIR" test -z "$(ls "$W" | grep frugal-abi)"
+gcc -c "$FX/abi_old.c" -o "$W/nodw.o"
+
+# A real module: Debian's -dbg .ko with its .BTF taken out, encoded again on
+# its vmlinux, against itself with its .BTF.
+KDBG=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}/kernel-dbg
+KO=$KDBG/modules/kernel/drivers/net/tun.ko
+if [ -s "$KDBG/PACKAGE" ] && [ -f "$KO" ] && command -v objcopy >/dev/null; then
+	objcopy --remove-section=.BTF --remove-section=.BTF.ext "$KO" "$W/tun_dw.ko"
+	expect_exit "abi: Debian's tun.ko, DWARF encoded on the fly, against its BTF" 0 \
+		"$FRUGAL" btf abi --base "$KDBG/vmlinux" "$KO" "$W/tun_dw.ko"
+	check "abi: ... its exported symbols compared" has "$out" \
+		"3 symbols: 0 added, 0 removed, 0 changed, 0 incompatible; 0 types changed"
+else
+	skip "abi: a real DWARF module" "no $KO (scripts/fetch-kernel-dbg.sh) or objcopy"
+fi
+
 # Bad input: one line naming the file, exit 1, nothing on stdout.
 bad() {	# bad NAME FILE-IN-MESSAGE WHAT ARGS...
 	local name=$1 file=$2 what=$3; shift 3
@@ -211,6 +245,8 @@ bad() {	# bad NAME FILE-IN-MESSAGE WHAT ARGS...
 head -c 100 "$W/old.btf" > "$W/trunc.btf"
 bad "missing file" "$W/nope" "No such file" "$W/nope" "$W/old.btf"
 bad "not BTF nor ELF" "$FX/abi_old.c" "neither raw BTF" "$W/old.btf" "$FX/abi_old.c"
+bad "an ELF with neither BTF nor DWARF" "$W/nodw.o" "ELF file has neither a .BTF section nor DWARF" \
+	"$W/nodw.o" "$W/old.o"
 bad "truncated BTF" "$W/trunc.btf" "not valid BTF" "$W/trunc.btf" "$W/old.btf"
 bad "split BTF without its base" "$W/mod_old.o" "ELF's .BTF section is not valid BTF (split BTF needs --base)" \
 	"$W/mod_old.o" "$W/mod_new.o"

@@ -54,10 +54,12 @@ static const char *type_misfit(const struct btf *btf, uint32_t id)
 	switch (btf_kind(t)) {
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
-		for (i = 0, m = btf_members(t); i < n; i++, m++)
-			if (!str_starts(btf, m->name_off) || !ref_ok(btf, m->type, false, false) ||
-			    !m->type)
-				return "a member's name or type is not one of this base";
+		for (i = 0, m = btf_members(t); i < n; i++, m++) {
+			if (!str_starts(btf, m->name_off))
+				return "a member's name falls mid-string";
+			if (!m->type || !ref_ok(btf, m->type, false, false))
+				return "a member's type is void, a FUNC or a VAR";
+		}
 		return NULL;
 	case BTF_KIND_ENUM:
 		for (i = 0; i < n; i++)
@@ -70,9 +72,12 @@ static const char *type_misfit(const struct btf *btf, uint32_t id)
 				return "an enumerator's name falls mid-string";
 		return NULL;
 	case BTF_KIND_FUNC_PROTO:
-		for (i = 0, p = btf_params(t); i < n; i++, p++)
-			if (!str_starts(btf, p->name_off) || !ref_ok(btf, p->type, false, false))
-				return "a parameter's name or type is not one of this base";
+		for (i = 0, p = btf_params(t); i < n; i++, p++) {
+			if (!str_starts(btf, p->name_off))
+				return "a parameter's name falls mid-string";
+			if (!ref_ok(btf, p->type, false, false))
+				return "a parameter's type is a FUNC or VAR";
+		}
 		return ref_ok(btf, t->type, false, false) ? NULL : "its return type is a FUNC or VAR";
 	case BTF_KIND_FUNC:
 		return ref_ok(btf, t->type, true, false) ? NULL : "a FUNC whose type is no FUNC_PROTO";

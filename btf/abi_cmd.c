@@ -26,6 +26,15 @@
 #include "lib/hash.h"
 #include "lib/io.h"
 
+/*
+ * A second FUNC of a name already indexed: vmlinux's BTF has two strncat,
+ * the exported one and fortify's inline copy, of other prototypes.
+ */
+struct side_alt {
+	uint32_t idx;		/* the name's entry in IDS */
+	uint32_t id;
+};
+
 /* One side: its BTF, its FUNCs and VARs by name, the names it exports. */
 struct side {
 	const char *path;
@@ -35,6 +44,8 @@ struct side {
 	size_t nids, ids_cap;
 	size_t nown;		/* IDS[0, NOWN) are the side's own, not its base's */
 	struct idxmap byname;
+	struct side_alt *alts;	/* FUNCs and VARs of a name met after the first */
+	size_t nalts, alts_cap;
 	char **names;		/* the symbols compared, sorted, unique */
 	size_t nnames, names_cap;
 };
@@ -96,10 +107,26 @@ static int side__index_range(struct side *s, uint32_t from, uint32_t to)
 		r = idxmap__find_or_add(&s->byname, hash_fnv1a_str(name), name_eq, &ctx, name, &idx);
 		if (r < 0)
 			return r;
-		if (r == 0)
+		if (r == 0) {
 			s->nids++;
+			continue;
+		}
+		if (array__grow(&s->alts, &s->alts_cap, s->nalts + 1, sizeof(*s->alts), 64))
+			return -ENOMEM;
+		s->alts[s->nalts].idx = idx;
+		s->alts[s->nalts++].id = id;
 	}
 	return 0;
+}
+
+/* By idx, then in the BTF's order (qsort is not stable: the id decides). */
+static int cmp_alt(const void *a, const void *b)
+{
+	const struct side_alt *x = a, *y = b;
+
+	if (x->idx != y->idx)
+		return x->idx < y->idx ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
 }
 
 /*
@@ -114,6 +141,8 @@ static int side__index(struct side *s)
 	s->nown = s->nids;
 	if (!r && s->base)
 		r = side__index_range(s, 1, first_id(s));
+	if (!r && s->nalts)
+		qsort(s->alts, s->nalts, sizeof(*s->alts), cmp_alt);
 	return r;
 }
 
@@ -125,6 +154,85 @@ static uint32_t side__find(const struct side *s, const char *name)
 	if (idxmap__find(&s->byname, hash_fnv1a_str(name), name_eq, &ctx, name, &idx))
 		return 0;
 	return s->ids[idx];
+}
+
+#define SIDE_CANDIDATES 8
+
+/* NAME's FUNCs or VARs on S, the first indexed first: how many, at most MAX. */
+static size_t side__candidates(const struct side *s, const char *name, uint32_t *out, size_t max)
+{
+	struct name_ctx ctx = { s->btf, s->ids };
+	size_t lo = 0, hi = s->nalts, mid, n = 0;
+	uint32_t idx;
+
+	if (idxmap__find(&s->byname, hash_fnv1a_str(name), name_eq, &ctx, name, &idx))
+		return 0;
+	out[n++] = s->ids[idx];
+	while (lo < hi) {	/* ALTS is sorted by idx: the first of IDX's */
+		mid = lo + (hi - lo) / 2;
+		if (s->alts[mid].idx < idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < s->nalts && s->alts[lo].idx == idx && n < max; lo++)
+		out[n++] = s->alts[lo].id;
+	return n;
+}
+
+/* A FUNC's or VAR's type as text: "int (struct sk_buff *, u32)", "struct net". */
+static void symbol_sig(const struct btf *btf, uint32_t id, char *buf, size_t len)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id), *proto;
+	const struct btf_param *p;
+	char one[256];
+	size_t pos;
+	uint16_t i;
+
+	if (!btf_is_func(t)) {
+		abi__type_name(btf, t->type, buf, len);
+		return;
+	}
+	proto = btf__type_by_id(btf, t->type);
+	abi__type_name(btf, proto->type, buf, len);
+	for (i = 0, p = btf_params(proto); i < btf_vlen(proto); i++, p++) {
+		pos = strlen(buf);
+		snprintf(buf + pos, len - pos, "%s%s", i ? ", " : " (",
+			 abi__type_name(btf, p->type, one, sizeof(one)));
+	}
+	pos = strlen(buf);
+	snprintf(buf + pos, len - pos, ")");
+}
+
+/*
+ * The FUNCs or VARs to compare for NAME, in *A and *B (0: none).  When a
+ * side has several of that name, the pair of the same type, if any: which
+ * of them comes first in the BTF changes from build to build, and the
+ * first against the first would report a change that is not one.
+ */
+static void pick_pair(const struct side *side, const char *name, uint32_t *a, uint32_t *b)
+{
+	uint32_t ca[SIDE_CANDIDATES], cb[SIDE_CANDIDATES];
+	size_t na = side__candidates(&side[0], name, ca, SIDE_CANDIDATES);
+	size_t nb = side__candidates(&side[1], name, cb, SIDE_CANDIDATES);
+	char sa[1024], sb[1024];
+	size_t i, j;
+
+	*a = na ? ca[0] : 0;
+	*b = nb ? cb[0] : 0;
+	if (na + nb <= 2)
+		return;
+	for (i = 0; i < na; i++) {
+		symbol_sig(side[0].btf, ca[i], sa, sizeof(sa));
+		for (j = 0; j < nb; j++) {
+			symbol_sig(side[1].btf, cb[j], sb, sizeof(sb));
+			if (!strcmp(sa, sb)) {
+				*a = ca[i];
+				*b = cb[j];
+				return;
+			}
+		}
+	}
 }
 
 static int side__add_name(struct side *s, const char *name, size_t len)
@@ -450,6 +558,7 @@ static void side__free(struct side *s)
 		free(s->names[i]);
 	free(s->names);
 	free(s->ids);
+	free(s->alts);
 	idxmap__free(&s->byname);
 	btf__free(s->btf);
 	btf__free(s->base);
@@ -483,9 +592,10 @@ static int add_sym(struct abi *abi, const char *name, enum abi_sym_status st)
 static int add_name(struct abi *abi, const struct side *side, const char *name, bool in_a,
 		    bool in_b)
 {
-	uint32_t a = side__find(&side[0], name), b = side__find(&side[1], name), node;
+	uint32_t a, b, node;
 	int err;
 
+	pick_pair(side, name, &a, &b);
 	err = add_sym(abi, name, !in_a ? ABI_SYM_ADDED : !in_b ? ABI_SYM_REMOVED : ABI_SYM_SAME);
 	if (err || !in_a || !in_b || !a || !b)
 		return err;

@@ -200,6 +200,30 @@ expect_exit "abi --base: module against itself" 0 "$FRUGAL" btf abi --base "$W/o
 expect_exit "abi: module on two ELF bases, releases checked" 12 "$FRUGAL" btf abi --base-a "$W/old.o" \
 	--base-b "$W/new.o" "$W/mod_old.o" "$W/mod_new.o"
 
+# Two FUNCs of one name (vmlinux has two strncat: the exported one and an
+# inline copy of another prototype), in the other order on NEW: the pair
+# of the same type is compared, not the first against the first.  Raw BTF
+# written here: frugal btf encode keeps one FUNC of a name.
+python3 - "$W/dup_old.btf" "$W/dup_new.btf" <<'PY'
+import struct, sys
+strs = b"\0int\0long\0x\0dup\0"
+INT, LONG, X, DUP = 1, 5, 10, 12
+def btf(first_proto, second_proto):
+    t = struct.pack("<IIII", INT, 1 << 24, 4, (1 << 24) | 32)        # [1] int
+    t += struct.pack("<IIII", LONG, 1 << 24, 8, (1 << 24) | 64)      # [2] long
+    t += struct.pack("<IIIII", 0, (13 << 24) | 1, 1, X, 1)           # [3] int (int x)
+    t += struct.pack("<III", DUP, 12 << 24, first_proto)             # [4] dup
+    t += struct.pack("<IIIII", 0, (13 << 24) | 1, 2, X, 2)           # [5] long (long x)
+    t += struct.pack("<III", DUP, 12 << 24, second_proto)            # [6] dup
+    return struct.pack("<HBBIIIII", 0xeB9F, 1, 0, 24, 0, len(t), len(t), len(strs)) + t + strs
+open(sys.argv[1], "wb").write(btf(3, 5))
+open(sys.argv[2], "wb").write(btf(5, 3))
+PY
+expect_exit "abi: two FUNCs of a name, in the other order: no change" 0 \
+	"$FRUGAL" btf abi "$W/dup_old.btf" "$W/dup_new.btf"
+check "abi: ... the name compared once" has "$out" \
+	"1 symbols: 0 added, 0 removed, 0 changed, 0 incompatible; 0 types changed"
+
 # DWARF without .BTF (a -dbg vmlinux, a .ko built without BTF): encoded on
 # the fly, the same report as from the BTF that frugal btf encode writes.
 gcc -g -c "$FX/abi_old.c" -o "$W/old_dw.o" && gcc -g -c "$FX/abi_new.c" -o "$W/new_dw.o" &&

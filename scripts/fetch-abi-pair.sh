@@ -2,15 +2,16 @@
 # Fetch two of Debian bookworm's 6.1 kernel ABIs, for checking `frugal btf
 # abi` against genksyms' CRCs (tests/long/abi-crc.sh): from each, the
 # vmlinux (taken out of the image package's vmlinuz, which keeps .BTF) and
-# the Module.symvers of its headers package.  apt runs on a private state
+# the Module.symvers of its headers package, and the modules that export
+# symbols (with their split .BTF).  apt runs on a private state
 # (scripts/apt-private.sh); nothing is installed.  About 57 MB downloaded
 # (two cloud image packages of 27 MB, two headers packages of 1.5 MB); 2 x
-# 60 MB kept.  Idempotent: an ABI already unpacked is reused.
+# 80 MB kept.  Idempotent: an ABI already unpacked is reused.
 #
 #   scripts/fetch-abi-pair.sh [OLD NEW]    ABI numbers (default: 54 55)
 #
-# Prints one line per ABI: "ABI DIR VERSION", DIR holding vmlinux and
-# Module.symvers.  Exit status 0, 1 on an error, 3 when the archive cannot
+# Prints one line per ABI: "ABI DIR VERSION", DIR holding vmlinux,
+# Module.symvers and modules/ (the exporting ones, as under kernel/).  Exit status 0, 1 on an error, 3 when the archive cannot
 # be reached or no longer has the ABI.
 set -eu
 CACHE=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}
@@ -41,8 +42,8 @@ vmlinux_of() {
 }
 
 fetch() {
-	local abi=$1 K=$TOP/$1 img hdr d sv
-	[ -s "$K/VERSION" ] && return 0
+	local abi=$1 K=$TOP/$1 img hdr d sv kdir m f
+	[ -s "$K/VERSION" ] && [ -d "$K/modules" ] && return 0
 	img=linux-image-6.1.0-$abi-$FLAVOUR
 	hdr=linux-headers-6.1.0-$abi-$FLAVOUR
 	apt_ready
@@ -62,6 +63,21 @@ fetch() {
 	sv=$(find "$K/root" -name Module.symvers | head -1)
 	[ -n "$sv" ] || die "$abi: no Module.symvers in $hdr"
 	mv "$sv" "$K/Module.symvers"
+	# The modules that export (Module.symvers names them), plain or compressed.
+	mkdir -p "$K/modules"
+	kdir=$(find "$K/root" -type d -path '*/lib/modules/*/kernel' | head -1)
+	awk -F'\t' '$3 != "vmlinux" { print $3 }' "$K/Module.symvers" | sort -u |
+	while read -r m; do
+		for f in "$kdir/$m.ko" "$kdir/$m.ko.xz" "$kdir/$m.ko.zst"; do
+			[ -f "$f" ] || continue
+			mkdir -p "$K/modules/$(dirname "$m")"
+			case $f in
+			*.xz) xz -dc "$f" > "$K/modules/$m.ko" ;;
+			*.zst) zstd -qdc "$f" > "$K/modules/$m.ko" ;;
+			*) mv "$f" "$K/modules/$m.ko" ;;
+			esac
+		done
+	done
 	dpkg-deb -f "$(ls "$K"/dl/linux-image-*.deb)" Version > "$K/VERSION.tmp"
 	rm -rf "$K/dl" "$K/root"
 	mv "$K/VERSION.tmp" "$K/VERSION"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # frugal btf abi against genksyms (make check-abi-crc; not in check: it
-# downloads about 57 MB once).  Two consecutive Debian bookworm 6.1 kernel
+# downloads about 57 MB once, then takes about a minute).  Two consecutive Debian bookworm 6.1 kernel
 # ABIs (scripts/fetch-abi-pair.sh; FRUGAL_ABI_PAIR="OLD NEW", default
-# "54 55", a real kABI break): each one's vmlinux BTF, its symbols from its
-# Module.symvers.  The added and removed sets must be Module.symvers'; the
+# "54 55", a real kABI break): each one's vmlinux BTF and its exporting
+# modules' split BTF on it, the symbols from its Module.symvers.  The added and removed sets must be Module.symvers'; the
 # symbols reported changed must agree with the CRCs that changed, at 90%
 # precision and recall at least, and every CRC change of a symbol whose BTF
 # both kernels have must be reported (the misses are symbols BTF does not
@@ -88,6 +88,56 @@ if [ -s "$_tmp/missed" ]; then
 	check "abi-crc: ... none has BTF on either side" \
 		test "$out" = "0 symbols: 0 added, 0 removed, 0 changed, 0 incompatible; 0 types changed"
 fi
+
+# The modules that export: each on its own vmlinux (--base-a/-b), its
+# symbols its Module.symvers lines; the reports joined, against the CRCs.
+mkdir -p "$_tmp/mods"
+n=0 bad=0 only=0
+while read -r m; do
+	if [ ! -f "$B/modules/$m" ]; then
+		only=$((only + 1))
+		continue
+	fi
+	n=$((n + 1))
+	"$FRUGAL" btf abi --json --base-a "$A/vmlinux" --base-b "$B/vmlinux" \
+		--symvers-a "$A/Module.symvers" --symvers-b "$B/Module.symvers" \
+		"$A/modules/$m" "$B/modules/$m" > "$_tmp/mods/$n.json" 2>"$_tmp/mods.err"
+	case $? in 0|4|12) ;; *) bad=$((bad + 1)); echo "# $m: $(head -1 "$_tmp/mods.err")" ;; esac
+done < <(cd "$A/modules" && find . -name '*.ko' | sed 's|^\./||' | sort)
+echo "# modules compared: $n; only in $1: $only"
+check "abi-crc: every exporting module compared" test "$n" -gt 0 -a "$bad" -eq 0
+python3 - "$A/Module.symvers" "$B/Module.symvers" "$_tmp/mods" > "$_tmp/mstats" <<'PY'
+import glob, json, sys
+
+def module_crcs(path):
+    crcs = {}
+    for line in open(path):
+        f = line.rstrip("\n").split("\t")
+        if f[2] != "vmlinux":
+            crcs[f[1]] = f[0]
+    return crcs
+
+a, b = module_crcs(sys.argv[1]), module_crcs(sys.argv[2])
+by = {}
+for f in glob.glob(sys.argv[3] + "/*.json"):
+    for s in json.load(open(f))["symbols"]:
+        by.setdefault(s["status"], set()).add(s["name"])
+crc = {n for n in a.keys() & b.keys() if a[n] != b[n]}
+changed = by.get("changed", set())
+tp = len(crc & changed)
+print("exports", len(a), len(b))
+print("removed_equal", int(by.get("removed", set()) == a.keys() - b.keys()), len(a.keys() - b.keys()))
+print("added_equal", int(by.get("added", set()) == b.keys() - a.keys()), len(b.keys() - a.keys()))
+print("crc_changed", len(crc), "reported", len(changed), "both", tp)
+print("precision %.4f" % (tp / len(changed) if changed else 1))
+print("recall %.4f" % (tp / len(crc) if crc else 1))
+PY
+sed 's/^/# modules: /' "$_tmp/mstats"
+mstat() { awk -v k="$1" '$1 == k { print $2 }' "$_tmp/mstats"; }
+check "abi-crc: modules: removed = Module.symvers' removed" test "$(mstat removed_equal)" = 1
+check "abi-crc: modules: added = Module.symvers' added" test "$(mstat added_equal)" = 1
+check "abi-crc: modules: precision >= 90%" awk -v p="$(mstat precision)" 'BEGIN { exit !(p >= 0.9) }'
+check "abi-crc: modules: recall >= 90%" awk -v p="$(mstat recall)" 'BEGIN { exit !(p >= 0.9) }'
 
 # DWARF encoded on the fly: the -dbg vmlinux, its .BTF renamed away.
 KDBG=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}/kernel-dbg

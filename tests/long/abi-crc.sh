@@ -139,6 +139,19 @@ check "abi-crc: modules: added = Module.symvers' added" test "$(mstat added_equa
 check "abi-crc: modules: precision >= 90%" awk -v p="$(mstat precision)" 'BEGIN { exit !(p >= 0.9) }'
 check "abi-crc: modules: recall >= 90%" awk -v p="$(mstat recall)" 'BEGIN { exit !(p >= 0.9) }'
 
+# A module on the other ABI's vmlinux: its release tells; on that vmlinux's
+# raw BTF (no release), its BTF does.
+m=$(cd "$B/modules" && find . -name '*.ko' | sed 's|^\./||' | sort | head -1)
+expect_exit "abi-crc: a $2 module on $1's vmlinux: exit 1" 1 "$FRUGAL" btf abi \
+	--base "$A/vmlinux" "$B/modules/$m" "$B/modules/$m"
+check "abi-crc: ... the releases named" grep -q "module built for kernel 6.1.0-$2-.*, base .* is kernel 6.1.0-$1-" <<<"$err"
+if command -v objcopy >/dev/null; then
+	objcopy -O binary --only-section=.BTF "$A/vmlinux" "$_tmp/a.btf"
+	expect_exit "abi-crc: ... on $1's raw BTF: exit 1" 1 "$FRUGAL" btf abi \
+		--base "$_tmp/a.btf" "$B/modules/$m" "$B/modules/$m"
+	check "abi-crc: ... its BTF does not fit" grep -q "split BTF built on another base than" <<<"$err"
+fi
+
 # DWARF encoded on the fly: the -dbg vmlinux, its .BTF renamed away.
 KDBG=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}/kernel-dbg
 if [ -s "$KDBG/PACKAGE" ] && command -v objcopy >/dev/null; then

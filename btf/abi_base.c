@@ -153,7 +153,9 @@ static void module_release(const struct elf_file *ef, char *out, size_t outlen)
 	size_t len;
 
 	p = section_bytes(ef, ".modinfo", &len);
-	for (end = p + (p ? len : 0); p && p < end; p += strnlen(p, (size_t)(end - p)) + 1) {
+	if (!p)
+		return;
+	for (end = p + len; p < end; p += strnlen(p, (size_t)(end - p)) + 1) {
 		if ((size_t)(end - p) > strlen(key) && !memcmp(p, key, strlen(key))) {
 			word_at(p + strlen(key), end, out, outlen);
 			return;

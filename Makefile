@@ -199,6 +199,12 @@ check-kernels: deps
 	$(Q)$(MAKE) --no-print-directory $(O)/frugal
 	$(Q)O=$(O) bash tests/run long/kernels
 
+# `frugal btf abi` on two Debian 6.1 kernel ABIs against their genksyms CRCs
+# (downloads about 57 MB once; seconds after that; not in check).
+check-abi-crc: deps
+	$(Q)$(MAKE) --no-print-directory $(O)/frugal
+	$(Q)O=$(O) bash tests/run long/abi-crc
+
 # `make static`'s binary through its own checks (tests/e2e/static.sh), the
 # lock tests and the kernel matrix (not in check; CI runs it).  Each runs
 # even when one before it fails.
@@ -265,7 +271,7 @@ clean:
 	$(call msg,CLEAN,$(O))
 	$(Q)rm -rf $(O)
 
-.PHONY: all man completion static check check-static deb check-deb check-build check-kernel-build check-kernels demo deps install fuzz bench bench-iodir bench-lock bench-btf bench-abi clean
+.PHONY: all man completion static check check-static deb check-deb check-build check-kernel-build check-kernels check-abi-crc demo deps install fuzz bench bench-iodir bench-lock bench-btf bench-abi clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 

@@ -219,7 +219,7 @@ static void tname_rec(const struct btf *btf, uint32_t id, char *buf, size_t len,
 	tname_put(buf, len, pos, name && *name ? name : "(anon)");
 }
 
-static const char *tname(const struct btf *btf, uint32_t id, char *buf, size_t len)
+const char *abi__type_name(const struct btf *btf, uint32_t id, char *buf, size_t len)
 {
 	size_t pos = 0;
 
@@ -335,7 +335,7 @@ static int type_node(struct abi *abi, uint32_t a, uint32_t b, uint32_t *out)
 	r = new_node(abi, a, b, out);
 	if (r)
 		return r;
-	abi->nodes[idx].name = strdup(tname(abi->btf[0], a, buf, sizeof(buf)));
+	abi->nodes[idx].name = strdup(abi__type_name(abi->btf[0], a, buf, sizeof(buf)));
 	if (!abi->nodes[idx].name)
 		return -ENOMEM;
 	abi->todo[abi->ntodo++] = idx;
@@ -359,13 +359,13 @@ static int mismatch(struct abi *abi, const struct walk *w, uint32_t a, uint32_t 
 {
 	char ba[256], bb[256], ca[256], cb[256];
 
-	tname(abi->btf[0], w->start[0], ba, sizeof(ba));
-	tname(abi->btf[1], w->start[1], bb, sizeof(bb));
+	abi__type_name(abi->btf[0], w->start[0], ba, sizeof(ba));
+	abi__type_name(abi->btf[1], w->start[1], bb, sizeof(bb));
 	if (strcmp(ba, bb))
 		return add_change(abi, w->own, ABI_CH_TYPE, "%s: %s -> %s", w->prefix, ba, bb);
 	return add_change(abi, w->own, ABI_CH_TYPE, "%s: %s -> %s (%s -> %s)", w->prefix, ba, bb,
-			  tname(abi->btf[0], a, ca, sizeof(ca)),
-			  tname(abi->btf[1], b, cb, sizeof(cb)));
+			  abi__type_name(abi->btf[0], a, ca, sizeof(ca)),
+			  abi__type_name(abi->btf[1], b, cb, sizeof(cb)));
 }
 
 /* An edge from the walk's owner to the pair node reached at (A, B). */
@@ -382,7 +382,7 @@ static int reach(struct abi *abi, const struct walk *w, uint32_t a, uint32_t b)
 		r = asprintf(&label, "%s: ", w->prefix);
 	else
 		r = asprintf(&label, "%s: %s -> ", w->prefix,
-			     tname(abi->btf[0], w->start[0], buf, sizeof(buf)));
+			     abi__type_name(abi->btf[0], w->start[0], buf, sizeof(buf)));
 	return add_edge(abi, w->own, to, r < 0 ? NULL : label);
 }
 

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +14,11 @@
 #include <bpf/btf.h>
 
 #include "btf/abi.h"
+#include "btf/abi_base.h"
 #include "btf/abi_int.h"
 #include "btf/abi_lists.h"
 #include "btf/btf.h"
+#include "btf/encode.h"
 #include "btf/load.h"
 #include "cli/cli.h"
 #include "lib/array.h"
@@ -23,14 +26,26 @@
 #include "lib/hash.h"
 #include "lib/io.h"
 
+/*
+ * A second FUNC of a name already indexed: vmlinux's BTF has two strncat,
+ * the exported one and fortify's inline copy, of other prototypes.
+ */
+struct side_alt {
+	uint32_t idx;		/* the name's entry in IDS */
+	uint32_t id;
+};
+
 /* One side: its BTF, its FUNCs and VARs by name, the names it exports. */
 struct side {
 	const char *path;
 	struct btf *base, *btf;
+	char enc_dir[2][PATH_MAX];	/* base's, own BTF encoded from DWARF here */
 	uint32_t *ids;		/* named FUNC and VAR ids, indexed by BYNAME */
 	size_t nids, ids_cap;
 	size_t nown;		/* IDS[0, NOWN) are the side's own, not its base's */
 	struct idxmap byname;
+	struct side_alt *alts;	/* FUNCs and VARs of a name met after the first */
+	size_t nalts, alts_cap;
 	char **names;		/* the symbols compared, sorted, unique */
 	size_t nnames, names_cap;
 };
@@ -39,7 +54,8 @@ static void usage_help(void)
 {
 	fputs("usage: frugal btf abi [OPTIONS] OLD NEW\n\n"
 	      "Compare the ABI of the exported symbols of OLD and NEW: each kernel, module\n"
-	      "(split BTF, with --base) or raw BTF.  The symbols are those in the ELF's\n"
+	      "(split BTF, with --base) or raw BTF; an ELF file with DWARF and no .BTF\n"
+	      "is encoded first.  The symbols are those in the ELF's\n"
 	      "__ksymtab sections, those a Module.symvers lists (--symvers), those named\n"
 	      "by --symbols, or else every function and variable of the BTF.  Each is\n"
 	      "added, removed or changed; a changed one is shown with the path to each\n"
@@ -91,10 +107,26 @@ static int side__index_range(struct side *s, uint32_t from, uint32_t to)
 		r = idxmap__find_or_add(&s->byname, hash_fnv1a_str(name), name_eq, &ctx, name, &idx);
 		if (r < 0)
 			return r;
-		if (r == 0)
+		if (r == 0) {
 			s->nids++;
+			continue;
+		}
+		if (array__grow(&s->alts, &s->alts_cap, s->nalts + 1, sizeof(*s->alts), 64))
+			return -ENOMEM;
+		s->alts[s->nalts].idx = idx;
+		s->alts[s->nalts++].id = id;
 	}
 	return 0;
+}
+
+/* By idx, then in the BTF's order (qsort is not stable: the id decides). */
+static int cmp_alt(const void *a, const void *b)
+{
+	const struct side_alt *x = a, *y = b;
+
+	if (x->idx != y->idx)
+		return x->idx < y->idx ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
 }
 
 /*
@@ -109,6 +141,8 @@ static int side__index(struct side *s)
 	s->nown = s->nids;
 	if (!r && s->base)
 		r = side__index_range(s, 1, first_id(s));
+	if (!r && s->nalts)
+		qsort(s->alts, s->nalts, sizeof(*s->alts), cmp_alt);
 	return r;
 }
 
@@ -120,6 +154,85 @@ static uint32_t side__find(const struct side *s, const char *name)
 	if (idxmap__find(&s->byname, hash_fnv1a_str(name), name_eq, &ctx, name, &idx))
 		return 0;
 	return s->ids[idx];
+}
+
+#define SIDE_CANDIDATES 8
+
+/* NAME's FUNCs or VARs on S, the first indexed first: how many, at most MAX. */
+static size_t side__candidates(const struct side *s, const char *name, uint32_t *out, size_t max)
+{
+	struct name_ctx ctx = { s->btf, s->ids };
+	size_t lo = 0, hi = s->nalts, mid, n = 0;
+	uint32_t idx;
+
+	if (idxmap__find(&s->byname, hash_fnv1a_str(name), name_eq, &ctx, name, &idx))
+		return 0;
+	out[n++] = s->ids[idx];
+	while (lo < hi) {	/* ALTS is sorted by idx: the first of IDX's */
+		mid = lo + (hi - lo) / 2;
+		if (s->alts[mid].idx < idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < s->nalts && s->alts[lo].idx == idx && n < max; lo++)
+		out[n++] = s->alts[lo].id;
+	return n;
+}
+
+/* A FUNC's or VAR's type as text: "int (struct sk_buff *, u32)", "struct net". */
+static void symbol_sig(const struct btf *btf, uint32_t id, char *buf, size_t len)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id), *proto;
+	const struct btf_param *p;
+	char one[256];
+	size_t pos;
+	uint16_t i;
+
+	if (!btf_is_func(t)) {
+		abi__type_name(btf, t->type, buf, len);
+		return;
+	}
+	proto = btf__type_by_id(btf, t->type);
+	abi__type_name(btf, proto->type, buf, len);
+	for (i = 0, p = btf_params(proto); i < btf_vlen(proto); i++, p++) {
+		pos = strlen(buf);
+		snprintf(buf + pos, len - pos, "%s%s", i ? ", " : " (",
+			 abi__type_name(btf, p->type, one, sizeof(one)));
+	}
+	pos = strlen(buf);
+	snprintf(buf + pos, len - pos, ")");
+}
+
+/*
+ * The FUNCs or VARs to compare for NAME, in *A and *B (0: none).  When a
+ * side has several of that name, the pair of the same type, if any: which
+ * of them comes first in the BTF changes from build to build, and the
+ * first against the first would report a change that is not one.
+ */
+static void pick_pair(const struct side *side, const char *name, uint32_t *a, uint32_t *b)
+{
+	uint32_t ca[SIDE_CANDIDATES], cb[SIDE_CANDIDATES];
+	size_t na = side__candidates(&side[0], name, ca, SIDE_CANDIDATES);
+	size_t nb = side__candidates(&side[1], name, cb, SIDE_CANDIDATES);
+	char sa[1024], sb[1024];
+	size_t i, j;
+
+	*a = na ? ca[0] : 0;
+	*b = nb ? cb[0] : 0;
+	if (na + nb <= 2)
+		return;
+	for (i = 0; i < na; i++) {
+		symbol_sig(side[0].btf, ca[i], sa, sizeof(sa));
+		for (j = 0; j < nb; j++) {
+			symbol_sig(side[1].btf, cb[j], sb, sizeof(sb));
+			if (!strcmp(sa, sb)) {
+				*a = ca[i];
+				*b = cb[j];
+				return;
+			}
+		}
+	}
 }
 
 static int side__add_name(struct side *s, const char *name, size_t len)
@@ -316,15 +429,102 @@ static int read_suppressions(struct abi_supp *sp, const struct btf_abi_opts *o)
 	return 0;
 }
 
-static int side__load(struct side *s, const char *base)
+/* Whether PATH, an ELF file, has a .BTF section and DWARF; false, false if not ELF. */
+static void elf_has(const char *path, bool *btf, bool *dwarf)
 {
+	struct elf_file ef;
+	GElf_Shdr shdr;
+	char why[256];
+
+	*btf = *dwarf = false;
+	if (!is_elf(path) || elf_file__open(&ef, path, why, sizeof(why)))
+		return;
+	*btf = elf_file__section(&ef, ".BTF", &shdr) != NULL;
+	*dwarf = elf_file__section(&ef, ".debug_info", &shdr) != NULL;
+	elf_file__close(&ef);
+}
+
+/*
+ * PATH, an ELF file with DWARF but no .BTF (a -dbg vmlinux, a .ko built
+ * without BTF): encoded as `frugal btf encode` would, on BASE's BTF when
+ * BASE is not NULL, into a file of a private directory DIR (the encoder
+ * writes files; a module's encoding needs its base as a file too), then
+ * loaded.  side__free() removes DIR.
+ */
+static int encode_dwarf(const char *path, const char *base, struct btf *base_btf, char *dir,
+			struct btf **out, char *why, size_t whylen)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct btf_enc_opts eo = {};
+	char file[PATH_MAX + 8];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int err;
+
+	snprintf(dir, PATH_MAX, "%s/frugal-abi.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		err = -errno;
+		snprintf(why, whylen, "encoding its DWARF: %s: %s", dir, strerror(errno));
+		dir[0] = 0;
+		return err;
+	}
+	snprintf(file, sizeof(file), "%s/btf", dir);
+	eo.path = path;
+	eo.detached = file;
+	eo.base = base;
+	eo.features = btf_feat__default();
+	eo.rules = BTF_RULES_PAHOLE_1_30;
+	eo.jobs = cpus > 0 ? (unsigned int)cpus : 1;
+	eo.errbuf = why;
+	eo.errlen = whylen;
+	err = btf_enc__run(&eo);
+	if (!err)
+		err = btf_load(file, base_btf, out, why, whylen);
+	return err;
+}
+
+/* The name of the file holding the BTF encoded in DIR, else PATH itself. */
+static const char *btf_file(const char *path, const char *dir, char *buf, size_t len)
+{
+	if (!*dir)
+		return path;
+	snprintf(buf, len, "%s/btf", dir);
+	return buf;
+}
+
+/* PATH's BTF: its .BTF section, or raw BTF, or else its DWARF encoded (-v says so). */
+static int load_or_encode(const char *path, const char *base, struct btf *base_btf, char *dir,
+			  struct btf **out)
+{
+	bool btf, dwarf;
 	char why[256];
 	int err;
 
-	if (base && btf_load(base, NULL, &s->base, why, sizeof(why)))
-		return cli_err(base, "%s", why);
-	if (btf_load(s->path, s->base, &s->btf, why, sizeof(why)))
+	elf_has(path, &btf, &dwarf);
+	if (dwarf && !btf) {
+		cli_log("frugal btf abi: %s: no .BTF, its DWARF encoded here\n", path);
+		err = encode_dwarf(path, base, base_btf, dir, out, why, sizeof(why));
+	} else {
+		err = btf_load(path, base_btf, out, why, sizeof(why));
+		if (err == -ENOENT && is_elf(path))
+			snprintf(why, sizeof(why), "ELF file has neither a .BTF section nor DWARF");
+	}
+	return err ? cli_err(path, "%s", why) : 0;
+}
+
+static int side__load(struct side *s, const char *base)
+{
+	char why[256], basefile[PATH_MAX + 8];
+	int err;
+
+	if (base && load_or_encode(base, NULL, NULL, s->enc_dir[0], &s->base))
+		return -1;
+	if (base && abi_base__check_release(s->path, base, why, sizeof(why)))
 		return cli_err(s->path, "%s", why);
+	if (load_or_encode(s->path, base ? btf_file(base, s->enc_dir[0], basefile, sizeof(basefile)) : NULL,
+			   s->base, s->enc_dir[1], &s->btf))
+		return -1;
+	if (base && abi_base__check_split(s->btf, s->base, why, sizeof(why)))
+		return cli_err(s->path, "split BTF built on another base than %s (%s)", base, why);
 	err = side__index(s);
 	if (err)
 		return cli_err(s->path, "indexing: %s", strerror(-err));
@@ -351,15 +551,24 @@ static int side__names(struct side *s)
 
 static void side__free(struct side *s)
 {
+	char file[PATH_MAX + 8];
 	size_t i;
 
 	for (i = 0; i < s->nnames; i++)
 		free(s->names[i]);
 	free(s->names);
 	free(s->ids);
+	free(s->alts);
 	idxmap__free(&s->byname);
 	btf__free(s->btf);
 	btf__free(s->base);
+	for (i = 0; i < 2; i++) {
+		if (!s->enc_dir[i][0])
+			continue;
+		snprintf(file, sizeof(file), "%s/btf", s->enc_dir[i]);
+		unlink(file);
+		rmdir(s->enc_dir[i]);
+	}
 }
 
 static int add_sym(struct abi *abi, const char *name, enum abi_sym_status st)
@@ -383,9 +592,10 @@ static int add_sym(struct abi *abi, const char *name, enum abi_sym_status st)
 static int add_name(struct abi *abi, const struct side *side, const char *name, bool in_a,
 		    bool in_b)
 {
-	uint32_t a = side__find(&side[0], name), b = side__find(&side[1], name), node;
+	uint32_t a, b, node;
 	int err;
 
+	pick_pair(side, name, &a, &b);
 	err = add_sym(abi, name, !in_a ? ABI_SYM_ADDED : !in_b ? ABI_SYM_REMOVED : ABI_SYM_SAME);
 	if (err || !in_a || !in_b || !a || !b)
 		return err;

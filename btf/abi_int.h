@@ -114,6 +114,8 @@ int abi__compare_symbol(struct abi *abi, uint32_t node);
 void abi__mark_tainted(struct abi *abi);
 /* Symbol SI's paths and status; QUEUE holds a slot per node. */
 int abi__symbol_paths(struct abi *abi, uint32_t si, uint32_t *queue);
+/* Type ID of BTF named as in paths ("struct sk_buff *", "char[16]"), in BUF. */
+const char *abi__type_name(const struct btf *btf, uint32_t id, char *buf, size_t len);
 /* Everything freed but the BTFs.  NULL-safe fields. */
 void abi__free(struct abi *abi);
 

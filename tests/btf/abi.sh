@@ -197,6 +197,66 @@ check "abi: ... the module's symbol reaches the base's struct" has "$out" \
 	"    parameter 1 (s): struct shared * -> struct shared: 3 changes"
 expect_exit "abi --base: module against itself" 0 "$FRUGAL" btf abi --base "$W/old.btf" \
 	"$W/mod_old.o" "$W/mod_old.o"
+expect_exit "abi: module on two ELF bases, releases checked" 12 "$FRUGAL" btf abi --base-a "$W/old.o" \
+	--base-b "$W/new.o" "$W/mod_old.o" "$W/mod_new.o"
+
+# Two FUNCs of one name (vmlinux has two strncat: the exported one and an
+# inline copy of another prototype), in the other order on NEW: the pair
+# of the same type is compared, not the first against the first.  Raw BTF
+# written here: frugal btf encode keeps one FUNC of a name.
+python3 - "$W/dup_old.btf" "$W/dup_new.btf" <<'PY'
+import struct, sys
+strs = b"\0int\0long\0x\0dup\0"
+INT, LONG, X, DUP = 1, 5, 10, 12
+def btf(first_proto, second_proto):
+    t = struct.pack("<IIII", INT, 1 << 24, 4, (1 << 24) | 32)        # [1] int
+    t += struct.pack("<IIII", LONG, 1 << 24, 8, (1 << 24) | 64)      # [2] long
+    t += struct.pack("<IIIII", 0, (13 << 24) | 1, 1, X, 1)           # [3] int (int x)
+    t += struct.pack("<III", DUP, 12 << 24, first_proto)             # [4] dup
+    t += struct.pack("<IIIII", 0, (13 << 24) | 1, 2, X, 2)           # [5] long (long x)
+    t += struct.pack("<III", DUP, 12 << 24, second_proto)            # [6] dup
+    return struct.pack("<HBBIIIII", 0xeB9F, 1, 0, 24, 0, len(t), len(t), len(strs)) + t + strs
+open(sys.argv[1], "wb").write(btf(3, 5))
+open(sys.argv[2], "wb").write(btf(5, 3))
+PY
+expect_exit "abi: two FUNCs of a name, in the other order: no change" 0 \
+	"$FRUGAL" btf abi "$W/dup_old.btf" "$W/dup_new.btf"
+check "abi: ... the name compared once" has "$out" \
+	"1 symbols: 0 added, 0 removed, 0 changed, 0 incompatible; 0 types changed"
+
+# DWARF without .BTF (a -dbg vmlinux, a .ko built without BTF): encoded on
+# the fly, the same report as from the BTF that frugal btf encode writes.
+gcc -g -c "$FX/abi_old.c" -o "$W/old_dw.o" && gcc -g -c "$FX/abi_new.c" -o "$W/new_dw.o" &&
+	gcc -g -c "$FX/abi_mod.c" -o "$W/mod_old_dw.o"
+"$FRUGAL" btf abi "$W/old.o" "$W/new.o" > "$W/from_btf.txt"
+expect_exit "abi: DWARF only, encoded on the fly" 12 env TMPDIR="$W" "$FRUGAL" btf abi "$W/old_dw.o" "$W/new_dw.o"
+check "abi: ... the same report as from their BTF" test "$out" = "$(cat "$W/from_btf.txt")"
+check "abi: ... silent without -v" test -z "$err"
+expect_exit "abi -v: DWARF only" 12 "$FRUGAL" btf abi -v "$W/old_dw.o" "$W/new.o"
+check "abi -v: ... says so in one line, for that file alone" \
+	test "$err" = "frugal btf abi: $W/old_dw.o: no .BTF, its DWARF encoded here"
+expect_exit "abi: a DWARF-only module on a DWARF-only base" 12 "$FRUGAL" btf abi \
+	--base-a "$W/old_dw.o" --base-b "$W/new.o" "$W/mod_old_dw.o" "$W/mod_new.o"
+check "abi: ... the module's symbol reaches the base's struct" has "$out" \
+	"    parameter 1 (s): struct shared * -> struct shared: 3 changes"
+expect_exit "abi: a DWARF-only module against its BTF" 0 env TMPDIR="$W" "$FRUGAL" btf abi \
+	--base "$W/old.btf" "$W/mod_old_dw.o" "$W/mod_old.o"
+check "abi: ... no encoding left behind in TMPDIR" test -z "$(ls "$W" | grep frugal-abi)"
+gcc -c "$FX/abi_old.c" -o "$W/nodw.o"
+
+# A real module: Debian's -dbg .ko with its .BTF taken out, encoded again on
+# its vmlinux, against itself with its .BTF.
+KDBG=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}/kernel-dbg
+KO=$KDBG/modules/kernel/drivers/net/tun.ko
+if [ -s "$KDBG/PACKAGE" ] && [ -f "$KO" ] && command -v objcopy >/dev/null; then
+	objcopy --remove-section=.BTF --remove-section=.BTF.ext "$KO" "$W/tun_dw.ko"
+	expect_exit "abi: Debian's tun.ko, DWARF encoded on the fly, against its BTF" 0 \
+		"$FRUGAL" btf abi --base "$KDBG/vmlinux" "$KO" "$W/tun_dw.ko"
+	check "abi: ... its exported symbols compared" has "$out" \
+		"3 symbols: 0 added, 0 removed, 0 changed, 0 incompatible; 0 types changed"
+else
+	skip "abi: a real DWARF module" "no $KO (scripts/fetch-kernel-dbg.sh) or objcopy"
+fi
 
 # Bad input: one line naming the file, exit 1, nothing on stdout.
 bad() {	# bad NAME FILE-IN-MESSAGE WHAT ARGS...
@@ -209,9 +269,22 @@ bad() {	# bad NAME FILE-IN-MESSAGE WHAT ARGS...
 head -c 100 "$W/old.btf" > "$W/trunc.btf"
 bad "missing file" "$W/nope" "No such file" "$W/nope" "$W/old.btf"
 bad "not BTF nor ELF" "$FX/abi_old.c" "neither raw BTF" "$W/old.btf" "$FX/abi_old.c"
+bad "an ELF with neither BTF nor DWARF" "$W/nodw.o" "ELF file has neither a .BTF section nor DWARF" \
+	"$W/nodw.o" "$W/old.o"
 bad "truncated BTF" "$W/trunc.btf" "not valid BTF" "$W/trunc.btf" "$W/old.btf"
 bad "split BTF without its base" "$W/mod_old.o" "ELF's .BTF section is not valid BTF (split BTF needs --base)" \
 	"$W/mod_old.o" "$W/mod_new.o"
+# A module on another base than its own: libbpf loads it, every name and
+# id of its own lands elsewhere; the release, or the BTF itself, tells.
+bad "module on another base (raw: the names tell)" "$W/mod_old.o" \
+	"split BTF built on another base than $W/new.btf (type" \
+	--base "$W/new.btf" "$W/mod_old.o" "$W/mod_new.o"
+bad "module on the older base (raw)" "$W/mod_new.o" \
+	"split BTF built on another base than $W/old.btf (type" \
+	--base "$W/old.btf" "$W/mod_new.o" "$W/mod_new.o"
+bad "module on another kernel's vmlinux (the releases tell)" "$W/mod_old.o" \
+	"module built for kernel 6.1.0-1-fixture, base $W/new.o is kernel 6.1.0-2-fixture" \
+	--base-a "$W/new.o" --base-b "$W/new.o" "$W/mod_old.o" "$W/mod_new.o"
 bad "missing --symbols file" "$W/nope.list" "No such file" --symbols "$W/nope.list" \
 	"$W/old.o" "$W/new.o"
 bad "missing --suppressions file" "$W/nope.supp" "No such file" --suppressions "$W/nope.supp" \

@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# frugal btf abi against genksyms (make check-abi-crc; not in check: it
+# downloads about 57 MB once, then takes about a minute).  Two consecutive Debian bookworm 6.1 kernel
+# ABIs (scripts/fetch-abi-pair.sh; FRUGAL_ABI_PAIR="OLD NEW", default
+# "54 55", a real kABI break): each one's vmlinux BTF and its exporting
+# modules' split BTF on it, the symbols from its Module.symvers.  The added and removed sets must be Module.symvers'; the
+# symbols reported changed must agree with the CRCs that changed, at 90%
+# precision and recall at least, and every CRC change of a symbol whose BTF
+# both kernels have must be reported (the misses are symbols BTF does not
+# describe: 6.1's BTF has VARs only for per-CPU variables).  Also: the
+# kernel against itself exits 0; the pair in seconds and under 500 MB; and,
+# when scripts/fetch-kernel-dbg.sh's vmlinux is cached, that vmlinux with
+# its .BTF hidden (its DWARF encoded on the fly) against its own BTF.
+. "$(dirname "$0")/../lib.sh"
+# shellcheck disable=SC2086
+set -- ${FRUGAL_ABI_PAIR:-54 55}
+GTIME=/usr/bin/time
+
+if ! command -v python3 >/dev/null || [ ! -x "$GTIME" ]; then
+	skip "abi-crc" "needs python3 and GNU time (/usr/bin/time)"
+	finish
+fi
+list=$(bash "$TOP/scripts/fetch-abi-pair.sh" "$1" "$2" 2>"$_tmp/fetch.err"); rc=$?
+case $rc in
+0) ;;
+3) skip "abi-crc" "$(tail -1 "$_tmp/fetch.err")"; finish ;;
+*) fail "abi-crc: fetched" "$(tail -3 "$_tmp/fetch.err")"; finish ;;
+esac
+read -r _ A VA _ B VB <<<"$(tr '\n' ' ' <<<"$list")"
+echo "# ABI $1 ($VA) -> $2 ($VB)"
+
+expect_exit "abi-crc: $1 against itself: exit 0" 0 "$FRUGAL" btf abi \
+	--symvers "$A/Module.symvers" "$A/vmlinux" "$A/vmlinux"
+expect_exit "abi-crc: $1 -> $2: exit 12 (changed, incompatible)" 12 "$GTIME" -f '%e %M' -o "$_tmp/time" \
+	"$FRUGAL" btf abi --json --symvers-a "$A/Module.symvers" --symvers-b "$B/Module.symvers" \
+	"$A/vmlinux" "$B/vmlinux"
+echo "$out" > "$_tmp/report.json"
+read -r secs kb < <(tail -1 "$_tmp/time")
+echo "# $1 -> $2: $secs s, $kb KB peak RSS"
+check "abi-crc: in under 10 s" awk -v s="$secs" 'BEGIN { exit !(s < 10) }'
+check "abi-crc: under 500 MB" test "$kb" -lt 512000
+
+# The symbols changed by CRC that frugal does not report, as a --symbols
+# list: compared again, none may have BTF on either side.
+python3 - "$A/Module.symvers" "$B/Module.symvers" "$_tmp/report.json" "$_tmp/missed" \
+	> "$_tmp/stats" <<'PY'
+import json, sys
+
+def vmlinux_crcs(path):
+    crcs = {}
+    for line in open(path):
+        f = line.rstrip("\n").split("\t")
+        if f[2] == "vmlinux":
+            crcs[f[1]] = f[0]
+    return crcs
+
+a, b = vmlinux_crcs(sys.argv[1]), vmlinux_crcs(sys.argv[2])
+rep = json.load(open(sys.argv[3]))
+by = {}
+for s in rep["symbols"]:
+    by.setdefault(s["status"], set()).add(s["name"])
+crc = {n for n in a.keys() & b.keys() if a[n] != b[n]}
+changed = by.get("changed", set())
+tp = len(crc & changed)
+print("exports", len(a), len(b))
+print("removed_equal", int(by.get("removed", set()) == a.keys() - b.keys()), len(a.keys() - b.keys()))
+print("added_equal", int(by.get("added", set()) == b.keys() - a.keys()), len(b.keys() - a.keys()))
+print("crc_changed", len(crc), "reported", len(changed), "both", tp)
+print("precision %.4f" % (tp / len(changed) if changed else 1))
+print("recall %.4f" % (tp / len(crc) if crc else 1))
+missed = sorted(crc - changed)
+kinds = {"__tracepoint_": 0, "__SCK__": 0, "other": 0}
+for n in missed:
+    kinds[next((k for k in kinds if n.startswith(k)), "other")] += 1
+print("missed", len(missed), " ".join("%s=%d" % kv for kv in kinds.items()))
+with open(sys.argv[4], "w") as f:
+    f.writelines(n + "\n" for n in missed)
+PY
+sed 's/^/# /' "$_tmp/stats"
+stat() { awk -v k="$1" '$1 == k { print $2 }' "$_tmp/stats"; }
+check "abi-crc: removed = Module.symvers' removed" test "$(stat removed_equal)" = 1
+check "abi-crc: added = Module.symvers' added" test "$(stat added_equal)" = 1
+check "abi-crc: precision against the CRCs >= 90%" awk -v p="$(stat precision)" 'BEGIN { exit !(p >= 0.9) }'
+check "abi-crc: recall against the CRCs >= 90%" awk -v p="$(stat recall)" 'BEGIN { exit !(p >= 0.9) }'
+if [ -s "$_tmp/missed" ]; then
+	expect_exit "abi-crc: the CRC changes not reported, compared by name" 0 "$FRUGAL" btf abi \
+		--symbols "$_tmp/missed" "$A/vmlinux" "$B/vmlinux"
+	check "abi-crc: ... none has BTF on either side" \
+		test "$out" = "0 symbols: 0 added, 0 removed, 0 changed, 0 incompatible; 0 types changed"
+fi
+
+# The modules that export: each on its own vmlinux (--base-a/-b), its
+# symbols its Module.symvers lines; the reports joined, against the CRCs.
+mkdir -p "$_tmp/mods"
+n=0 bad=0 only=0
+while read -r m; do
+	if [ ! -f "$B/modules/$m" ]; then
+		only=$((only + 1))
+		continue
+	fi
+	n=$((n + 1))
+	"$FRUGAL" btf abi --json --base-a "$A/vmlinux" --base-b "$B/vmlinux" \
+		--symvers-a "$A/Module.symvers" --symvers-b "$B/Module.symvers" \
+		"$A/modules/$m" "$B/modules/$m" > "$_tmp/mods/$n.json" 2>"$_tmp/mods.err"
+	case $? in 0|4|12) ;; *) bad=$((bad + 1)); echo "# $m: $(head -1 "$_tmp/mods.err")" ;; esac
+done < <(cd "$A/modules" && find . -name '*.ko' | sed 's|^\./||' | sort)
+echo "# modules compared: $n; only in $1: $only"
+check "abi-crc: every exporting module compared" test "$n" -gt 0 -a "$bad" -eq 0
+python3 - "$A/Module.symvers" "$B/Module.symvers" "$_tmp/mods" > "$_tmp/mstats" <<'PY'
+import glob, json, sys
+
+def module_crcs(path):
+    crcs = {}
+    for line in open(path):
+        f = line.rstrip("\n").split("\t")
+        if f[2] != "vmlinux":
+            crcs[f[1]] = f[0]
+    return crcs
+
+a, b = module_crcs(sys.argv[1]), module_crcs(sys.argv[2])
+by = {}
+for f in glob.glob(sys.argv[3] + "/*.json"):
+    for s in json.load(open(f))["symbols"]:
+        by.setdefault(s["status"], set()).add(s["name"])
+crc = {n for n in a.keys() & b.keys() if a[n] != b[n]}
+changed = by.get("changed", set())
+tp = len(crc & changed)
+print("exports", len(a), len(b))
+print("removed_equal", int(by.get("removed", set()) == a.keys() - b.keys()), len(a.keys() - b.keys()))
+print("added_equal", int(by.get("added", set()) == b.keys() - a.keys()), len(b.keys() - a.keys()))
+print("crc_changed", len(crc), "reported", len(changed), "both", tp)
+print("precision %.4f" % (tp / len(changed) if changed else 1))
+print("recall %.4f" % (tp / len(crc) if crc else 1))
+PY
+sed 's/^/# modules: /' "$_tmp/mstats"
+mstat() { awk -v k="$1" '$1 == k { print $2 }' "$_tmp/mstats"; }
+check "abi-crc: modules: removed = Module.symvers' removed" test "$(mstat removed_equal)" = 1
+check "abi-crc: modules: added = Module.symvers' added" test "$(mstat added_equal)" = 1
+check "abi-crc: modules: precision >= 90%" awk -v p="$(mstat precision)" 'BEGIN { exit !(p >= 0.9) }'
+check "abi-crc: modules: recall >= 90%" awk -v p="$(mstat recall)" 'BEGIN { exit !(p >= 0.9) }'
+
+# A module on the other ABI's vmlinux: its release tells; on that vmlinux's
+# raw BTF (no release), its BTF does.
+m=$(cd "$B/modules" && find . -name '*.ko' | sed 's|^\./||' | sort | head -1)
+expect_exit "abi-crc: a $2 module on $1's vmlinux: exit 1" 1 "$FRUGAL" btf abi \
+	--base "$A/vmlinux" "$B/modules/$m" "$B/modules/$m"
+check "abi-crc: ... the releases named" grep -q "module built for kernel 6.1.0-$2-.*, base .* is kernel 6.1.0-$1-" <<<"$err"
+if command -v objcopy >/dev/null; then
+	objcopy -O binary --only-section=.BTF "$A/vmlinux" "$_tmp/a.btf"
+	expect_exit "abi-crc: ... on $1's raw BTF: exit 1" 1 "$FRUGAL" btf abi \
+		--base "$_tmp/a.btf" "$B/modules/$m" "$B/modules/$m"
+	check "abi-crc: ... its BTF does not fit" grep -q "split BTF built on another base than" <<<"$err"
+fi
+
+# DWARF encoded on the fly: the -dbg vmlinux, its .BTF renamed away.
+KDBG=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}/kernel-dbg
+if [ -s "$KDBG/PACKAGE" ] && command -v objcopy >/dev/null; then
+	objcopy --rename-section .BTF=.BTF.hidden "$(readlink -f "$KDBG/vmlinux")" "$_tmp/vmlinux-dwarf"
+	expect_exit "abi-crc: $(cut -d' ' -f1 "$KDBG/PACKAGE")'s DWARF, encoded, against its BTF: exit 0" 0 \
+		"$GTIME" -f '%e %M' -o "$_tmp/time" "$FRUGAL" btf abi -v "$KDBG/vmlinux" "$_tmp/vmlinux-dwarf"
+	read -r secs kb < <(tail -1 "$_tmp/time")
+	echo "# $out; $secs s, $kb KB peak RSS"
+	check "abi-crc: ... said under -v" grep -q "vmlinux-dwarf: no .BTF, its DWARF encoded here" <<<"$err"
+	rm -f "$_tmp/vmlinux-dwarf"
+else
+	skip "abi-crc: a -dbg vmlinux's DWARF" "not cached (scripts/fetch-kernel-dbg.sh, 282 MB)"
+fi
+finish

@@ -8,7 +8,8 @@
 # precision and recall at least, and every CRC change of a symbol whose BTF
 # both kernels have must be reported (the misses are symbols BTF does not
 # describe: 6.1's BTF has VARs only for per-CPU variables).  Also: the
-# kernel against itself exits 0; the pair in seconds and under 500 MB; and,
+# kernel against itself exits 0; the pair under 500 MB (its time is said,
+# not asserted: times are bench-abi's); and,
 # when scripts/fetch-kernel-dbg.sh's vmlinux is cached, that vmlinux with
 # its .BTF hidden (its DWARF encoded on the fly) against its own BTF.
 . "$(dirname "$0")/../lib.sh"
@@ -37,7 +38,6 @@ expect_exit "abi-crc: $1 -> $2: exit 12 (changed, incompatible)" 12 "$GTIME" -f 
 echo "$out" > "$_tmp/report.json"
 read -r secs kb < <(tail -1 "$_tmp/time")
 echo "# $1 -> $2: $secs s, $kb KB peak RSS"
-check "abi-crc: in under 10 s" awk -v s="$secs" 'BEGIN { exit !(s < 10) }'
 check "abi-crc: under 500 MB" test "$kb" -lt 512000
 
 # The symbols changed by CRC that frugal does not report, as a --symbols

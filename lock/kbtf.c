@@ -19,7 +19,7 @@
 #include "lock/kbtf.h"
 
 #define KBTF_BUF	65536
-#define KBTF_NAMES	32
+#define KBTF_NAMES	48
 #define KBTF_NEST	4	/* levels of anonymous members followed */
 
 struct kbtf {

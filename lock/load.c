@@ -148,7 +148,7 @@ static size_t tail_size_of(const struct lock_collect_cfg *cfg, bool slab_names, 
 		return sizeof(((union lock_tail *)0)->owner);
 	if (cfg->mode == LOCK_AGGR_TASK)
 		return LOCK_COMM_LEN;
-	return slab_names ? LOCK_SLAB_LEN : 0;
+	return slab_names ? sizeof(struct lock_slab_tail) : 0;
 }
 
 /* What the run asked, as the programs' constants: a straight translation. */
@@ -173,6 +173,21 @@ static void set_rodata(struct lock_bpf__rodata *ro, const struct lock_collect_cf
 	memcpy(ro->machinery, cfg->f.machinery, sizeof(ro->machinery));
 }
 
+/* -l: the members of struct kmem_cache that place a lock in its object. */
+static void set_slab_offsets(struct lock_bpf__rodata *ro, bool slab_names)
+{
+	ro->slab_offsets = slab_names && KQ(CACHE_SIZE)->offset >= 0 &&
+			   KQ(CACHE_OBJSIZE)->offset >= 0 && KQ(CACHE_REDPAD)->offset >= 0 &&
+			   KQ(CACHE_OO)->offset >= 0 && KQ(CACHE_MIN)->offset >= 0;
+	if (!ro->slab_offsets)
+		return;
+	ro->off_cache_size = KQ(CACHE_SIZE)->offset;
+	ro->off_cache_objsize = KQ(CACHE_OBJSIZE)->offset;
+	ro->off_cache_redpad = KQ(CACHE_REDPAD)->offset;
+	ro->off_cache_oo = KQ(CACHE_OO)->offset;
+	ro->off_cache_min = KQ(CACHE_MIN)->offset;
+}
+
 /*
  * -l's slab names, on the tp_btf path where the kernel has the kfunc
  * (6.13+); and what a row's definition carries (its tail).
@@ -188,10 +203,16 @@ static void set_tail(struct lock_collect *c, const struct lock_collect_cfg *cfg,
 	ro->slab_names = slab_names;
 	ro->off_cache_name = slab_names ? KQ(CACHE_NAME)->offset : 0;
 	c->slab_names = patch_slab = slab_names;
+	set_slab_offsets(ro, slab_names);
 	if (cfg->mode == LOCK_AGGR_ADDR)
 		cli_log("lock: slab cache names %s\n", slab_names ? "from bpf_get_kmem_cache" :
 			btf ? "unavailable (no bpf_get_kmem_cache: kernel < 6.13?)" :
 			"unavailable on raw tracepoints");
+	if (slab_names)
+		cli_log("lock: offsets in slab objects %s\n", ro->slab_offsets ?
+			"from struct kmem_cache's size and slab orders" :
+			"unavailable (struct kmem_cache lacks size, object_size, red_left_pad, "
+			"oo or min)");
 }
 
 /* -o: where the owner words are; without them -o cannot say anything true. */

@@ -78,6 +78,11 @@ const volatile __u32 off_task_comm;
 /* -l: slab cache names (the loader made the call below a kfunc call). */
 const volatile bool slab_names;
 const volatile __u32 off_cache_name;
+/* -l: where in its object a slab lock lies, from struct kmem_cache's
+ * size, object_size, red_left_pad, oo and min (slab_where()). */
+const volatile bool slab_offsets;
+const volatile __u32 off_cache_size, off_cache_objsize, off_cache_redpad;
+const volatile __u32 off_cache_oo, off_cache_min;
 static void *(*kmem_cache_of)(__u64 addr) = (void *)LOCK_KMEM_CACHE_CALL;
 /* -o -v: the owner's stack (the loader made these two calls kfunc calls). */
 const volatile bool owner_stacks;
@@ -1098,18 +1103,85 @@ static __always_inline void send_def(void *ctx, struct lock_rec_def *d, struct l
 }
 
 /*
- * -l: the name of the slab cache LOCK lives in, once per row.  The kfunc's
- * pointer is read as a number (never dereferenced by the verifier's rules):
- * what follows are probe reads, which fail softly.
+ * -l: the start of the object holding LOCK if its slab is of order and
+ * object count OO (struct kmem_cache_order_objects: order in the high
+ * bits), 0 if no object there could hold it.  A slab is a compound page
+ * from the buddy allocator, aligned in physical memory to its size, and
+ * the direct map is aligned to 1 GB: so the slab starts at LOCK rounded
+ * down to its size.  The object's index is then the kernel's own
+ * (nearest_obj(): the distance over the stride SIZE, red zone PAD after).
  */
-static __always_inline void slab_name(__u64 lock, char *name)
+static __always_inline __u64 object_start(__u64 lock, __u32 oo, __u32 size, __u32 pad)
+{
+	__u64 bytes = 4096ULL << ((oo >> 16) & 15), base = lock & ~(bytes - 1), i;
+
+	if (!size)
+		return 0;
+	i = (lock - base) / size;
+	return i < (oo & 0xffff) ? base + i * size + pad : 0;
+}
+
+/*
+ * -l: where in its object a slab lock lies.  The slab's order is the
+ * cache's preferred one (oo) or, when that allocation failed, its minimum
+ * (min): where both could hold an object here they must agree, and where
+ * one cannot (LOCK past its last object) the other is the slab.  Why not
+ * the slab's struct page, as the kernel finds it: vmemmap_base and
+ * page_offset_base are data symbols, absent from kallsyms without
+ * CONFIG_KALLSYMS_ALL (as here), and nothing else tells them.
+ */
+static __always_inline void slab_where(__u64 lock, __u64 cache, struct lock_slab_tail *t)
+{
+	__u32 size = 0, objsize = 0, pad = 0, oo = 0, min = 0;
+	__u64 a, b;
+
+	t->off = 0;
+	if (!slab_offsets) {
+		t->why = LOCK_OFF_NO_FACTS;
+		return;
+	}
+	if (!cache) {
+		t->why = LOCK_OFF_NO_CACHE;
+		return;
+	}
+	if (bpf_probe_read_kernel(&size, sizeof(size), (void *)(cache + off_cache_size)) ||
+	    bpf_probe_read_kernel(&objsize, sizeof(objsize), (void *)(cache + off_cache_objsize)) ||
+	    bpf_probe_read_kernel(&pad, sizeof(pad), (void *)(cache + off_cache_redpad)) ||
+	    bpf_probe_read_kernel(&oo, sizeof(oo), (void *)(cache + off_cache_oo)) ||
+	    bpf_probe_read_kernel(&min, sizeof(min), (void *)(cache + off_cache_min))) {
+		t->why = LOCK_OFF_READ;
+		return;
+	}
+	a = object_start(lock, oo, size, pad);
+	b = object_start(lock, min, size, pad);
+	if (a && b && a != b) {
+		t->why = LOCK_OFF_ORDERS;
+		return;
+	}
+	a = a ? a : b;
+	if (!a || lock < a || lock - a >= objsize) {
+		t->why = LOCK_OFF_OUTSIDE;
+		return;
+	}
+	t->off = lock - a;
+	t->why = LOCK_OFF_OK;
+}
+
+/*
+ * -l: the name of the slab cache LOCK lives in, and where in its object,
+ * once per row.  The kfunc's pointer is read as a number (never
+ * dereferenced by the verifier's rules): what follows are probe reads,
+ * which fail softly.
+ */
+static __always_inline void slab_name(__u64 lock, struct lock_slab_tail *t)
 {
 	__u64 cache = address_of(kmem_cache_of(lock));
 
-	name[0] = '\0';
+	t->name[0] = '\0';
 	if (cache)
-		bpf_probe_read_kernel_str(name, LOCK_SLAB_LEN,
+		bpf_probe_read_kernel_str(t->name, LOCK_SLAB_LEN,
 					  (void *)read_ptr(cache, off_cache_name));
+	slab_where(lock, cache, t);
 }
 
 /*
@@ -1166,7 +1238,7 @@ static __always_inline void new_row(void *ctx, struct lock_rec_def *d, struct lo
 	if (aggr_mode == LOCK_AGGR_TASK && !owner_mode)
 		bpf_get_current_comm(d->tail.comm, sizeof(d->tail.comm));
 	if (aggr_mode == LOCK_AGGR_ADDR && slab_names)
-		slab_name(s->lock, d->tail.slab);
+		slab_name(s->lock, &d->tail.slab);
 	if (owner_stacks && s->key)
 		owner_stack(s->key, d);
 	if (rows_full)

@@ -250,8 +250,11 @@ static int visit(uint32_t id, const struct btf_type *t, void *ctx)
 
 		if (!q->member) {
 			if (p->first && kind == (q->kind ? q->kind : BTF_KIND_TYPEDEF) && !q->id &&
-			    t->name_off == p->b->name_off[s->name])
+			    t->name_off == p->b->name_off[s->name]) {
 				q->id = id;
+				if (kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION)
+					q->size = t->size;
+			}
 			continue;
 		}
 		if (q->offset >= 0 || (kind != BTF_KIND_STRUCT && kind != BTF_KIND_UNION))
@@ -320,6 +323,7 @@ int kbtf__resolve(const char *path, struct kbtf_query *q, int n)
 	for (i = 0; i < n; i++) {
 		q[i].id = 0;
 		q[i].offset = -1;
+		q[i].size = 0;
 		s[i].name = want_name(&b, q[i].name);
 		s[i].member = q[i].member ? want_name(&b, q[i].member) : 0;
 		err = s[i].name < 0 || s[i].member < 0 ? -E2BIG : 0;

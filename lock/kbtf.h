@@ -20,6 +20,7 @@ struct kbtf_query {
 	int kind;		/* with no member: BTF_KIND_FUNC for a function; 0 a typedef */
 	uint32_t id;		/* out: typedef id (0: not found) */
 	int32_t offset;		/* out: member byte offset (-1: not found) */
+	uint32_t size;		/* out: with no member, a struct's or union's size */
 };
 
 /* Answer every query in one go.  0 (some may be unanswered), or -errno. */

@@ -83,6 +83,16 @@ const volatile __u32 off_cache_name;
 const volatile bool slab_offsets;
 const volatile __u32 off_cache_size, off_cache_objsize, off_cache_redpad;
 const volatile __u32 off_cache_oo, off_cache_min;
+/*
+ * -l: a slab lock's struct page, found as the kernel finds it
+ * (virt_to_page(), then the head page).  page_offset_base and
+ * vmemmap_base are read where kallsyms says they are; else the loader
+ * passes the defaults, which hold when memory is not randomized, and a
+ * page is taken only if its slab_cache is the lock's cache.
+ */
+const volatile __u64 page_offset_at, vmemmap_at;
+const volatile __u64 page_offset_guess, vmemmap_guess;
+const volatile __u32 page_struct_size, off_page_head, off_slab_cache;
 static void *(*kmem_cache_of)(__u64 addr) = (void *)LOCK_KMEM_CACHE_CALL;
 /* -o -v: the owner's stack (the loader made these two calls kfunc calls). */
 const volatile bool owner_stacks;
@@ -1122,13 +1132,38 @@ static __always_inline __u64 object_start(__u64 lock, __u32 oo, __u32 size, __u3
 }
 
 /*
- * -l: where in its object a slab lock lies.  The slab's order is the
- * cache's preferred one (oo) or, when that allocation failed, its minimum
- * (min): where both could hold an object here they must agree, and where
- * one cannot (LOCK past its last object) the other is the slab.  Why not
- * the slab's struct page, as the kernel finds it: vmemmap_base and
- * page_offset_base are data symbols, absent from kallsyms without
- * CONFIG_KALLSYMS_ALL (as here), and nothing else tells them.
+ * -l: the address of the first object of LOCK's slab (the slab of CACHE),
+ * from its struct page; 0 if that page is not found.  A tail page's
+ * compound_head is its head page's address + 1; the head page is the
+ * struct slab, whose slab_cache confirms it.
+ */
+static __always_inline __u64 slab_start(__u64 lock, __u64 cache)
+{
+	__u64 pob = page_offset_guess, vmb = vmemmap_guess, page, head;
+
+	if (!page_struct_size ||
+	    (page_offset_at && bpf_probe_read_kernel(&pob, sizeof(pob), (void *)page_offset_at)) ||
+	    (vmemmap_at && bpf_probe_read_kernel(&vmb, sizeof(vmb), (void *)vmemmap_at)) ||
+	    !pob || !vmb || lock < pob)
+		return 0;
+	page = vmb + ((lock - pob) >> 12) * page_struct_size;
+	head = read_ptr(page, off_page_head);
+	if (head & 1)
+		page = head - 1;
+	if (page < vmb || read_ptr(page, off_slab_cache) != cache)
+		return 0;
+	return pob + (((page - vmb) / page_struct_size) << 12);
+}
+
+/*
+ * -l: where in its object a slab lock lies: from its slab's first object
+ * (slab_start()) and the cache's stride, as nearest_obj() does.  Where
+ * the page is not found (randomized memory, and the bases not in
+ * kallsyms, which lists data symbols only with CONFIG_KALLSYMS_ALL): the
+ * slab's order is the cache's preferred one (oo) or, when that allocation
+ * failed, its minimum (min); where both could hold an object here they
+ * must agree, and where one cannot (LOCK past its last object) the other
+ * is the slab.
  */
 static __always_inline void slab_where(__u64 lock, __u64 cache, struct lock_slab_tail *t)
 {
@@ -1152,6 +1187,11 @@ static __always_inline void slab_where(__u64 lock, __u64 cache, struct lock_slab
 		t->why = LOCK_OFF_READ;
 		return;
 	}
+	a = slab_start(lock, cache);
+	if (a && size) {
+		a += (lock - a) / size * size + pad;
+		goto found;
+	}
 	a = object_start(lock, oo, size, pad);
 	b = object_start(lock, min, size, pad);
 	if (a && b && a != b) {
@@ -1159,6 +1199,7 @@ static __always_inline void slab_where(__u64 lock, __u64 cache, struct lock_slab
 		return;
 	}
 	a = a ? a : b;
+found:
 	if (!a || lock < a || lock - a >= objsize) {
 		t->why = LOCK_OFF_OUTSIDE;
 		return;

@@ -132,8 +132,7 @@ static int find_names(struct kbtf *b)
 	return 0;
 }
 
-
-static size_t extra_size(const struct btf_type *t)
+size_t kbtf__extra_size(const struct btf_type *t)
 {
 	uint32_t vlen = BTF_INFO_VLEN(t->info);
 
@@ -178,7 +177,7 @@ static int for_each_type(struct kbtf *b, kbtf_fn fn, void *ctx)
 		for (used = 0; have - used >= sizeof(struct btf_type); used += rec, id++) {
 			const struct btf_type *t = (const void *)(w + used);
 
-			rec = sizeof(*t) + extra_size(t);
+			rec = sizeof(*t) + kbtf__extra_size(t);
 			if (rec > have - used)
 				break;
 			err = fn(id, t, ctx);

@@ -12,6 +12,7 @@
 #ifndef FRUGAL_LOCK_KBTF_H
 #define FRUGAL_LOCK_KBTF_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct kbtf_query {
@@ -25,5 +26,9 @@ struct kbtf_query {
 
 /* Answer every query in one go.  0 (some may be unanswered), or -errno. */
 int kbtf__resolve(const char *path, struct kbtf_query *q, int n);
+
+struct btf_type;
+/* The bytes that follow type T's record (its members, params, ...). */
+size_t kbtf__extra_size(const struct btf_type *t);
 
 #endif

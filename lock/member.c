@@ -4,14 +4,182 @@
  * (member.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 
 #include <bpf/btf.h>
 
+#include "lib/io.h"
+#include "lock/kbtf.h"
 #include "lock/lock.h"
 #include "lock/member.h"
+
+struct lock_btf {
+	const char *data;	/* the whole file, mapped or read */
+	size_t len;
+	bool mapped;
+	const char *types, *strs;
+	uint32_t strs_len;
+	uint32_t *off;		/* type id -> its record's offset in types */
+	uint32_t n;		/* ids 1 .. n - 1 */
+};
+
+/* The file whole: mapped where sysfs lets us, else read into memory. */
+static int load_file(struct lock_btf *b, const char *path)
+{
+	struct stat st;
+	char *buf;
+	int fd, err;
+
+	fd = open(path ? path : "/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = fstat(fd, &st) ? -errno : st.st_size < (off_t)sizeof(struct btf_header) ? -EINVAL : 0;
+	if (err)
+		goto out;
+	b->len = st.st_size;
+	b->data = mmap(NULL, b->len, PROT_READ, MAP_PRIVATE, fd, 0);
+	b->mapped = b->data != MAP_FAILED;
+	if (b->mapped)
+		goto out;
+	b->data = buf = malloc(b->len);
+	err = !buf ? -ENOMEM : io__pread_full(fd, buf, b->len, 0);
+	if (err == -ENODATA)
+		err = -EINVAL;
+out:
+	close(fd);
+	return err;
+}
+
+/* The header checked, and every type's record found once. */
+static int index_types(struct lock_btf *b)
+{
+	const struct btf_header *h = (const void *)b->data;
+	size_t cap = 1024, at = 0, types_len;
+
+	if (h->magic != BTF_MAGIC || h->hdr_len < sizeof(*h) || h->hdr_len > b->len ||
+	    h->type_off > b->len - h->hdr_len || h->type_len > b->len - h->hdr_len - h->type_off ||
+	    h->str_off > b->len - h->hdr_len || h->str_len > b->len - h->hdr_len - h->str_off)
+		return -EINVAL;
+	b->types = b->data + h->hdr_len + h->type_off;
+	types_len = h->type_len;
+	b->strs = b->data + h->hdr_len + h->str_off;
+	b->strs_len = h->str_len;
+	b->off = malloc(cap * sizeof(*b->off));
+	if (!b->off)
+		return -ENOMEM;
+	b->n = 1;
+	while (at + sizeof(struct btf_type) <= types_len) {
+		const struct btf_type *t = (const void *)(b->types + at);
+
+		if (b->n == cap) {
+			uint32_t *p = realloc(b->off, 2 * cap * sizeof(*p));
+
+			if (!p)
+				return -ENOMEM;
+			b->off = p;
+			cap *= 2;
+		}
+		b->off[b->n++] = at;
+		at += sizeof(*t) + kbtf__extra_size(t);
+	}
+	return at == types_len ? 0 : -EINVAL;
+}
+
+struct lock_btf *lock_btf__open(const char *path)
+{
+	struct lock_btf *b = calloc(1, sizeof(*b));
+	int err = -ENOMEM;
+
+	if (b)
+		err = load_file(b, path) ?: index_types(b);
+	if (!err)
+		return b;
+	lock_btf__free(b);
+	errno = -err;
+	return NULL;
+}
+
+void lock_btf__free(struct lock_btf *b)
+{
+	if (!b)
+		return;
+	if (b->mapped)
+		munmap((void *)b->data, b->len);
+	else
+		free((void *)b->data);
+	free(b->off);
+	free(b);
+}
+
+static const struct btf_type *type_by_id(const struct lock_btf *b, uint32_t id)
+{
+	return id && id < b->n ? (const void *)(b->types + b->off[id]) : NULL;
+}
+
+static const char *name_at(const struct lock_btf *b, uint32_t off)
+{
+	return off < b->strs_len ? b->strs + off : "";
+}
+
+const char *lock_btf__name(const struct lock_btf *b, uint32_t id)
+{
+	const struct btf_type *t = type_by_id(b, id);
+
+	return t ? name_at(b, t->name_off) : "";
+}
+
+/* The id of the struct called NAME; 0 if none. */
+static uint32_t find_struct(const struct lock_btf *b, const char *name)
+{
+	uint32_t id;
+
+	for (id = 1; id < b->n; id++) {
+		const struct btf_type *t = type_by_id(b, id);
+
+		if (btf_is_struct(t) && !strcmp(name_at(b, t->name_off), name))
+			return id;
+	}
+	return 0;
+}
+
+/* Type ID's size in bytes, through typedefs, qualifiers and arrays; 0 if none. */
+static uint64_t type_size(const struct lock_btf *b, uint32_t id)
+{
+	uint64_t times = 1;
+	int depth;
+
+	for (depth = 0; depth < 32; depth++) {
+		const struct btf_type *t = type_by_id(b, id);
+
+		if (!t)
+			return 0;
+		switch (btf_kind(t)) {
+		case BTF_KIND_INT: case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		case BTF_KIND_ENUM: case BTF_KIND_FLOAT: case 19 /* ENUM64 */:
+			return times * t->size;
+		case BTF_KIND_PTR:
+			return times * sizeof(void *);
+		case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE: case BTF_KIND_CONST:
+		case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG:
+			id = t->type;
+			break;
+		case BTF_KIND_ARRAY:
+			times *= btf_array(t)->nelems;
+			id = btf_array(t)->type;
+			break;
+		default:
+			return 0;
+		}
+	}
+	return 0;
+}
 
 /*
  * Caches whose objects are a struct of another name.  Each was checked in
@@ -39,21 +207,19 @@ static const struct {
 	{ "kernfs_node_cache",	"kernfs_node" },
 };
 
-uint32_t lock_member__cache_type(const struct btf *btf, const char *cache)
+uint32_t lock_member__cache_type(const struct lock_btf *btf, const char *cache)
 {
+	uint32_t id;
 	size_t i;
-	int id;
 
 	if (!cache[0])
 		return 0;
-	id = btf__find_by_name_kind(btf, cache, BTF_KIND_STRUCT);
-	if (id > 0)
+	id = find_struct(btf, cache);
+	if (id)
 		return id;
 	for (i = 0; i < sizeof(known_caches) / sizeof(known_caches[0]); i++)
-		if (!strcmp(known_caches[i].cache, cache)) {
-			id = btf__find_by_name_kind(btf, known_caches[i].type, BTF_KIND_STRUCT);
-			return id > 0 ? id : 0;
-		}
+		if (!strcmp(known_caches[i].cache, cache))
+			return find_struct(btf, known_caches[i].type);
 	return 0;
 }
 
@@ -86,18 +252,18 @@ static const char *const *lock_names(uint32_t flags)
 }
 
 /* Is type ID (through its typedefs and qualifiers) one of NAMES? */
-static bool is_lock(const struct btf *btf, uint32_t id, const char *const *names)
+static bool is_lock(const struct lock_btf *btf, uint32_t id, const char *const *names)
 {
 	int depth;
 
 	for (depth = 0; depth < 8 && id; depth++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_type *t = type_by_id(btf, id);
 		const char *n, *const *p;
 
 		if (!t)
 			return false;
-		n = btf__name_by_offset(btf, t->name_off);
-		for (p = names; n && *n && *p; p++)
+		n = name_at(btf, t->name_off);
+		for (p = names; *n && *p; p++)
 			if (!strcmp(n, *p))
 				return true;
 		if (!btf_is_typedef(t) && !btf_is_mod(t))
@@ -108,20 +274,20 @@ static bool is_lock(const struct btf *btf, uint32_t id, const char *const *names
 }
 
 /* Type ID without its typedefs and qualifiers. */
-static const struct btf_type *skip_mods(const struct btf *btf, uint32_t *id)
+static const struct btf_type *skip_mods(const struct lock_btf *btf, uint32_t *id)
 {
-	const struct btf_type *t = btf__type_by_id(btf, *id);
+	const struct btf_type *t = type_by_id(btf, *id);
 	int depth;
 
 	for (depth = 0; t && depth < 8 && (btf_is_typedef(t) || btf_is_mod(t)); depth++) {
 		*id = t->type;
-		t = btf__type_by_id(btf, *id);
+		t = type_by_id(btf, *id);
 	}
 	return t;
 }
 
 struct path {
-	const struct btf *btf;
+	const struct lock_btf *btf;
 	const char *const *names;
 	char *buf;
 	size_t size, len;
@@ -175,7 +341,7 @@ static bool find(struct path *p, uint32_t id, uint32_t off, int depth)
 		return false;
 	if (btf_is_array(t)) {
 		const struct btf_array *a = btf_array(t);
-		long long es = btf__resolve_size(p->btf, a->type);
+		long long es = type_size(p->btf, a->type);
 		size_t len = p->len;
 
 		if (es <= 0 || off / es >= a->nelems || !path_add(p, NULL, off / es))
@@ -198,17 +364,17 @@ static bool find(struct path *p, uint32_t id, uint32_t off, int depth)
 
 		if (btf_member_bitfield_size(t, i) || bits % 8 || moff > off)
 			continue;
-		msize = btf__resolve_size(p->btf, m[i].type);
+		msize = type_size(p->btf, m[i].type);
 		if (msize <= 0 || off - moff >= (unsigned long long)msize)
 			continue;
-		n = btf__name_by_offset(p->btf, m[i].name_off);
-		if (find_member(p, n ? n : "", m[i].type, off - moff, depth))
+		n = name_at(p->btf, m[i].name_off);
+		if (find_member(p, n, m[i].type, off - moff, depth))
 			return true;
 	}
 	return false;
 }
 
-int lock_member__path(const struct btf *btf, uint32_t id, uint32_t off, uint32_t flags,
+int lock_member__path(const struct lock_btf *btf, uint32_t id, uint32_t off, uint32_t flags,
 		      char *buf, size_t size)
 {
 	struct path p = { btf, lock_names(flags), buf, size, 0, false };

@@ -14,8 +14,8 @@
 #include "lock/report.h"
 #include "lock/table.h"
 
-struct btf;
 struct ksyms;
+struct lock_btf;
 
 /* What every format is given. */
 struct lock_out {
@@ -25,7 +25,7 @@ struct lock_out {
 	const struct lock_run_info *ri;
 	struct ksyms *ks;		/* NULL: frames print as addresses */
 	uint64_t text[2][2];		/* [lock|sched][start,end): locking code */
-	struct btf *btf;		/* -l: the kernel's, read at the first slab row */
+	struct lock_btf *btf;		/* -l: the kernel's, read at the first slab row */
 	bool btf_tried;
 	void *priv;			/* a format's own state, from its header to its footer */
 	int err;			/* a format's failure (-errno): lock_report() returns it */

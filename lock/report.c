@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <bpf/btf.h>
 
 #include "lib/hash.h"
 #include "lib/io.h"
@@ -320,11 +319,11 @@ static void name_member(struct lock_row_name *rn, const char *member, const char
 }
 
 /* -l: the kernel's BTF, read once per report at its first slab row. */
-static struct btf *report_btf(struct lock_out *out)
+static struct lock_btf *report_btf(struct lock_out *out)
 {
 	if (!out->btf_tried) {
 		out->btf_tried = true;
-		out->btf = btf__load_vmlinux_btf();
+		out->btf = lock_btf__open(NULL);
 		if (!out->btf)
 			cli_log("lock: -l: no member names: cannot read the kernel's BTF (%s)\n",
 				strerror(errno));
@@ -340,7 +339,7 @@ static void name_slab_lock(struct lock_out *out, const struct lock_row *r,
 			   struct lock_row_name *rn)
 {
 	char path[sizeof(rn->member)];
-	struct btf *btf;
+	struct lock_btf *btf;
 	uint32_t id;
 	int err;
 
@@ -368,11 +367,10 @@ static void name_slab_lock(struct lock_out *out, const struct lock_row *r,
 	if (err) {
 		cli_log("lock: -l: %016" PRIx64 " in %s+0x%x: no member of struct %s there is "
 			"a %s\n", r->key, r->comm, r->obj_off,
-			btf__name_by_offset(btf, btf__type_by_id(btf, id)->name_off),
-			lock_type_name(r->st.flags));
+			lock_btf__name(btf, id), lock_type_name(r->st.flags));
 		return;
 	}
-	name_member(rn, path, btf__name_by_offset(btf, btf__type_by_id(btf, id)->name_off));
+	name_member(rn, path, lock_btf__name(btf, id));
 }
 
 static void row_name(struct lock_out *out, const struct lock_row *r, const char *cg,
@@ -560,7 +558,7 @@ int lock_report(FILE *f, enum lock_format format, const struct lock_report_cfg *
 	if (fmt->footer)
 		fmt->footer(&out);
 	lock_cgroup_names_free(cg, n);
-	btf__free(out.btf);
+	lock_btf__free(out.btf);
 	free(rows);
 	return out.err;
 }

@@ -5,6 +5,7 @@
  * and, when the kernel has BTF, on two paths whose truth is known.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -15,9 +16,30 @@
 #include "tests/test.h"
 
 struct fixture {
-	struct btf *b;
+	struct btf *b;		/* built with libbpf */
+	struct lock_btf *lb;	/* as member.c reads it */
 	int outer, file;
 };
+
+/* B written to a file and read back by member.c's reader. */
+static struct lock_btf *reread(struct btf *b)
+{
+	char path[] = "/tmp/test_member.XXXXXX";
+	struct lock_btf *lb = NULL;
+	const void *raw;
+	__u32 size;
+	int fd;
+
+	raw = btf__raw_data(b, &size);
+	fd = mkstemp(path);
+	if (fd < 0 || !raw)
+		return NULL;
+	if (write(fd, raw, size) == (ssize_t)size)
+		lb = lock_btf__open(path);
+	close(fd);
+	unlink(path);
+	return lb;
+}
 
 /*
  * struct raw_spinlock { int v; };  typedef struct raw_spinlock raw_spinlock_t;
@@ -69,17 +91,20 @@ static int build(struct fixture *f)
 	btf__add_field(b, "bits", u32, 640, 3);
 	f->file = btf__add_struct(b, "file", 88);
 	btf__add_field(b, "o", f->outer, 0, 0);
-	return f->outer > 0 && f->file > 0 && i > 0 ? 0 : -1;
+	if (f->outer <= 0 || f->file <= 0 || i <= 0)
+		return -1;
+	f->lb = reread(b);
+	return f->lb ? 0 : -1;
 }
 
 #define PATH(id, off, flags) ({							\
-	int _e = lock_member__path(f.b, (id), (off), (flags), buf, sizeof(buf));	\
+	int _e = lock_member__path(f.lb, (id), (off), (flags), buf, sizeof(buf));	\
 	_e ? (_e == -ENOENT ? "(none)" : "(error)") : buf;			\
 })
 
 static void test_synthetic(void)
 {
-	struct fixture f;
+	struct fixture f = { 0 };
 	char buf[64], small[4];
 
 	TEST_BEGIN("member: paths through structs, unions, arrays; none that does not fit");
@@ -98,14 +123,18 @@ static void test_synthetic(void)
 	CHECK_STR(PATH(f.outer, 60, LCB_F_SPIN), "(none)");
 	CHECK_STR(PATH(f.outer, 80, LCB_F_SPIN), "(none)");
 	CHECK_STR(PATH(f.outer, 4096, LCB_F_SPIN), "(none)");
-	CHECK_EQ(lock_member__path(f.b, f.outer, 32, LCB_F_MUTEX, small, sizeof(small)),
+	CHECK_EQ(lock_member__path(f.lb, f.outer, 32, LCB_F_MUTEX, small, sizeof(small)),
 		 -ENAMETOOLONG);
-	CHECK_EQ(lock_member__cache_type(f.b, "outer"), (uint32_t)f.outer);
-	CHECK_EQ(lock_member__cache_type(f.b, "filp"), (uint32_t)f.file);
-	CHECK_EQ(lock_member__cache_type(f.b, "kmalloc-64"), 0);
-	CHECK_EQ(lock_member__cache_type(f.b, ""), 0);
+	CHECK_EQ(lock_member__cache_type(f.lb, "outer"), (uint32_t)f.outer);
+	CHECK_EQ(lock_member__cache_type(f.lb, "filp"), (uint32_t)f.file);
+	CHECK_EQ(lock_member__cache_type(f.lb, "kmalloc-64"), 0);
+	CHECK_EQ(lock_member__cache_type(f.lb, ""), 0);
+	CHECK_STR(lock_btf__name(f.lb, f.file), "file");
+	CHECK_STR(lock_btf__name(f.lb, 9999), "");
+	CHECK(!lock_btf__open("/nonexistent") && errno == ENOENT, "a missing file opened");
 	TEST_END();
 out:
+	lock_btf__free(f.lb);
 	btf__free(f.b);
 }
 
@@ -122,23 +151,27 @@ static void test_kernel(void)
 	}
 	TEST_BEGIN("member: struct file and mm_struct in the kernel's BTF");
 	f.b = btf__load_vmlinux_btf();
-	if (!CHECK(f.b, "libbpf cannot load vmlinux BTF"))
-		return;
-	file = lock_member__cache_type(f.b, "filp");
-	mm = lock_member__cache_type(f.b, "mm_struct");
+	f.lb = lock_btf__open(NULL);
+	if (!CHECK(f.b && f.lb, "cannot read vmlinux BTF"))
+		goto out;
+	file = lock_member__cache_type(f.lb, "filp");
+	mm = lock_member__cache_type(f.lb, "mm_struct");
 	CHECK_EQ(file, btf__find_by_name_kind(f.b, "file", BTF_KIND_STRUCT));
+	CHECK_EQ(mm, btf__find_by_name_kind(f.b, "mm_struct", BTF_KIND_STRUCT));
 	CHECK(file > 0 && mm > 0, "no struct file or mm_struct");
-	/* f_pos_lock is the mutex of struct file (mutex), mmap_lock mm's rwsem */
+	/* f_pos_lock is struct file's mutex, mmap_lock mm_struct's rwsem */
 	for (int off = 0; file > 0 && off < 256; off += 8)
-		if (!lock_member__path(f.b, file, off, LCB_F_MUTEX, buf, sizeof(buf)))
+		if (!lock_member__path(f.lb, file, off, LCB_F_MUTEX, buf, sizeof(buf)))
 			break;
 	CHECK_STR(buf, "f_pos_lock");
 	for (int off = 0; mm > 0 && off < 4096; off += 8)
-		if (!lock_member__path(f.b, mm, off, LCB_F_READ, buf, sizeof(buf)))
+		if (!lock_member__path(f.lb, mm, off, LCB_F_READ, buf, sizeof(buf)))
 			break;
 	CHECK_STR(buf, "mmap_lock");
-	btf__free(f.b);
 	TEST_END();
+out:
+	lock_btf__free(f.lb);
+	btf__free(f.b);
 }
 
 int main(void)

@@ -67,6 +67,10 @@ static int index_types(struct lock_btf *b)
 	    h->type_off > b->len - h->hdr_len || h->type_len > b->len - h->hdr_len - h->type_off ||
 	    h->str_off > b->len - h->hdr_len || h->str_len > b->len - h->hdr_len - h->str_off)
 		return -EINVAL;
+	/* records read in place must be aligned; names must end in the section */
+	if ((h->hdr_len + h->type_off) % 4 || (h->str_len && b->data[h->hdr_len + h->str_off +
+								  h->str_len - 1]))
+		return -EINVAL;
 	b->types = b->data + h->hdr_len + h->type_off;
 	types_len = h->type_len;
 	b->strs = b->data + h->hdr_len + h->str_off;

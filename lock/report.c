@@ -351,7 +351,6 @@ static void name_slab_lock(struct lock_out *out, const struct lock_row *r,
 				r->key, r->comm, off_why[r->off_why]);
 		return;
 	}
-	rn->offset = r->obj_off;
 	snprintf(rn->b, sizeof(rn->b), "%s+0x%x", rn->sym, r->obj_off);
 	btf = report_btf(out);
 	if (!btf)
@@ -393,6 +392,8 @@ static void row_name(struct lock_out *out, const struct lock_row *r, const char 
 		break;
 	case LOCK_AGGR_ADDR:
 		snprintf(rn->abuf, sizeof(rn->abuf), "%016" PRIx64, r->key);
+		if (r->off_why == LOCK_OFF_OK)	/* mmap_lock's too, placed in its mm */
+			rn->offset = r->obj_off;
 		if (r->st.flags & LOCK_F_USER) {
 			/* a futex: its address in its process, its variable if it has one */
 			snprintf(rn->abuf, sizeof(rn->abuf), "%016" PRIx64, r->key & LOCK_KEY_UADDR);

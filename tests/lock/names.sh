@@ -58,6 +58,12 @@ BENCH="$FRUGAL bench lock -T 4 -P 2 -d 0.7 --delay 0.3"
 "$FRUGAL" lock -l -v --json -- $BENCH >"$_tmp/b.json" 2>"$_tmp/b.err"
 check "bench: the top rwsem row is 'mmap_lock of struct mm_struct'" test "$(json "$_tmp/b.json" \
 	'max((r for r in d["rows"] if r["type"].startswith("rwsem")), key=lambda r: r["wait_total_ns"])["name"]')" = "mmap_lock of struct mm_struct"
+want=$(pahole -C mm_struct /sys/kernel/btf/vmlinux 2>/dev/null |
+	sed -n 's|.*struct rw_semaphore *mmap_lock; */\* *\([0-9]*\) .*|\1|p')
+if [ -n "$want" ]; then
+	check "bench: the mmap_lock rows' object_offset is mmap_lock's in struct mm_struct ($want)" \
+		holds "$_tmp/b.json" 'all(r.get("object_offset", '"$want"') == '"$want"' for r in d["rows"] if r["symbol"] == "mmap_lock")'
+fi
 check "bench: every row named by a member names its struct" holds "$_tmp/b.json" \
 	'all(r["name"] == r["member"] + " of " + r["object_type"] for r in d["rows"] if r.get("member"))'
 check "bench: nothing lost but counted skipped runs" test "$(losses_explained "$_tmp/b.json")" = True

@@ -28,6 +28,14 @@ static struct kbtf_query kq[LOCK_Q_NR] = {
 	[LOCK_Q_SIGLOCK]	= { .name = "sighand_struct", .member = "siglock" },
 	[LOCK_Q_KMEM_CACHE]	= { .name = "bpf_get_kmem_cache", .kind = BTF_KIND_FUNC },
 	[LOCK_Q_CACHE_NAME]	= { .name = "kmem_cache", .member = "name" },
+	[LOCK_Q_CACHE_SIZE]	= { .name = "kmem_cache", .member = "size" },
+	[LOCK_Q_CACHE_OBJSIZE]	= { .name = "kmem_cache", .member = "object_size" },
+	[LOCK_Q_CACHE_REDPAD]	= { .name = "kmem_cache", .member = "red_left_pad" },
+	[LOCK_Q_CACHE_OO]	= { .name = "kmem_cache", .member = "oo" },
+	[LOCK_Q_CACHE_MIN]	= { .name = "kmem_cache", .member = "min" },
+	[LOCK_Q_PAGE]		= { .name = "page", .kind = BTF_KIND_STRUCT },
+	[LOCK_Q_PAGE_HEAD]	= { .name = "page", .member = "compound_head" },
+	[LOCK_Q_SLAB_CACHE]	= { .name = "slab", .member = "slab_cache" },
 	[LOCK_Q_TASK_FROM_PID] = { .name = "bpf_task_from_pid", .kind = BTF_KIND_FUNC },
 	[LOCK_Q_TASK_RELEASE] = { .name = "bpf_task_release", .kind = BTF_KIND_FUNC },
 	[LOCK_Q_MUTEX_OWNER]	= { .name = "mutex", .member = "owner" },
@@ -49,7 +57,7 @@ static const char *kq_path;	/* the BTF they are asked of; NULL: the kernel's */
  */
 int lock_facts__resolve(enum lock_aggr mode, bool owner, bool nested, bool user)
 {
-	int want = owner || nested ? LOCK_Q_NR : mode == LOCK_AGGR_ADDR ? LOCK_Q_CACHE_NAME + 1 :
+	int want = owner || nested ? LOCK_Q_NR : mode == LOCK_AGGR_ADDR ? LOCK_Q_SLAB_CACHE + 1 :
 		   user ? LOCK_Q_MM + 1 : LOCK_Q_TGID + 1;
 	int err;
 

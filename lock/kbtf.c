@@ -19,7 +19,7 @@
 #include "lock/kbtf.h"
 
 #define KBTF_BUF	65536
-#define KBTF_NAMES	32
+#define KBTF_NAMES	48
 #define KBTF_NEST	4	/* levels of anonymous members followed */
 
 struct kbtf {
@@ -132,8 +132,7 @@ static int find_names(struct kbtf *b)
 	return 0;
 }
 
-
-static size_t extra_size(const struct btf_type *t)
+size_t kbtf__extra_size(const struct btf_type *t)
 {
 	uint32_t vlen = BTF_INFO_VLEN(t->info);
 
@@ -178,7 +177,7 @@ static int for_each_type(struct kbtf *b, kbtf_fn fn, void *ctx)
 		for (used = 0; have - used >= sizeof(struct btf_type); used += rec, id++) {
 			const struct btf_type *t = (const void *)(w + used);
 
-			rec = sizeof(*t) + extra_size(t);
+			rec = sizeof(*t) + kbtf__extra_size(t);
 			if (rec > have - used)
 				break;
 			err = fn(id, t, ctx);
@@ -250,8 +249,11 @@ static int visit(uint32_t id, const struct btf_type *t, void *ctx)
 
 		if (!q->member) {
 			if (p->first && kind == (q->kind ? q->kind : BTF_KIND_TYPEDEF) && !q->id &&
-			    t->name_off == p->b->name_off[s->name])
+			    t->name_off == p->b->name_off[s->name]) {
 				q->id = id;
+				if (kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION)
+					q->size = t->size;
+			}
 			continue;
 		}
 		if (q->offset >= 0 || (kind != BTF_KIND_STRUCT && kind != BTF_KIND_UNION))
@@ -320,6 +322,7 @@ int kbtf__resolve(const char *path, struct kbtf_query *q, int n)
 	for (i = 0; i < n; i++) {
 		q[i].id = 0;
 		q[i].offset = -1;
+		q[i].size = 0;
 		s[i].name = want_name(&b, q[i].name);
 		s[i].member = q[i].member ? want_name(&b, q[i].member) : 0;
 		err = s[i].name < 0 || s[i].member < 0 ? -E2BIG : 0;

@@ -12,6 +12,7 @@
 #ifndef FRUGAL_LOCK_KBTF_H
 #define FRUGAL_LOCK_KBTF_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct kbtf_query {
@@ -20,9 +21,14 @@ struct kbtf_query {
 	int kind;		/* with no member: BTF_KIND_FUNC for a function; 0 a typedef */
 	uint32_t id;		/* out: typedef id (0: not found) */
 	int32_t offset;		/* out: member byte offset (-1: not found) */
+	uint32_t size;		/* out: with no member, a struct's or union's size */
 };
 
 /* Answer every query in one go.  0 (some may be unanswered), or -errno. */
 int kbtf__resolve(const char *path, struct kbtf_query *q, int n);
+
+struct btf_type;
+/* The bytes that follow type T's record (its members, params, ...). */
+size_t kbtf__extra_size(const struct btf_type *t);
 
 #endif

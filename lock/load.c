@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "cli/cli.h"
+#include "lib/ksyms.h"
 #include "lock/caps.h"
 #include "lock/collect_cfg.h"
 #include "lock/collect_int.h"
@@ -148,7 +149,7 @@ static size_t tail_size_of(const struct lock_collect_cfg *cfg, bool slab_names, 
 		return sizeof(((union lock_tail *)0)->owner);
 	if (cfg->mode == LOCK_AGGR_TASK)
 		return LOCK_COMM_LEN;
-	return slab_names ? LOCK_SLAB_LEN : 0;
+	return slab_names ? sizeof(struct lock_slab_tail) : 0;
 }
 
 /* What the run asked, as the programs' constants: a straight translation. */
@@ -174,6 +175,62 @@ static void set_rodata(struct lock_bpf__rodata *ro, const struct lock_collect_cf
 }
 
 /*
+ * x86-64's direct map and struct page array where memory is not
+ * randomized (4-level paging), the guesses the program checks.
+ */
+#define PAGE_OFFSET_DEFAULT	0xffff888000000000ULL
+#define VMEMMAP_DEFAULT		0xffffea0000000000ULL
+
+/*
+ * -l: how the program finds a lock's struct page: where the kernel keeps
+ * page_offset_base and vmemmap_base (data symbols: in kallsyms only with
+ * CONFIG_KALLSYMS_ALL), else the defaults, checked by the program.  One
+ * read of kallsyms keeps these two names only.  Says which, for -v.
+ */
+static const char *set_slab_pages(struct lock_bpf__rodata *ro)
+{
+	static const char *const names[] = { "page_offset_base", "vmemmap_base" };
+	struct ksyms *ks;
+	uint64_t pob = 0, vmb = 0;
+
+	if (!KQ(PAGE)->size || KQ(PAGE_HEAD)->offset < 0 || KQ(SLAB_CACHE)->offset < 0)
+		return "from the cache's slab orders (no struct page or slab in BTF)";
+	ro->page_struct_size = KQ(PAGE)->size;
+	ro->off_page_head = KQ(PAGE_HEAD)->offset;
+	ro->off_slab_cache = KQ(SLAB_CACHE)->offset;
+	ks = ksyms__load_addrs(NULL, NULL, 0, names, 2);
+	if (ks && !ksyms__find(ks, names[0], &pob) && !ksyms__find(ks, names[1], &vmb) &&
+	    pob && vmb) {
+		ro->page_offset_at = pob;
+		ro->vmemmap_at = vmb;
+		ksyms__free(ks);
+		return "from the slab's struct page (page_offset_base, vmemmap_base from kallsyms)";
+	}
+	ksyms__free(ks);
+	ro->page_offset_guess = PAGE_OFFSET_DEFAULT;
+	ro->vmemmap_guess = VMEMMAP_DEFAULT;
+	return "from the slab's struct page (x86-64's default page_offset_base and "
+	       "vmemmap_base, checked: kallsyms has neither), else from the cache's slab orders";
+}
+
+/* -l: the members of struct kmem_cache that place a lock in its object. */
+static const char *set_slab_offsets(struct lock_bpf__rodata *ro, bool slab_names)
+{
+	ro->slab_offsets = slab_names && KQ(CACHE_SIZE)->offset >= 0 &&
+			   KQ(CACHE_OBJSIZE)->offset >= 0 && KQ(CACHE_REDPAD)->offset >= 0 &&
+			   KQ(CACHE_OO)->offset >= 0 && KQ(CACHE_MIN)->offset >= 0;
+	if (!ro->slab_offsets)
+		return NULL;
+	ro->off_cache_size = KQ(CACHE_SIZE)->offset;
+	ro->off_cache_objsize = KQ(CACHE_OBJSIZE)->offset;
+	ro->off_cache_redpad = KQ(CACHE_REDPAD)->offset;
+	ro->off_cache_oo = KQ(CACHE_OO)->offset;
+	ro->off_cache_min = KQ(CACHE_MIN)->offset;
+	return WALKER_ARCH ? set_slab_pages(ro) :
+	       "from the cache's slab orders (struct page: x86-64 only)";
+}
+
+/*
  * -l's slab names, on the tp_btf path where the kernel has the kfunc
  * (6.13+); and what a row's definition carries (its tail).
  */
@@ -182,16 +239,22 @@ static void set_tail(struct lock_collect *c, const struct lock_collect_cfg *cfg,
 	struct lock_bpf__rodata *ro = c->skel->rodata;
 	bool slab_names = btf && cfg->mode == LOCK_AGGR_ADDR && kbtf_facts(cfg) == 0 &&
 			  KQ(KMEM_CACHE)->id && KQ(CACHE_NAME)->offset >= 0;
+	const char *pages;
 
 	c->tail_size = tail_size_of(cfg, slab_names, btf);
 	ro->tail_size = c->tail_size;
 	ro->slab_names = slab_names;
 	ro->off_cache_name = slab_names ? KQ(CACHE_NAME)->offset : 0;
 	c->slab_names = patch_slab = slab_names;
+	pages = set_slab_offsets(ro, slab_names);
 	if (cfg->mode == LOCK_AGGR_ADDR)
 		cli_log("lock: slab cache names %s\n", slab_names ? "from bpf_get_kmem_cache" :
 			btf ? "unavailable (no bpf_get_kmem_cache: kernel < 6.13?)" :
 			"unavailable on raw tracepoints");
+	if (slab_names)
+		cli_log("lock: offsets in slab objects %s\n", ro->slab_offsets ? pages :
+			"unavailable (struct kmem_cache lacks size, object_size, red_left_pad, "
+			"oo or min)");
 }
 
 /* -o: where the owner words are; without them -o cannot say anything true. */

@@ -78,6 +78,21 @@ const volatile __u32 off_task_comm;
 /* -l: slab cache names (the loader made the call below a kfunc call). */
 const volatile bool slab_names;
 const volatile __u32 off_cache_name;
+/* -l: where in its object a slab lock lies, from struct kmem_cache's
+ * size, object_size, red_left_pad, oo and min (slab_where()). */
+const volatile bool slab_offsets;
+const volatile __u32 off_cache_size, off_cache_objsize, off_cache_redpad;
+const volatile __u32 off_cache_oo, off_cache_min;
+/*
+ * -l: a slab lock's struct page, found as the kernel finds it
+ * (virt_to_page(), then the head page).  page_offset_base and
+ * vmemmap_base are read where kallsyms says they are; else the loader
+ * passes the defaults, which hold when memory is not randomized, and a
+ * page is taken only if its slab_cache is the lock's cache.
+ */
+const volatile __u64 page_offset_at, vmemmap_at;
+const volatile __u64 page_offset_guess, vmemmap_guess;
+const volatile __u32 page_struct_size, off_page_head, off_slab_cache;
 static void *(*kmem_cache_of)(__u64 addr) = (void *)LOCK_KMEM_CACHE_CALL;
 /* -o -v: the owner's stack (the loader made these two calls kfunc calls). */
 const volatile bool owner_stacks;
@@ -1098,18 +1113,116 @@ static __always_inline void send_def(void *ctx, struct lock_rec_def *d, struct l
 }
 
 /*
- * -l: the name of the slab cache LOCK lives in, once per row.  The kfunc's
- * pointer is read as a number (never dereferenced by the verifier's rules):
- * what follows are probe reads, which fail softly.
+ * -l: the start of the object holding LOCK if its slab is of order and
+ * object count OO (struct kmem_cache_order_objects: order in the high
+ * bits), 0 if no object there could hold it.  A slab is a compound page
+ * from the buddy allocator, aligned in physical memory to its size, and
+ * the direct map is aligned to 1 GB: so the slab starts at LOCK rounded
+ * down to its size.  The object's index is then the kernel's own
+ * (nearest_obj(): the distance over the stride SIZE, red zone PAD after).
  */
-static __always_inline void slab_name(__u64 lock, char *name)
+static __always_inline __u64 object_start(__u64 lock, __u32 oo, __u32 size, __u32 pad)
+{
+	__u64 bytes = 4096ULL << ((oo >> 16) & 15), base = lock & ~(bytes - 1), i;
+
+	if (!size)
+		return 0;
+	i = (lock - base) / size;
+	return i < (oo & 0xffff) ? base + i * size + pad : 0;
+}
+
+/*
+ * -l: the address of the first object of LOCK's slab (the slab of CACHE),
+ * from its struct page; 0 if that page is not found.  A tail page's
+ * compound_head is its head page's address + 1; the head page is the
+ * struct slab, whose slab_cache confirms it.
+ */
+static __always_inline __u64 slab_start(__u64 lock, __u64 cache)
+{
+	__u64 pob = page_offset_guess, vmb = vmemmap_guess, page, head;
+
+	if (!page_struct_size ||
+	    (page_offset_at && bpf_probe_read_kernel(&pob, sizeof(pob), (void *)page_offset_at)) ||
+	    (vmemmap_at && bpf_probe_read_kernel(&vmb, sizeof(vmb), (void *)vmemmap_at)) ||
+	    !pob || !vmb || lock < pob)
+		return 0;
+	page = vmb + ((lock - pob) >> 12) * page_struct_size;
+	head = read_ptr(page, off_page_head);
+	if (head & 1)
+		page = head - 1;
+	if (page < vmb || read_ptr(page, off_slab_cache) != cache)
+		return 0;
+	return pob + (((page - vmb) / page_struct_size) << 12);
+}
+
+/*
+ * -l: where in its object a slab lock lies: from its slab's first object
+ * (slab_start()) and the cache's stride, as nearest_obj() does.  Where
+ * the page is not found (randomized memory, and the bases not in
+ * kallsyms, which lists data symbols only with CONFIG_KALLSYMS_ALL): the
+ * slab's order is the cache's preferred one (oo) or, when that allocation
+ * failed, its minimum (min); where both could hold an object here they
+ * must agree, and where one cannot (LOCK past its last object) the other
+ * is the slab.
+ */
+static __always_inline void slab_where(__u64 lock, __u64 cache, struct lock_slab_tail *t)
+{
+	__u32 size = 0, objsize = 0, pad = 0, oo = 0, min = 0;
+	__u64 a, b;
+
+	t->off = 0;
+	if (!slab_offsets) {
+		t->why = LOCK_OFF_NO_FACTS;
+		return;
+	}
+	if (!cache) {
+		t->why = LOCK_OFF_NO_CACHE;
+		return;
+	}
+	if (bpf_probe_read_kernel(&size, sizeof(size), (void *)(cache + off_cache_size)) ||
+	    bpf_probe_read_kernel(&objsize, sizeof(objsize), (void *)(cache + off_cache_objsize)) ||
+	    bpf_probe_read_kernel(&pad, sizeof(pad), (void *)(cache + off_cache_redpad)) ||
+	    bpf_probe_read_kernel(&oo, sizeof(oo), (void *)(cache + off_cache_oo)) ||
+	    bpf_probe_read_kernel(&min, sizeof(min), (void *)(cache + off_cache_min))) {
+		t->why = LOCK_OFF_READ;
+		return;
+	}
+	a = slab_start(lock, cache);
+	if (a && size) {
+		a += (lock - a) / size * size + pad;
+		goto found;
+	}
+	a = object_start(lock, oo, size, pad);
+	b = object_start(lock, min, size, pad);
+	if (a && b && a != b) {
+		t->why = LOCK_OFF_ORDERS;
+		return;
+	}
+	a = a ? a : b;
+found:
+	if (!a || lock < a || lock - a >= objsize) {
+		t->why = LOCK_OFF_OUTSIDE;
+		return;
+	}
+	t->off = lock - a;
+	t->why = LOCK_OFF_OK;
+}
+
+/*
+ * -l: the name of the slab cache LOCK lives in, and where in its object,
+ * once per row.  The kfunc's pointer is read as a number (never
+ * dereferenced by the verifier's rules): what follows are probe reads,
+ * which fail softly.
+ */
+static __always_inline void slab_name(__u64 lock, struct lock_slab_tail *t)
 {
 	__u64 cache = address_of(kmem_cache_of(lock));
 
-	name[0] = '\0';
+	t->name[0] = '\0';
 	if (cache)
-		bpf_probe_read_kernel_str(name, LOCK_SLAB_LEN,
+		bpf_probe_read_kernel_str(t->name, LOCK_SLAB_LEN,
 					  (void *)read_ptr(cache, off_cache_name));
+	slab_where(lock, cache, t);
 }
 
 /*
@@ -1166,7 +1279,7 @@ static __always_inline void new_row(void *ctx, struct lock_rec_def *d, struct lo
 	if (aggr_mode == LOCK_AGGR_TASK && !owner_mode)
 		bpf_get_current_comm(d->tail.comm, sizeof(d->tail.comm));
 	if (aggr_mode == LOCK_AGGR_ADDR && slab_names)
-		slab_name(s->lock, d->tail.slab);
+		slab_name(s->lock, &d->tail.slab);
 	if (owner_stacks && s->key)
 		owner_stack(s->key, d);
 	if (rows_full)

@@ -75,10 +75,32 @@ struct lock_row_sum {
 	__u64 count;
 };
 
+/*
+ * -l: whether a slab lock's offset in its object is known, and if not why
+ * (lock.bpf.c's slab_where()).  0: not asked (no slab names).
+ */
+enum lock_off_why {
+	LOCK_OFF_NONE,
+	LOCK_OFF_OK,
+	LOCK_OFF_NO_CACHE,	/* not in a slab object (bpf_get_kmem_cache said none) */
+	LOCK_OFF_READ,		/* the cache's sizes could not be read */
+	LOCK_OFF_ORDERS,	/* the cache's two slab orders put it in different objects */
+	LOCK_OFF_OUTSIDE,	/* not inside an object (past the last, or in padding) */
+	LOCK_OFF_NO_FACTS,	/* the kernel's BTF lacks a member of struct kmem_cache */
+	LOCK_OFF_NR,
+};
+
+/* -l: the lock's slab cache and where in its object the lock lies. */
+struct lock_slab_tail {
+	char name[LOCK_SLAB_LEN];	/* "" if none */
+	__u32 off;			/* bytes from the object's start, if why is OK */
+	__u32 why;			/* enum lock_off_why */
+};
+
 union lock_tail {
 	__u64 stack[LOCK_MAX_STACK];	/* caller mode: max_stack frames */
 	char comm[LOCK_COMM_LEN];	/* task mode */
-	char slab[LOCK_SLAB_LEN];	/* -l: the lock's slab cache, "" if none */
+	struct lock_slab_tail slab;	/* -l */
 	struct {			/* -o -v: the owner's stack, then its comm */
 		__u64 stack[LOCK_OWNER_FRAMES];
 		char comm[LOCK_COMM_LEN];

@@ -25,7 +25,8 @@ static void header(struct lock_out *out)
 		if (rc->fields & lock_columns[i].field)
 			fprintf(f, "%s%s", lock_columns[i].key, sep);
 	if (rc->mode == LOCK_AGGR_ADDR)
-		fprintf(f, "address%ssymbol%stype\n", sep, sep);
+		fprintf(f, "address%ssymbol%stype%smember%sobject_type%sobject_offset\n",
+			sep, sep, sep, sep, sep);
 	else
 		fprintf(f, "%s%s%s\n", lock_name_headers[rc->mode][0], sep,
 			lock_name_headers[rc->mode][1]);
@@ -74,8 +75,15 @@ static void row(struct lock_out *out, const struct lock_row *r,
 		break;
 	case LOCK_AGGR_ADDR:
 		fprintf(f, "%s%s", rn->a, sep);
-		put_str(f, rn->b, sep);
-		fprintf(f, "%s%s", sep, lock_type_name(r->st.flags));
+		put_str(f, rn->sym, sep);
+		fprintf(f, "%s%s%s", sep, lock_type_name(r->st.flags), sep);
+		/* -l: the member path, its struct, the offset in the object */
+		put_str(f, rn->member, sep);
+		fputs(sep, f);
+		put_str(f, rn->object, sep);
+		fputs(sep, f);
+		if (rn->offset >= 0)
+			fprintf(f, "%" PRId64, rn->offset);
 		break;
 	default:
 		fprintf(f, "%s%s", lock_type_name(r->st.flags), sep);

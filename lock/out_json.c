@@ -121,7 +121,15 @@ static void row(struct lock_out *out, const struct lock_row *r,
 	case LOCK_AGGR_ADDR:
 		fprintf(f, ",\"address\":\"0x%" PRIx64 "\"", r->st.flags & LOCK_F_USER ?
 			r->key & LOCK_KEY_UADDR : r->key);
-		put_member(f, "symbol", rn->b);
+		put_member(f, "symbol", rn->sym);
+		if (r->st.flags & LOCK_F_USER)
+			break;
+		/* -l: the name as the table prints it, and its parts */
+		put_member(f, "name", rn->b);
+		put_member(f, "member", rn->member);
+		put_member(f, "object_type", rn->object);
+		if (rn->offset >= 0)
+			fprintf(f, ",\"object_offset\":%" PRId64, rn->offset);
 		break;
 	case LOCK_AGGR_CGROUP:
 		fprintf(f, ",\"cgroup_id\":%" PRIu64, r->key & ~LOCK_KEY_USER);

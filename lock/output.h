@@ -15,6 +15,7 @@
 #include "lock/table.h"
 
 struct ksyms;
+struct lock_btf;
 
 /* What every format is given. */
 struct lock_out {
@@ -24,6 +25,8 @@ struct lock_out {
 	const struct lock_run_info *ri;
 	struct ksyms *ks;		/* NULL: frames print as addresses */
 	uint64_t text[2][2];		/* [lock|sched][start,end): locking code */
+	struct lock_btf *btf;		/* -l: the kernel's, read at the first slab row */
+	bool btf_tried;
 	void *priv;			/* a format's own state, from its header to its footer */
 	int err;			/* a format's failure (-errno): lock_report() returns it */
 };
@@ -32,7 +35,15 @@ struct lock_out {
 struct lock_row_name {
 	const char *a;		/* caller / pid / address / cgroup: abuf, or a cgroup path */
 	char abuf[160];
-	char b[160];		/* (task) comm, (addr) symbol */
+	char b[160];		/* (task) comm, (addr) name: `member of struct T`, or sym */
+	/* -l: the symbol as named before members were (the kernel's symbol,
+	 * mmap_lock, &cache), the member path and the struct holding it
+	 * ("" if not known), the lock's offset in its slab object (-1: not
+	 * known) */
+	char sym[64];
+	char member[96];
+	char object[64];
+	int64_t offset;
 	unsigned int first;	/* the first frame of the stack shown (past the tracing frames) */
 };
 

@@ -9,11 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+
 #include "lib/hash.h"
 #include "lib/io.h"
+#include "cli/cli.h"
 #include "lib/ksyms.h"
 #include "lock/acct.h"
 #include "lock/cgroup.h"
+#include "lock/member.h"
 #include "lock/output.h"
 #include "lock/types.h"
 #include "lock/ustack.h"
@@ -296,14 +299,88 @@ static void fmt_caller(const struct lock_out *out, const struct lock_row *r,
 
 /* ---- one row's name columns ---- */
 
-static void row_name(const struct lock_out *out, const struct lock_row *r, const char *cg,
+/* -l: why a slab lock has no offset in its object (enum lock_off_why). */
+static const char *const off_why[LOCK_OFF_NR] = {
+	[LOCK_OFF_NONE] = "not asked",
+	[LOCK_OFF_OK] = "placed",
+	[LOCK_OFF_NO_CACHE] = "not in a slab object",
+	[LOCK_OFF_READ] = "its cache's sizes could not be read",
+	[LOCK_OFF_ORDERS] = "its cache's two slab orders put it in different objects",
+	[LOCK_OFF_OUTSIDE] = "not inside an object of its slab",
+	[LOCK_OFF_NO_FACTS] = "the kernel's BTF lacks a member of struct kmem_cache",
+};
+
+/* RN names MEMBER of struct TYPE. */
+static void name_member(struct lock_row_name *rn, const char *member, const char *type)
+{
+	snprintf(rn->member, sizeof(rn->member), "%s", member);
+	snprintf(rn->object, sizeof(rn->object), "struct %s", type);
+	snprintf(rn->b, sizeof(rn->b), "%s of %s", rn->member, rn->object);
+}
+
+/* -l: the kernel's BTF, read once per report at its first slab row. */
+static struct lock_btf *report_btf(struct lock_out *out)
+{
+	if (!out->btf_tried) {
+		out->btf_tried = true;
+		out->btf = lock_btf__open(NULL);
+		if (!out->btf)
+			cli_log("lock: -l: no member names: cannot read the kernel's BTF (%s)\n",
+				strerror(errno));
+	}
+	return out->btf;
+}
+
+/*
+ * -l: a slab lock by its member path in its object's struct, else by its
+ * cache (and its offset in the object, when known); -v says why.
+ */
+static void name_slab_lock(struct lock_out *out, const struct lock_row *r,
+			   struct lock_row_name *rn)
+{
+	char path[sizeof(rn->member)];
+	struct lock_btf *btf;
+	uint32_t id;
+	int err;
+
+	snprintf(rn->sym, sizeof(rn->sym), "&%s", r->comm);
+	snprintf(rn->b, sizeof(rn->b), "%s", rn->sym);
+	if (r->off_why != LOCK_OFF_OK) {
+		if (r->off_why != LOCK_OFF_NONE)
+			cli_log("lock: -l: %016" PRIx64 " in %s: no offset in its object: %s\n",
+				r->key, r->comm, off_why[r->off_why]);
+		return;
+	}
+	snprintf(rn->b, sizeof(rn->b), "%s+0x%x", rn->sym, r->obj_off);
+	btf = report_btf(out);
+	if (!btf)
+		return;
+	id = lock_member__cache_type(btf, r->comm);
+	if (!id) {
+		cli_log("lock: -l: %016" PRIx64 " in %s+0x%x: no struct known for the cache\n",
+			r->key, r->comm, r->obj_off);
+		return;
+	}
+	err = lock_member__path(btf, id, r->obj_off, r->st.flags & LCB_F_MASK, path,
+				sizeof(path));
+	if (err) {
+		cli_log("lock: -l: %016" PRIx64 " in %s+0x%x: no member of struct %s there is "
+			"a %s\n", r->key, r->comm, r->obj_off,
+			lock_btf__name(btf, id), lock_type_name(r->st.flags));
+		return;
+	}
+	name_member(rn, path, lock_btf__name(btf, id));
+}
+
+static void row_name(struct lock_out *out, const struct lock_row *r, const char *cg,
 		     struct lock_row_name *rn)
 {
 	struct ksym s;
 	uint64_t off;
 
 	rn->a = rn->abuf;
-	rn->b[0] = '\0';
+	rn->b[0] = rn->sym[0] = rn->member[0] = rn->object[0] = '\0';
+	rn->offset = -1;
 	rn->first = first_frame(out, r);
 	switch (out->rc->mode) {
 	case LOCK_AGGR_CALLER:
@@ -315,20 +392,26 @@ static void row_name(const struct lock_out *out, const struct lock_row *r, const
 		break;
 	case LOCK_AGGR_ADDR:
 		snprintf(rn->abuf, sizeof(rn->abuf), "%016" PRIx64, r->key);
+		if (r->off_why == LOCK_OFF_OK)	/* mmap_lock's too, placed in its mm */
+			rn->offset = r->obj_off;
 		if (r->st.flags & LOCK_F_USER) {
 			/* a futex: its address in its process, its variable if it has one */
 			snprintf(rn->abuf, sizeof(rn->abuf), "%016" PRIx64, r->key & LOCK_KEY_UADDR);
-			snprintf(rn->b, sizeof(rn->b), "%s", r->comm);
-		} else if (r->st.flags & LOCK_F_MMAP_LOCK)
-			snprintf(rn->b, sizeof(rn->b), "mmap_lock");
-		else if (r->st.flags & LOCK_F_SIGLOCK)
-			snprintf(rn->b, sizeof(rn->b), "siglock");
-		else if (out->ks && !ksyms__resolve(out->ks, r->key, &s, &off) &&
+			snprintf(rn->sym, sizeof(rn->sym), "%s", r->comm);
+		} else if (r->st.flags & LOCK_F_MMAP_LOCK) {
+			snprintf(rn->sym, sizeof(rn->sym), "mmap_lock");
+			name_member(rn, "mmap_lock", "mm_struct");
+		} else if (r->st.flags & LOCK_F_SIGLOCK) {
+			snprintf(rn->sym, sizeof(rn->sym), "siglock");
+			name_member(rn, "siglock", "sighand_struct");
+		} else if (out->ks && !ksyms__resolve(out->ks, r->key, &s, &off) &&
 			 strchr("dDbBrR", s.type) && off < 4096)
-			snprintf(rn->b, sizeof(rn->b), off ? "%s+0x%" PRIx64 : "%s",
+			snprintf(rn->sym, sizeof(rn->sym), off ? "%s+0x%" PRIx64 : "%s",
 				 s.name, off);
 		else if (r->comm[0])	/* its slab cache, as perf names it */
-			snprintf(rn->b, sizeof(rn->b), "&%s", r->comm);
+			name_slab_lock(out, r, rn);
+		if (!rn->b[0])
+			snprintf(rn->b, sizeof(rn->b), "%s", rn->sym);
 		break;
 	case LOCK_AGGR_CGROUP:
 		/* A path of any length, as is; an unnamed cgroup by its id. */
@@ -476,6 +559,7 @@ int lock_report(FILE *f, enum lock_format format, const struct lock_report_cfg *
 	if (fmt->footer)
 		fmt->footer(&out);
 	lock_cgroup_names_free(cg, n);
+	lock_btf__free(out.btf);
 	free(rows);
 	return out.err;
 }

@@ -72,7 +72,7 @@ static void merge_stat(struct lock_stat *dst, const struct lock_stat *src)
 static int set_tail(struct lock_table *t, struct lock_row *r, const void *tail,
 		    size_t tail_size)
 {
-	if (!tail || r->stack || r->comm[0])
+	if (!tail || r->stack || r->comm[0] || r->off_why)
 		return 0;
 	if (tail_size >= t->max_stack * sizeof(uint64_t) && t->max_stack) {
 		size_t at = t->max_stack * sizeof(uint64_t);
@@ -86,6 +86,13 @@ static int set_tail(struct lock_table *t, struct lock_row *r, const void *tail,
 		if (!r->stack)
 			return -ENOMEM;
 		memcpy(r->stack, tail, t->max_stack * sizeof(uint64_t));
+	} else if (tail_size == sizeof(struct lock_slab_tail)) {
+		const struct lock_slab_tail *st = tail;
+
+		memcpy(r->comm, st->name, sizeof(r->comm));
+		r->comm[sizeof(r->comm) - 1] = '\0';
+		r->obj_off = st->off;
+		r->off_why = st->why < LOCK_OFF_NR ? st->why : LOCK_OFF_NONE;
 	} else if (tail_size >= LOCK_COMM_LEN) {
 		memcpy(r->comm, tail, tail_size < sizeof(r->comm) ? tail_size : sizeof(r->comm));
 		r->comm[sizeof(r->comm) - 1] = '\0';

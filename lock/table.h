@@ -26,6 +26,8 @@ struct lock_row {
 	struct lock_stat st;
 	uint64_t *stack;		/* caller mode: max_stack frames, or NULL */
 	char comm[LOCK_SLAB_LEN];	/* task mode: comm; -l: the slab cache's name */
+	uint32_t obj_off;		/* -l: the lock's offset in its slab object ... */
+	uint32_t off_why;		/* ... if this is LOCK_OFF_OK (enum lock_off_why) */
 };
 
 struct lock_table;

@@ -159,6 +159,15 @@ static void test_kernel(void)
 	CHECK_EQ(file, btf__find_by_name_kind(f.b, "file", BTF_KIND_STRUCT));
 	CHECK_EQ(mm, btf__find_by_name_kind(f.b, "mm_struct", BTF_KIND_STRUCT));
 	CHECK(file > 0 && mm > 0, "no struct file or mm_struct");
+	/* member.c's reader against libbpf's, every type of the kernel's BTF */
+	for (__u32 id = 1, n = btf__type_cnt(f.b); id < n; id++) {
+		const char *want = btf__name_by_offset(f.b, btf__type_by_id(f.b, id)->name_off);
+
+		if (!CHECK(!strcmp(lock_btf__name(f.lb, id), want ? want : ""),
+			   "type %u: '%s', libbpf says '%s'", id, lock_btf__name(f.lb, id), want))
+			break;
+	}
+	CHECK_STR(lock_btf__name(f.lb, btf__type_cnt(f.b)), "");
 	/* f_pos_lock is struct file's mutex, mmap_lock mm_struct's rwsem */
 	for (int off = 0; file > 0 && off < 256; off += 8)
 		if (!lock_member__path(f.lb, file, off, LCB_F_MUTEX, buf, sizeof(buf)))

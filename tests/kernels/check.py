@@ -227,6 +227,13 @@ def check_addr():
         f"-l: every row has its lock's address ({len(rows)} rows)", json.dumps(rows[:3])[:400])
     feature(r, "slab cache names from bpf_get_kmem_cache", "slab cache names", "-l: slab cache names",
             any(x["symbol"].startswith("&") for x in rows), json.dumps([x["symbol"] for x in rows]))
+    # The owner workload's file is a memfd: its inode lock is a member of
+    # shmem's inode, the struct its slab cache holds.
+    feature(r, "slab cache names from bpf_get_kmem_cache", "slab cache names",
+            "-l: the memfd's lock named vfs_inode.i_rwsem of struct shmem_inode_info",
+            any(x.get("member") == "vfs_inode.i_rwsem" and x.get("object_type") == "struct shmem_inode_info"
+                for x in rows),
+            json.dumps([[x["symbol"], x.get("member"), x.get("object_type")] for x in rows]))
 
 def check_svg():
     r = Run("svg")

@@ -243,7 +243,7 @@ int enc_ctx__load_syms(struct enc_ctx *ctx)
 	 * and later from DWARF, asking the symbol table only whether a name
 	 * is there (zero-sized symbols count).
 	 */
-	bool rules_130 = ctx->opts->rules == BTF_RULES_PAHOLE_1_30;
+	bool rules_130 = ctx->opts->rules >= BTF_RULES_PAHOLE_1_30;
 	struct elf_symtab st;
 	Elf_Scn *scn;
 	GElf_Shdr shdr;

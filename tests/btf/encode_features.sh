@@ -8,6 +8,11 @@
 #  - global_var: a VAR for every global with an address, in the DATASEC of
 #    its section at the symbol's offset and size (checked against readelf),
 #    in an executable and in relocatable objects (ET_REL, as modules are).
+#  - pahole 1.32's names: --supported_btf_features lists what we honour, in
+#    pahole's order; under --btf_features_strict a name pahole knows that we
+#    cannot honour (layout, attributes, ...) is ignored with exit 0, as
+#    pahole ignores what its libbpf cannot encode; an unknown one exits 1
+#    with one line naming it and the supported list.
 . "$(dirname "$0")/../lib.sh"
 
 W=$_tmp
@@ -84,6 +89,50 @@ else
 	if [ "$got" = "main/2 run/2 scale/2 " ]; then pass "--btf_features=default includes optimized_func"
 	else fail "--btf_features=default includes optimized_func" "got '$got'"; fi
 fi
+
+# ---- pahole 1.32's names -----------------------------------------------------
+SUPPORTED=encode_force,var,float,decl_tag,type_tag,enum64,optimized_func,consistent_func,decl_tag_kfuncs,reproducible_build,global_var
+expect_exit "--supported_btf_features: exit 0" 0 "$FRUGAL" btf encode --supported_btf_features
+if [ "$out" = "$SUPPORTED" ] && [ -z "$err" ]; then pass "--supported_btf_features: the honoured features, pahole's order"
+else fail "--supported_btf_features: the honoured features, pahole's order" "got '$out' (stderr '$err')"; fi
+# Against sid's pahole 1.32 when it is cached (scripts/fetch-sid.sh): ours
+# is its list less the names we do not honour, in the same order.
+SID=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}/sid/pahole
+if [ -s "$SID/VERSION" ]; then
+	theirs=$("$SID/bin/pahole" --supported_btf_features |
+		tr ',' '\n' | grep -vxE 'distilled_base|attributes|true_signature|force_cu_merging|layout' | paste -sd,)
+	if [ "$theirs" = "$out" ]; then pass "--supported_btf_features: sid's pahole 1.32's list less what we do not honour"
+	else fail "--supported_btf_features: sid's pahole 1.32's list less what we do not honour" "pahole: '$theirs', ours: '$out'"; fi
+else
+	skip "--supported_btf_features against pahole 1.32" "sid's pahole not cached (scripts/fetch-sid.sh)"
+fi
+"$FRUGAL" btf encode --btf_features=var,optimized_func --btf_encode_detached="$W/plain.btf" "$W/o"
+for f in layout attributes distilled_base true_signature force_cu_merging; do
+	rm -f "$W/strict.btf"
+	expect_exit "--btf_features_strict=...,$f: known to pahole 1.32, ignored, exit 0" 0 \
+		"$FRUGAL" btf encode --btf_features_strict=var,optimized_func,$f \
+		--btf_encode_detached="$W/strict.btf" "$W/o"
+	if cmp -s "$W/plain.btf" "$W/strict.btf"; then pass "--btf_features_strict=...,$f: the same BTF as without it"
+	else fail "--btf_features_strict=...,$f: the same BTF as without it" "output differs or missing"; fi
+done
+rm -f "$W/strict.btf"
+expect_exit "--btf_features_strict with an unknown name: exit 1, as pahole 1.32" 1 \
+	"$FRUGAL" btf encode --btf_features_strict=var,bogus --btf_encode_detached="$W/strict.btf" "$W/o"
+if [ "$(wc -l <<<"$err")" = 1 ] && grep -q "'bogus'.*$SUPPORTED\$" <<<"$err" && [ ! -e "$W/strict.btf" ]; then
+	pass "--btf_features_strict with an unknown name: one line naming it and the supported list, no output"
+else fail "--btf_features_strict with an unknown name: one line naming it and the supported list, no output" "stderr: $err"; fi
+expect_exit "--btf_features with an unknown name: ignored, exit 0" 0 \
+	"$FRUGAL" btf encode --btf_features=var,optimized_func,bogus --btf_encode_detached="$W/strict.btf" "$W/o"
+
+# ---- --pahole_compat: which release --version names ------------------------------
+ln -sf "$FRUGAL" "$W/pahole"
+for v in "" 1.24 1.30 1.32; do
+	want=v${v:-1.30}
+	got=$("$W/pahole" ${v:+--pahole_compat=$v} --version)
+	if [ "$got" = "$want" ]; then pass "pahole ${v:+--pahole_compat=$v }--version: $want"
+	else fail "pahole ${v:+--pahole_compat=$v }--version: $want" "got '$got'"; fi
+done
+expect_exit "--pahole_compat=1.31: a usage error" 2 "$FRUGAL" btf encode --pahole_compat=1.31 "$W/o"
 
 # ---- global_var -------------------------------------------------------------
 cat > "$W/g.c" <<'SRC'

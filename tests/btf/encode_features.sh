@@ -134,6 +134,44 @@ for v in "" 1.24 1.30 1.32; do
 done
 expect_exit "--pahole_compat=1.31: a usage error" 2 "$FRUGAL" btf encode --pahole_compat=1.31 "$W/o"
 
+# ---- multi-dimensional arrays: one ARRAY up to 1.30, nested from 1.32 -----------------
+cat > "$W/md.c" <<'SRC'
+struct md { char comm[16][16]; int m[2][3][4]; long flex[]; };
+struct md g; int one[5];
+int main(void) { return g.comm[1][2] + g.m[1][2][3] + one[1]; }
+SRC
+# arrays FILE COMPAT: each member's array chain, outer to inner, "m:2x3x4".
+arrays() {
+	"$FRUGAL" btf encode --pahole_compat="$2" --btf_encode_detached="$W/md.btf" "$1" || return 1
+	bpftool btf dump file "$W/md.btf" | awk '
+		/^\[[0-9]+\] ARRAY / { id = substr($1, 2, length($1) - 2); t = $4; n = $NF
+			sub("type_id=", "", t); sub("nr_elems=", "", n); to[id] = t; ne[id] = n; next }
+		/^\[[0-9]+\] STRUCT .md./ { in_md = 1; next }
+		/^\[/ { in_md = 0 }
+		in_md { gsub("\x27", "", $1); t = $2; sub("type_id=", "", t); mt[$1] = t }
+		END { for (m in mt) { s = m ":"; t = mt[m]; sep = ""
+			while (t in ne) { s = s sep ne[t]; sep = "x"; t = to[t] } print s } }' | sort | tr '\n' ' '
+}
+if ! gcc -g -O0 "$W/md.c" -o "$W/md" 2>"$W/cc.err"; then
+	fail "build the array fixture" "$(head -1 "$W/cc.err")"
+else
+	got=$(arrays "$W/md" 1.30)
+	if [ "$got" = "comm:256 flex:0 m:24 " ]; then pass "--pahole_compat=1.30: T a[16][16] is one ARRAY of 256"
+	else fail "--pahole_compat=1.30: T a[16][16] is one ARRAY of 256" "got '$got'"; fi
+	got=$(arrays "$W/md" 1.32)
+	if [ "$got" = "comm:16x16 flex:0 m:2x3x4 " ]; then pass "--pahole_compat=1.32: T a[2][3][4] is nested ARRAYs, outer first"
+	else fail "--pahole_compat=1.32: T a[2][3][4] is nested ARRAYs, outer first" "got '$got'"; fi
+	SIDP=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}/sid/pahole
+	if [ -s "$SIDP/VERSION" ] && "$SIDP/bin/pahole" -J --btf_encode_detached="$W/md.ref" "$W/md" 2>/dev/null; then
+		"$FRUGAL" btf encode --pahole_compat=1.32 --btf_encode_detached="$W/md.btf" "$W/md"
+		d=$("$FRUGAL" btf diff "$W/md.ref" "$W/md.btf" 2>&1)
+		if [ $? = 0 ]; then pass "--pahole_compat=1.32: the arrays as pahole 1.32 writes them"
+		else fail "--pahole_compat=1.32: the arrays as pahole 1.32 writes them" "$(echo "$d" | head -5 | tr '\n' '|')"; fi
+	else
+		skip "arrays against pahole 1.32" "sid's pahole not cached (scripts/fetch-sid.sh)"
+	fi
+fi
+
 # ---- global_var -------------------------------------------------------------
 cat > "$W/g.c" <<'SRC'
 int counter = 5;

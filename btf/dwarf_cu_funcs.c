@@ -253,13 +253,13 @@ static int func_slot(const struct enc_batch *b, const char *name, bool *saved)
 	*saved = false;
 	if (idx >= 0) {
 		*saved = ctx->feats & BTF_FEAT_CONSISTENT_FUNC;
-		return idx;
+		return ctx->func_ambig && ctx->func_ambig[idx] ? -1 : idx;
 	}
 	if (!ctx->has_suffix || !(ctx->feats & BTF_FEAT_OPTIMIZED_FUNC))
 		return -1;
 	idx = enc_ctx__func_prefix(ctx, name);
 	*saved = idx >= 0;
-	return idx;
+	return idx >= 0 && ctx->func_ambig && ctx->func_ambig[idx] ? -1 : idx;
 }
 
 /*

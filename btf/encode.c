@@ -1213,6 +1213,7 @@ static void encoder_free(struct encoder *e)
 	else
 		btf__free(e->ctx.base);
 	free(e->ctx.funcs);
+	free(e->ctx.func_ambig);
 	free(e->ctx.func_hash);
 	free(e->ctx.pcpu);
 	elf_file__close(&e->ctx.ef);

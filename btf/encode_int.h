@@ -74,6 +74,8 @@ struct enc_ctx {
 	uint64_t pcpu_addr;		/* .data..percpu sh_addr in the ELF */
 	uint64_t pcpu_size;
 	bool has_suffix;		/* some function symbol has a '.' (foo.isra.0) */
+	uint8_t *func_ambig;		/* per funcs (pahole 1.32's rules, else NULL):
+					 * its name has symbols at two addresses */
 	struct enc_sec *secs;		/* global_var: data sections, by index */
 	size_t nsecs;
 	struct enc_obj *objs;		/* global_var: by name, then offset */

@@ -263,6 +263,30 @@ static int func_slot(const struct enc_batch *b, const char *name, bool *saved)
 }
 
 /*
+ * pahole 1.32: is this definition the one at the symbol's address (its
+ * DW_AT_low_pc), the strong one rather than a weak stub the linker
+ * dropped?  Without the rule (no func_addr) every definition is.
+ */
+static bool at_symbol(const struct enc_batch *b, const die_t *die, int idx)
+{
+	Dwarf_Die mem, *d;
+	struct dwarf_attr a;
+	Dwarf_Addr pc;
+	uint64_t v;
+
+	if (!b->ctx->func_addr)
+		return true;
+	if (!attr(b, die, DW_AT_low_pc, &a))
+		return false;
+	if (a.form == DW_FORM_addr && b->u->addrsz == 8) {
+		memcpy(&v, a.p, sizeof(v));	/* little-endian targets only (param_regs) */
+		return v == b->ctx->func_addr[idx];
+	}
+	d = libdw_die(b, die, &mem);
+	return d && !dwarf_lowpc(d, &pc) && pc == b->ctx->func_addr[idx];
+}
+
+/*
  * A FUNC for a defined function with an ELF symbol of its name, the first
  * such definition only (pahole 1.24's rule); without any function symbols
  * (a stripped file), every external function.  A saved function's
@@ -276,7 +300,7 @@ int dcu__emit_func(struct enc_batch *b, const struct cu_sub *sub)
 	const struct enc_ctx *ctx = b->ctx;
 	const char *name;
 	int idx = -1, proto, id, err, i = 0, r;
-	bool saved = false;
+	bool saved = false, at_sym = true;
 	die_t c;
 
 	if (flag(b, die, DW_AT_declaration))
@@ -302,7 +326,9 @@ int dcu__emit_func(struct enc_batch *b, const struct cu_sub *sub)
 			}
 			fsig_merge(&b->fsig[idx], &s);
 		}
-		if (b->func_done[idx])
+		/* A weak stub's FUNC gives way to the strong one's (index_funcs). */
+		at_sym = at_symbol(b, die, idx);
+		if (b->func_done[idx] == 1 || (b->func_done[idx] && !at_sym))
 			return 0;
 	} else if (!flag(b, die, DW_AT_external)) {
 		return 0;
@@ -310,11 +336,12 @@ int dcu__emit_func(struct enc_batch *b, const struct cu_sub *sub)
 	proto = dcu__emit_proto(b, die, true, last);
 	if (proto < 0)
 		return proto;
-	id = btf__add_func(b->btf, name, BTF_FUNC_STATIC, proto);
+	id = btf__add_func(b->btf, name, b->ctx->func_addr && at_sym ? FUNC_MARK_AT_SYM :
+			   BTF_FUNC_STATIC, proto);
 	if (id < 0)
 		return dcu__btf_ret(b, die, id);
 	if (idx >= 0)
-		b->func_done[idx] = 1;
+		b->func_done[idx] = at_sym ? 1 : 2;
 	if (!b->decl_tags)
 		return 0;
 	err = dcu__emit_decl_tags(b, die, id, -1);

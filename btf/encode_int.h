@@ -57,6 +57,15 @@ enum {
 	FSIG_MISMATCH	= 1u << 2,	/* prototypes disagree across CUs */
 };
 
+/*
+ * pahole 1.32's strong-over-weak rule (dcu__emit_func, index_funcs): a
+ * FUNC of the definition at its symbol's address carries this linkage
+ * from its batch to the merge, which sets it back to static.  Dedup keeps
+ * it apart from a weak definition's FUNC meanwhile.
+ */
+#define FUNC_MARK_AT_SYM BTF_FUNC_GLOBAL
+enum { FUNC_AT_SYM = 1, FUNC_WEAK = 2 };
+
 /* Read-only during encoding; shared by every worker. */
 struct enc_ctx {
 	const struct btf_enc_opts *opts;
@@ -76,6 +85,7 @@ struct enc_ctx {
 	bool has_suffix;		/* some function symbol has a '.' (foo.isra.0) */
 	uint8_t *func_ambig;		/* per funcs (pahole 1.32's rules, else NULL):
 					 * its name has symbols at two addresses */
+	uint64_t *func_addr;		/* per funcs (same): its symbol's address */
 	struct enc_sec *secs;		/* global_var: data sections, by index */
 	size_t nsecs;
 	struct enc_obj *objs;		/* global_var: by name, then offset */
@@ -112,7 +122,8 @@ struct enc_var {
 struct enc_batch {
 	const struct enc_ctx *ctx;
 	struct btf *btf;
-	uint8_t *func_done;		/* per ctx->funcs: FUNC already emitted */
+	uint8_t *func_done;		/* per ctx->funcs: FUNC already emitted
+					 * (FUNC_DONE_WEAK: not at the symbol) */
 	/*
 	 * When functions are saved: the verdicts by function symbol, in an
 	 * array of its worker's (cleared after each batch, so that no batch

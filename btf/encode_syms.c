@@ -183,7 +183,9 @@ static int cmp_fsym(const void *a, const void *b)
  * one it attaches to.  Sorted by name then address, a group is ambiguous
  * when its first and last addresses differ.  pahole decides each group as
  * it meets the next one, so the last name of all is never ambiguous: so
- * here.  Each symbol of an ambiguous group is marked in ctx->func_ambig.
+ * here.  Each symbol of an ambiguous group is marked in ctx->func_ambig,
+ * and every symbol's address kept in ctx->func_addr (a FUNC's prototype
+ * is the definition's at that address, dcu__emit_func).
  */
 static int mark_ambiguous(struct enc_ctx *ctx, struct fsym *v, size_t n)
 {
@@ -191,8 +193,14 @@ static int mark_ambiguous(struct enc_ctx *ctx, struct fsym *v, size_t n)
 	int idx;
 
 	ctx->func_ambig = calloc(ctx->nfuncs + 1, 1);
-	if (!ctx->func_ambig)
+	ctx->func_addr = calloc(ctx->nfuncs + 1, sizeof(*ctx->func_addr));
+	if (!ctx->func_ambig || !ctx->func_addr)
 		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		idx = enc_ctx__func(ctx, v[i].name);
+		if (idx >= 0)
+			ctx->func_addr[idx] = v[i].addr;
+	}
 	qsort(v, n, sizeof(*v), cmp_fsym);
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && v[j].blen == v[i].blen &&

@@ -25,7 +25,8 @@
  * docs/btf.md); a command line of pahole 1.24's switches only gets pahole
  * 1.24's output (BTF_RULES_PAHOLE_1_24, tests/btf/kernel.sh).  1.30 stays
  * the default (the first row after 1.24) until 1.32's output matches pahole
- * 1.32's (tests/btf/kernel632.sh lists what still differs).
+ * 1.32's (tests/btf/kernel612-pahole132.sh and kernel-pahole132-known.txt
+ * list what still differs).
  */
 static const struct {
 	const char *name, *version;

@@ -6,7 +6,9 @@
  * signature for all of its definitions (consistent_func), kept as a 64-bit
  * hash per definition so that batches compare them without their BTF.  A
  * function that fails a rule gets no FUNC; encode.c drops one whose later
- * definitions disagree.
+ * definitions disagree.  pahole 1.32 adds three rules: no FUNC for a clone
+ * with optimized-out parameters nor for reordered parameters, and the
+ * prototype of the definition at the symbol's address (the strong one).
  */
 #include <dwarf.h>
 #include <errno.h>
@@ -233,7 +235,7 @@ static void fsig_merge(struct enc_fsig *into, const struct enc_fsig *s)
 		*into = *s;
 		return;
 	}
-	into->flags |= s->flags & FSIG_UNEXPECTED;
+	into->flags |= s->flags & (FSIG_UNEXPECTED | FSIG_OPTIMIZED | FSIG_REORDERED);
 	if (into->sig != s->sig)
 		into->flags |= FSIG_MISMATCH;
 }
@@ -260,6 +262,142 @@ static int func_slot(const struct enc_batch *b, const char *name, bool *saved)
 	idx = enc_ctx__func_prefix(ctx, name);
 	*saved = idx >= 0;
 	return idx >= 0 && ctx->func_ambig && ctx->func_ambig[idx] ? -1 : idx;
+}
+
+/*
+ * pahole 1.32 reads where a parameter is on entry from the first entry of
+ * its location list (or its one expression): a register (DW_OP_regN, or
+ * DW_OP_bregN with DW_OP_stack_value, or the first register of a piece
+ * list), or, from any entry, the register of a DW_OP_entry_value.  Anything
+ * else there (a stack slot, a constant) does not say which register
+ * carried it: the parameter counts as optimized out.
+ */
+static bool loc_is_reg(Dwarf_Attribute *a)
+{
+	Dwarf_Addr base, start, end;
+	Dwarf_Op *expr, *inner;
+	Dwarf_Attribute ia;
+	ptrdiff_t off = 0;
+	size_t len, ilen, i;
+	bool reg = false, stack_value;
+	int n;
+
+	for (n = 0; (off = dwarf_getlocations(a, off, &base, &start, &end, &expr, &len)) > 0; n++) {
+		if (!len)
+			continue;
+		stack_value = expr[len - 1].atom == DW_OP_stack_value;
+		if (expr[0].atom == DW_OP_entry_value || expr[0].atom == DW_OP_GNU_entry_value) {
+			if (len == 1 + (size_t)stack_value && !dwarf_getlocation_attr(a, expr, &ia) &&
+			    !dwarf_getlocation(&ia, &inner, &ilen) && ilen == 1 &&
+			    inner->atom >= DW_OP_reg0 && inner->atom <= DW_OP_reg31)
+				return true;
+			continue;
+		}
+		if (n > 0)
+			continue;
+		if (expr[0].atom >= DW_OP_reg0 && expr[0].atom <= DW_OP_reg31)
+			reg = true;
+		else if (expr[0].atom >= DW_OP_breg0 && expr[0].atom <= DW_OP_breg31)
+			reg = stack_value;
+		else if (expr[0].atom == DW_OP_piece)
+			for (i = 1; i < len && !reg; i++)
+				reg = expr[i].atom >= DW_OP_reg0 && expr[i].atom <= DW_OP_reg31;
+	}
+	return reg;
+}
+
+/* How many argument registers a parameter takes: a struct of 9 to 16 bytes two. */
+static int param_slots(const struct enc_batch *b, const die_t *parm)
+{
+	struct dwarf_attr a;
+	die_t t;
+	int i;
+
+	if (!attr_integrate(b, parm, DW_AT_type, &a) || !ref_die(b, &a, &t))
+		return 1;
+	for (i = 0; i < MAX_ALIAS_DEPTH; i++) {
+		switch (dwarf_die__tag(&t)) {
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+			return udata(b, &t, DW_AT_byte_size, 0) > 8 &&
+			       udata(b, &t, DW_AT_byte_size, 0) <= 16 ? 2 : 1;
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_typedef:
+			if (!attr(b, &t, DW_AT_type, &a) || !ref_die(b, &a, &t))
+				return 1;
+			break;
+		default:
+			return 1;
+		}
+	}
+	return 1;
+}
+
+/*
+ * pahole 1.32's "optimized parameters": a parameter of this definition has
+ * no location, or, among those passed in registers (the first NREGS
+ * slots), one whose location does not name its register.
+ */
+static bool params_optimized(const struct enc_batch *b, const die_t *die, uint64_t last)
+{
+	int nregs = b->ctx->ef.ehdr.e_machine == EM_X86_64 ? 6 :
+		    b->ctx->ef.ehdr.e_machine == EM_AARCH64 ? 8 : 0;
+	int slot = 0, r;
+	struct dwarf_attr a;
+	Dwarf_Die mem, *d;
+	Dwarf_Attribute la;
+	die_t c;
+
+	for (r = first(b, die, &c); !r && c.off <= last; r = next(b, &c)) {
+		if (dwarf_die__tag(&c) != DW_TAG_formal_parameter)
+			continue;
+		if (!attr(b, &c, DW_AT_location, &a))
+			return true;
+		if (slot >= nregs)
+			continue;
+		d = libdw_die(b, &c, &mem);
+		if (!d || !dwarf_attr(d, DW_AT_location, &la) || !loc_is_reg(&la))
+			return true;
+		slot += param_slots(b, &c);
+	}
+	return false;
+}
+
+/*
+ * pahole 1.32's "reordered parameters": a concrete definition whose Ith
+ * parameter is not the Ith of the declaration it instantiates (its
+ * DW_AT_abstract_origin), as when gcc drops or moves parameters.
+ */
+static bool params_reordered(const struct enc_batch *b, const die_t *die, uint64_t last)
+{
+	uint64_t offs[64], off;
+	struct dwarf_attr a;
+	die_t abs, c;
+	int n = 0, i = 0, r;
+
+	if (!attr(b, die, DW_AT_abstract_origin, &a) || !ref_die(b, &a, &abs))
+		return false;
+	for (r = first(b, &abs, &c); !r && n < 64; r = next(b, &c))
+		if (dwarf_die__tag(&c) == DW_TAG_formal_parameter)
+			offs[n++] = c.off;
+	for (r = first(b, die, &c); !r && c.off <= last; r = next(b, &c)) {
+		if (dwarf_die__tag(&c) != DW_TAG_formal_parameter)
+			continue;
+		if (i < n && attr(b, &c, DW_AT_abstract_origin, &a) &&
+		    !dwarf_attr__ref(b->u, &a, &off) && off != offs[i])
+			return true;
+		i++;
+	}
+	return false;
+}
+
+/* A .isra or .constprop clone's symbol (gcc changed its ABI, maybe). */
+static bool clone_symbol(const char *name)
+{
+	const char *dot = strchr(name, '.');
+
+	return dot && (strstr(dot, ".isra") || strstr(dot, ".constprop"));
 }
 
 /*
@@ -312,12 +450,20 @@ int dcu__emit_func(struct enc_batch *b, const struct cu_sub *sub)
 		idx = func_slot(b, name, &saved);
 		if (idx < 0)
 			return 0;
+		at_sym = at_symbol(b, die, idx);
 		if (saved && b->fsig) {
 			struct enc_fsig s;
 
 			err = func_sig(b, die, last, &s);
 			if (err)
 				return err;
+			if (ctx->opts->rules >= BTF_RULES_PAHOLE_1_32) {
+				if (params_reordered(b, die, last))
+					s.flags |= FSIG_REORDERED;
+				if (at_sym && clone_symbol(ctx->funcs[idx]) &&
+				    params_optimized(b, die, last))
+					s.flags |= FSIG_OPTIMIZED;
+			}
 			if (!(b->fsig[idx].flags & FSIG_SEEN)) {
 				if (array__grow(&b->fsigs, &b->fsigs_cap, b->nfsigs + 1,
 						sizeof(*b->fsigs), 256))
@@ -327,7 +473,6 @@ int dcu__emit_func(struct enc_batch *b, const struct cu_sub *sub)
 			fsig_merge(&b->fsig[idx], &s);
 		}
 		/* A weak stub's FUNC gives way to the strong one's (index_funcs). */
-		at_sym = at_symbol(b, die, idx);
 		if (b->func_done[idx] == 1 || (b->func_done[idx] && !at_sym))
 			return 0;
 	} else if (!flag(b, die, DW_AT_external)) {

@@ -753,7 +753,7 @@ static void merge_fsigs(struct encoder *e, const struct enc_batch *b)
 			*d = *s;
 			continue;
 		}
-		d->flags |= s->flags & (FSIG_UNEXPECTED | FSIG_MISMATCH);
+		d->flags |= s->flags & FSIG_DROP;
 		if (d->sig != s->sig)
 			d->flags |= FSIG_MISMATCH;
 	}
@@ -785,7 +785,7 @@ static int drop_funcs(struct encoder *e)
 			if (!btf_is_func(t))
 				continue;
 			idx = enc_ctx__func_of(&e->ctx, btf__name_by_offset(e->acc, t->name_off));
-			if (idx >= 0 && (e->fsig[idx].flags & (FSIG_UNEXPECTED | FSIG_MISMATCH))) {
+			if (idx >= 0 && (e->fsig[idx].flags & FSIG_DROP)) {
 				drop[id] = 1;
 				ndrop++;
 			}

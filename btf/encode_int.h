@@ -55,6 +55,10 @@ enum {
 	FSIG_SEEN	= 1u << 0,
 	FSIG_UNEXPECTED	= 1u << 1,	/* a parameter in the wrong register */
 	FSIG_MISMATCH	= 1u << 2,	/* prototypes disagree across CUs */
+	/* pahole 1.32's rules only (dwarf_cu_funcs.c): */
+	FSIG_OPTIMIZED	= 1u << 3,	/* a clone's symbol, parameters optimized out */
+	FSIG_REORDERED	= 1u << 4,	/* parameters not in the declaration's order */
+	FSIG_DROP	= FSIG_UNEXPECTED | FSIG_MISMATCH | FSIG_OPTIMIZED | FSIG_REORDERED,
 };
 
 /*

@@ -733,8 +733,12 @@ static int index_funcs(struct encoder *e, uint32_t from)
 			e->folded++;
 		}
 	}
-	if (nsw)
+	if (nsw) {
 		apply_switches(e, sw, nsw);
+		/* The weak FUNCs now equal the strong: a dedup must follow,
+		 * even after the first batch alone (run()'s last acc_dedup). */
+		e->since_dedup++;
+	}
 	free(sw);
 	return err;
 }

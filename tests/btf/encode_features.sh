@@ -172,6 +172,72 @@ else
 	fi
 fi
 
+# ---- pahole 1.32's function rules ----------------------------------------------------
+# hook: a weak stub (parameter 'unused') in a.c, the strong definition
+# ('regs') in b.c, linked in that order: 1.30 takes the first CU's
+# prototype, 1.32 the one at the symbol's address.  dup: a static function
+# of each of two CUs, two symbols at two addresses: 1.32 gives it no FUNC
+# ("ambiguous address").  scale.constprop.0 (above): its parameter
+# 'unused' is optimized out, so 1.32 gives it no FUNC either.
+cat > "$W/wa.c" <<'SRC'
+__attribute__((weak, noipa)) int hook(int unused) { return 0; }
+int use_a(int v) { return hook(v); }
+SRC
+cat > "$W/wb.c" <<'SRC'
+__attribute__((noipa)) int hook(int regs) { return regs + 1; }
+int main(void) { return hook(1); }
+SRC
+cat > "$W/wc.c" <<'SRC'
+static __attribute__((noipa)) int dup(int x) { return x * 3; }
+int use_c(int v) { return dup(v); }
+SRC
+sed 's/x \* 3/x * 5/; s/use_c/use_d/' "$W/wc.c" > "$W/wd.c"
+# protos FILE COMPAT: "name(param,...)" of every FUNC, sorted.
+protos() {
+	"$FRUGAL" btf encode --pahole_compat="$2" --btf_features=var,consistent_func,optimized_func \
+		--btf_encode_detached="$W/fr.btf" "$1" || return 1
+	bpftool btf dump file "$W/fr.btf" | awk '
+		/^\[[0-9]+\] FUNC_PROTO / { id = substr($1, 2, length($1) - 2); cur = id; p[id] = ""; next }
+		/^\[[0-9]+\] FUNC / { cur = ""; gsub("\x27", "", $3); t = $4; sub("type_id=", "", t); f[$3] = t; next }
+		/^\[/ { cur = "" }
+		cur != "" { n = $1; gsub("\x27", "", n); p[cur] = p[cur] (p[cur] == "" ? "" : ",") n }
+		END { for (k in f) print k "(" p[f[k]] ")" }' | sort | tr '\n' ' '
+}
+if ! gcc -g -O2 "$W/wa.c" "$W/wb.c" "$W/wc.c" "$W/wd.c" -o "$W/wk" 2>"$W/cc.err"; then
+	fail "build the weak/ambiguous fixture" "$(head -1 "$W/cc.err")"
+elif [ "$(nm "$W/wk" | grep -c ' t dup$')" != 2 ]; then
+	skip "pahole 1.32's function rules" "gcc did not keep two dup: $(nm "$W/wk" | grep dup | tr '\n' ' ')"
+else
+	got=$(protos "$W/wk" 1.30)
+	want="dup(x) hook(unused) main() use_a(v) use_c(v) use_d(v) "
+	if [ "$got" = "$want" ]; then pass "--pahole_compat=1.30: the first CU's hook, dup of two addresses kept"
+	else fail "--pahole_compat=1.30: the first CU's hook, dup of two addresses kept" "got '$got'"; fi
+	got=$(protos "$W/wk" 1.32)
+	want="hook(regs) main() use_a(v) use_c(v) use_d(v) "
+	if [ "$got" = "$want" ]; then pass "--pahole_compat=1.32: the strong hook's prototype, no FUNC for an ambiguous address"
+	else fail "--pahole_compat=1.32: the strong hook's prototype, no FUNC for an ambiguous address" "got '$got'"; fi
+	if [ "$clones" = "scale.constprop.0 shift.constprop.0 " ]; then
+		got=$(protos "$W/o" 1.32)
+		if [ "$got" = "main(argc,argv) run(x,y) " ]; then
+			pass "--pahole_compat=1.32: no FUNC for scale.constprop.0, its parameter optimized out"
+		else fail "--pahole_compat=1.32: no FUNC for scale.constprop.0, its parameter optimized out" "got '$got'"; fi
+	fi
+	# Each fixture against pahole 1.32 itself, when sid's is cached.
+	if [ -s "$SID/VERSION" ]; then
+		for fx in wk o md ab ac; do
+			"$SID/bin/pahole" -J --btf_features=var,consistent_func,optimized_func \
+				--btf_encode_detached="$W/$fx.ref" "$W/$fx" >/dev/null 2>&1
+			"$FRUGAL" btf encode --pahole_compat=1.32 --btf_features=var,consistent_func,optimized_func \
+				--btf_encode_detached="$W/$fx.132" "$W/$fx"
+			d=$("$FRUGAL" btf diff "$W/$fx.ref" "$W/$fx.132" 2>&1)
+			if [ $? = 0 ]; then pass "--pahole_compat=1.32 on fixture $fx: as pahole 1.32"
+			else fail "--pahole_compat=1.32 on fixture $fx: as pahole 1.32" "$(echo "$d" | head -5 | tr '\n' '|')"; fi
+		done
+	else
+		skip "fixtures against pahole 1.32" "sid's pahole not cached (scripts/fetch-sid.sh)"
+	fi
+fi
+
 # ---- global_var -------------------------------------------------------------
 cat > "$W/g.c" <<'SRC'
 int counter = 5;

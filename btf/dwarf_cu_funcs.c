@@ -187,6 +187,106 @@ static bool param_is_struct(const struct enc_batch *b, const die_t *parm)
 }
 
 /*
+ * pahole 1.32 reads the register a parameter arrives in from the first
+ * entry of its location list (or its one expression): DW_OP_regN, or
+ * DW_OP_bregN with DW_OP_stack_value, or the first register of a piece
+ * list; failing that, from any entry that is only DW_OP_entry_value of a
+ * register.  Anything else (a stack slot, a constant) does not say: -1.
+ */
+static int loc_reg_libdw(Dwarf_Attribute *a)
+{
+	Dwarf_Addr base, start, end;
+	Dwarf_Op *expr, *inner;
+	Dwarf_Attribute ia;
+	ptrdiff_t off = 0;
+	size_t len, ilen, i;
+	bool stack_value;
+	int n, reg = -1;
+
+	for (n = 0; (off = dwarf_getlocations(a, off, &base, &start, &end, &expr, &len)) > 0; n++) {
+		if (!len)
+			continue;
+		stack_value = expr[len - 1].atom == DW_OP_stack_value;
+		if (expr[0].atom == DW_OP_entry_value || expr[0].atom == DW_OP_GNU_entry_value) {
+			if (reg < 0 && len == 1 + (size_t)stack_value &&
+			    !dwarf_getlocation_attr(a, expr, &ia) &&
+			    !dwarf_getlocation(&ia, &inner, &ilen) && ilen == 1 &&
+			    inner->atom >= DW_OP_reg0 && inner->atom <= DW_OP_reg31)
+				reg = inner->atom;
+			continue;
+		}
+		if (n > 0 || reg >= 0)
+			continue;
+		if (expr[0].atom >= DW_OP_reg0 && expr[0].atom <= DW_OP_reg31)
+			reg = expr[0].atom;
+		else if (expr[0].atom >= DW_OP_breg0 && expr[0].atom <= DW_OP_breg31 && stack_value)
+			reg = expr[0].atom - DW_OP_breg0 + DW_OP_reg0;
+		else if (expr[0].atom == DW_OP_piece)
+			for (i = 1; i < len && reg < 0; i++)
+				if (expr[i].atom >= DW_OP_reg0 && expr[i].atom <= DW_OP_reg31)
+					reg = expr[i].atom;
+	}
+	return reg;
+}
+
+/*
+ * The same from the cursor where it can say (one DW_OP_regN, or a first
+ * operation that names no register in a lone expression), else libdw.
+ * -2: no location at all.
+ */
+static int param_loc_reg(const struct enc_batch *b, const die_t *parm)
+{
+	struct dwarf_attr a;
+	Dwarf_Die mem, *d;
+	Dwarf_Attribute la;
+	size_t len;
+	uint8_t op;
+	int r;
+
+	if (!attr(b, parm, DW_AT_location, &a))
+		return -2;
+	r = dwarf_attr__first_op(b->u, &a, &op, &len);
+	if (r > 0 && len == 1 && op >= DW_OP_reg0 && op <= DW_OP_reg31)
+		return op;
+	if (r >= 0 && a.form == DW_FORM_exprloc &&
+	    !(r > 0 && ((op >= DW_OP_reg0 && op <= DW_OP_breg31) || op == DW_OP_piece ||
+			op == DW_OP_entry_value || op == DW_OP_GNU_entry_value)))
+		return -1;
+	d = libdw_die(b, parm, &mem);
+	if (!d || !dwarf_attr(d, DW_AT_location, &la))
+		return -1;
+	return loc_reg_libdw(&la);
+}
+
+/* How many argument registers a parameter takes: a struct of 9 to 16 bytes two. */
+static int param_slots(const struct enc_batch *b, const die_t *parm)
+{
+	struct dwarf_attr a;
+	die_t t;
+	int i;
+
+	if (!attr_integrate(b, parm, DW_AT_type, &a) || !ref_die(b, &a, &t))
+		return 1;
+	for (i = 0; i < MAX_ALIAS_DEPTH; i++) {
+		switch (dwarf_die__tag(&t)) {
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+			return udata(b, &t, DW_AT_byte_size, 0) > 8 &&
+			       udata(b, &t, DW_AT_byte_size, 0) <= 16 ? 2 : 1;
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_typedef:
+			if (!attr(b, &t, DW_AT_type, &a) || !ref_die(b, &a, &t))
+				return 1;
+			break;
+		default:
+			return 1;
+		}
+	}
+	return 1;
+}
+
+/*
  * What pahole records of a definition before deciding on its FUNC: the
  * prototype's hash, and whether the compiler moved a register parameter
  * (unless a struct parameter makes the register mapping unknowable).
@@ -194,8 +294,9 @@ static bool param_is_struct(const struct enc_batch *b, const die_t *parm)
 static int func_sig(struct enc_batch *b, const die_t *die, uint64_t last, struct enc_fsig *out)
 {
 	const uint8_t *regs = NULL;
-	int nregs = param_regs(b->ctx, &regs), i = 0, err, r;
+	int nregs = param_regs(b->ctx, &regs), i = 0, slot = 0, reg, err, r;
 	bool unexpected = false, has_struct = false;
+	bool rules_132 = b->ctx->opts->rules >= BTF_RULES_PAHOLE_1_32;
 	uint64_t h = HASH_FNV1A_SEED;
 	uint32_t t;
 	die_t c;
@@ -218,8 +319,17 @@ static int func_sig(struct enc_batch *b, const die_t *die, uint64_t last, struct
 		if (err)
 			return err;
 		h = type_sig(b->btf, t, h);
-		if (i < nregs && param_unexpected_reg(b, &c, regs[i]))
+		if (rules_132) {
+			/* 1.32 counts argument registers by slots, a 16-byte struct two. */
+			if (slot < nregs) {
+				reg = param_loc_reg(b, &c);
+				if (reg >= 0 && reg != regs[slot])
+					unexpected = true;
+				slot += param_slots(b, &c);
+			}
+		} else if (i < nregs && param_unexpected_reg(b, &c, regs[i])) {
 			unexpected = true;
+		}
 		has_struct |= param_is_struct(b, &c);
 		i++;
 	}
@@ -265,76 +375,6 @@ static int func_slot(const struct enc_batch *b, const char *name, bool *saved)
 }
 
 /*
- * pahole 1.32 reads where a parameter is on entry from the first entry of
- * its location list (or its one expression): a register (DW_OP_regN, or
- * DW_OP_bregN with DW_OP_stack_value, or the first register of a piece
- * list), or, from any entry, the register of a DW_OP_entry_value.  Anything
- * else there (a stack slot, a constant) does not say which register
- * carried it: the parameter counts as optimized out.
- */
-static bool loc_is_reg(Dwarf_Attribute *a)
-{
-	Dwarf_Addr base, start, end;
-	Dwarf_Op *expr, *inner;
-	Dwarf_Attribute ia;
-	ptrdiff_t off = 0;
-	size_t len, ilen, i;
-	bool reg = false, stack_value;
-	int n;
-
-	for (n = 0; (off = dwarf_getlocations(a, off, &base, &start, &end, &expr, &len)) > 0; n++) {
-		if (!len)
-			continue;
-		stack_value = expr[len - 1].atom == DW_OP_stack_value;
-		if (expr[0].atom == DW_OP_entry_value || expr[0].atom == DW_OP_GNU_entry_value) {
-			if (len == 1 + (size_t)stack_value && !dwarf_getlocation_attr(a, expr, &ia) &&
-			    !dwarf_getlocation(&ia, &inner, &ilen) && ilen == 1 &&
-			    inner->atom >= DW_OP_reg0 && inner->atom <= DW_OP_reg31)
-				return true;
-			continue;
-		}
-		if (n > 0)
-			continue;
-		if (expr[0].atom >= DW_OP_reg0 && expr[0].atom <= DW_OP_reg31)
-			reg = true;
-		else if (expr[0].atom >= DW_OP_breg0 && expr[0].atom <= DW_OP_breg31)
-			reg = stack_value;
-		else if (expr[0].atom == DW_OP_piece)
-			for (i = 1; i < len && !reg; i++)
-				reg = expr[i].atom >= DW_OP_reg0 && expr[i].atom <= DW_OP_reg31;
-	}
-	return reg;
-}
-
-/* How many argument registers a parameter takes: a struct of 9 to 16 bytes two. */
-static int param_slots(const struct enc_batch *b, const die_t *parm)
-{
-	struct dwarf_attr a;
-	die_t t;
-	int i;
-
-	if (!attr_integrate(b, parm, DW_AT_type, &a) || !ref_die(b, &a, &t))
-		return 1;
-	for (i = 0; i < MAX_ALIAS_DEPTH; i++) {
-		switch (dwarf_die__tag(&t)) {
-		case DW_TAG_structure_type:
-		case DW_TAG_union_type:
-			return udata(b, &t, DW_AT_byte_size, 0) > 8 &&
-			       udata(b, &t, DW_AT_byte_size, 0) <= 16 ? 2 : 1;
-		case DW_TAG_const_type:
-		case DW_TAG_volatile_type:
-		case DW_TAG_typedef:
-			if (!attr(b, &t, DW_AT_type, &a) || !ref_die(b, &a, &t))
-				return 1;
-			break;
-		default:
-			return 1;
-		}
-	}
-	return 1;
-}
-
-/*
  * pahole 1.32's "optimized parameters": a parameter of this definition has
  * no location, or, among those passed in registers (the first NREGS
  * slots), one whose location does not name its register.
@@ -343,21 +383,18 @@ static bool params_optimized(const struct enc_batch *b, const die_t *die, uint64
 {
 	int nregs = b->ctx->ef.ehdr.e_machine == EM_X86_64 ? 6 :
 		    b->ctx->ef.ehdr.e_machine == EM_AARCH64 ? 8 : 0;
-	int slot = 0, r;
-	struct dwarf_attr a;
-	Dwarf_Die mem, *d;
-	Dwarf_Attribute la;
+	int slot = 0, reg, r;
 	die_t c;
 
 	for (r = first(b, die, &c); !r && c.off <= last; r = next(b, &c)) {
 		if (dwarf_die__tag(&c) != DW_TAG_formal_parameter)
 			continue;
-		if (!attr(b, &c, DW_AT_location, &a))
+		reg = param_loc_reg(b, &c);
+		if (reg == -2)
 			return true;
 		if (slot >= nregs)
 			continue;
-		d = libdw_die(b, &c, &mem);
-		if (!d || !dwarf_attr(d, DW_AT_location, &la) || !loc_is_reg(&la))
+		if (reg < 0)
 			return true;
 		slot += param_slots(b, &c);
 	}
@@ -414,6 +451,15 @@ static bool at_symbol(const struct enc_batch *b, const die_t *die, int idx)
 
 	if (!b->ctx->func_addr)
 		return true;
+	/*
+	 * In a relocatable object (a module) pahole compares libdwfl's
+	 * address of the definition, its sections laid out from 0x10000 up,
+	 * with the symbol's section-relative st_value: never equal.  So no
+	 * definition is at its symbol there: the first one gives the FUNC,
+	 * and no clone is left out for its optimized parameters.
+	 */
+	if (b->ctx->is_rel)
+		return false;
 	if (!attr(b, die, DW_AT_low_pc, &a))
 		return false;
 	if (a.form == DW_FORM_addr && b->u->addrsz == 8) {

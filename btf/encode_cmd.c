@@ -156,8 +156,8 @@ const struct cli_opt btf_encode_cli_opts[] = {
 	/* pahole has no such switch: one release's output is all it writes. */
 	CLI_OPT_CALLBACK("pahole_compat", OPT_COMPAT, required_argument, "VERSION",
 			 "write what pahole VERSION writes (1.24, 1.30, 1.32), whatever the "
-			 "switches; --version answers it (default: 1.24's output for 1.24's "
-			 "switches only, else 1.30's)", parse_compat, 0, .words = compat_word),
+			 "switches; --version answers it (default: $FRUGAL_PAHOLE_COMPAT, else "
+			 "1.24's output for 1.24's switches only, else 1.30's)", parse_compat, 0, .words = compat_word),
 	/* The cross-check of the pruned base (tests/btf/kernel612.sh). */
 	CLI_OPT_BOOL("full_base", OPT_FULL_BASE, EA, opts.full_base, true,
 		     "split BTF: dedup against the whole base, not the part the module can meet "
@@ -305,7 +305,14 @@ static int parse_langs(void *ctx, const struct cli_opt *r, const char *arg)
 	return 0;
 }
 
-/* --pahole_compat=VERSION: one of compats[]. */
+/*
+ * A kernel build runs $(PAHOLE) as one word (scripts/pahole-version.sh
+ * checks it with command -v), so --pahole_compat cannot ride in it: the
+ * environment can, make passes it on.  The option, when given, wins.
+ */
+#define COMPAT_ENV "FRUGAL_PAHOLE_COMPAT"
+
+/* --pahole_compat=VERSION (R NULL: from COMPAT_ENV): one of compats[]. */
 static int parse_compat(void *ctx, const struct cli_opt *r, const char *arg)
 {
 	struct btf_encode_args *a = ctx;
@@ -319,7 +326,8 @@ static int parse_compat(void *ctx, const struct cli_opt *r, const char *arg)
 			return 0;
 		}
 	}
-	return cli_usage_err("--pahole_compat: unknown version '%s' (1.24, 1.30 or 1.32)", arg);
+	return cli_usage_err("%s: unknown version '%s' (1.24, 1.30 or 1.32)",
+			     r ? "--pahole_compat" : COMPAT_ENV, arg);
 }
 
 /* --version's answer: the release asked for, else the default one. */
@@ -336,11 +344,15 @@ static const char *compat_version(const struct btf_encode_args *a)
 /* -h, --version and --supported_btf_features do not stop the parse: a wrong option after them is still refused. */
 int btf_encode_args__parse(struct btf_encode_args *a, int argc, char **argv)
 {
+	const char *env;
 	int next, err;
 
 	memset(a, 0, sizeof(*a));
 	a->opts.features = BTF_FEAT_LEGACY;
 	a->opts.jobs = 1;
+	env = getenv(COMPAT_ENV);
+	if (env && *env && parse_compat(a, NULL, env))
+		return EXIT_USAGE;
 	err = cli_opts__parse(btf_encode_cli_opts, argc, argv, 0, NULL, a, &next);
 	if (err)
 		return err;

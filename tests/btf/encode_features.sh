@@ -133,6 +133,14 @@ for v in "" 1.24 1.30 1.32; do
 	else fail "pahole ${v:+--pahole_compat=$v }--version: $want" "got '$got'"; fi
 done
 expect_exit "--pahole_compat=1.31: a usage error" 2 "$FRUGAL" btf encode --pahole_compat=1.31 "$W/o"
+# A kernel build's $(PAHOLE) is one word: the environment carries the choice.
+got=$(FRUGAL_PAHOLE_COMPAT=1.32 "$W/pahole" --version)
+if [ "$got" = v1.32 ]; then pass "FRUGAL_PAHOLE_COMPAT=1.32 pahole --version: v1.32"
+else fail "FRUGAL_PAHOLE_COMPAT=1.32 pahole --version: v1.32" "got '$got'"; fi
+got=$(FRUGAL_PAHOLE_COMPAT=1.32 "$W/pahole" --pahole_compat=1.30 --version)
+if [ "$got" = v1.30 ]; then pass "--pahole_compat wins over FRUGAL_PAHOLE_COMPAT"
+else fail "--pahole_compat wins over FRUGAL_PAHOLE_COMPAT" "got '$got'"; fi
+FRUGAL_PAHOLE_COMPAT=1.31 expect_exit "FRUGAL_PAHOLE_COMPAT=1.31: a usage error" 2 "$W/pahole" --version
 
 # ---- multi-dimensional arrays: one ARRAY up to 1.30, nested from 1.32 -----------------
 cat > "$W/md.c" <<'SRC'

@@ -647,21 +647,12 @@ static int run_job(struct encoder *e, struct job *j, struct dwarf_src *s)
 /* --- merging batches, in order --- */
 
 /*
- * Each function's FUNC in acc: the first one met, later ones folded into
- * it.  Under pahole 1.32's rules the prototype is the definition's at the
- * symbol's address (the strong one, not a weak stub: dcu__emit_func marks
- * it with FUNC_MARK_AT_SYM, cleared here): a marked FUNC met after an
- * unmarked one takes its place, and the unmarked one is folded into it.
- * func_at keeps which kind won across acc_dedup's re-indexing, when every
- * mark is gone.
- */
-/*
  * A function's FUNC of its weak definition, then of its strong one
  * (index_funcs): the weak one's FUNC, and every FUNC of it folded into it
  * since the last dedup, point at the weak prototype, and must point at
- * the strong one.
- * They are among e->recent (the FUNCs since the last dedup: dedup left one
- * FUNC of each function before them), told by prototype and name.
+ * the strong one.  They are among e->recent (the FUNCs since the last
+ * dedup: dedup left one FUNC of each function before them), told by
+ * prototype and name.
  */
 struct strong_switch {
 	uint32_t old, now, name;
@@ -680,6 +671,15 @@ static void apply_switches(struct encoder *e, const struct strong_switch *sw, si
 	}
 }
 
+/*
+ * Each function's FUNC in acc: the first one met, later ones folded into
+ * it.  Under pahole 1.32's rules the prototype is the definition's at the
+ * symbol's address (the strong one, not a weak stub: dcu__emit_func marks
+ * it with FUNC_MARK_AT_SYM, cleared here): a marked FUNC met after an
+ * unmarked one takes its place, and the unmarked one is folded into it.
+ * func_at keeps which kind won across acc_dedup's re-indexing, when every
+ * mark is gone.
+ */
 static int index_funcs(struct encoder *e, uint32_t from)
 {
 	uint32_t id, n = btf__type_cnt(e->acc);

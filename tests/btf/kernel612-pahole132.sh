@@ -68,6 +68,15 @@ if ! "$FRUGAL" btf encode -j2 --pahole_compat=1.32 $FEATS --btf_encode_detached=
 	fail "6.12 vmlinux: frugal --pahole_compat=1.32 encodes it" "$(head -1 "$W/enc.err")"
 	finish
 fi
+# The merge order decides which weak FUNC gives way to which strong one:
+# the bytes must not depend on the number of workers.
+if "$FRUGAL" btf encode -j1 --pahole_compat=1.32 $FEATS --btf_encode_detached="$W/vmlinux1.btf" \
+	"$VMLINUX" 2>/dev/null && cmp -s "$W/vmlinux.btf" "$W/vmlinux1.btf"; then
+	pass "6.12 vmlinux, --pahole_compat=1.32: the same bytes at -j1 and -j2"
+else
+	fail "6.12 vmlinux, --pahole_compat=1.32: the same bytes at -j1 and -j2" "they differ"
+fi
+rm -f "$W/vmlinux1.btf"
 # diffs NAME [DIFF ARGS]: the difference lines, as "NAME: LINE", into W/lines.
 diffs() {
 	local name=$1 rc

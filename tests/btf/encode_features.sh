@@ -246,6 +246,35 @@ else
 	fi
 fi
 
+# ---- tests/btf/fixtures against pahole 1.32 --------------------------------------------
+# The shared fixtures (types, tags, a program of several units), gcc and
+# clang, DWARF 4 and 5, -O0 and -O2, with 6.12's feature list.
+FX=$TOP/tests/btf/fixtures
+KFEATS=--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
+if [ ! -s "$SID/VERSION" ]; then
+	skip "tests/btf/fixtures against pahole 1.32" "sid's pahole not cached (scripts/fetch-sid.sh)"
+else
+	bad= n=0
+	for cc in gcc clang; do
+		command -v $cc >/dev/null || continue
+		for dv in 4 5; do for o in 0 2; do
+			p=$W/fx-$cc-$dv-$o
+			$cc -g -gdwarf-$dv -O$o -c "$FX/types.c" -o "$p-types.o" 2>/dev/null
+			$cc -g -gdwarf-$dv -O$o -c "$FX/tags.c" -o "$p-tags.o" 2>/dev/null
+			$cc -g -gdwarf-$dv -O$o "$FX/dup_a.c" "$FX/dup_b.c" "$FX/types.c" -o "$p-prog" 2>/dev/null
+			for f in "$p-types.o" "$p-tags.o" "$p-prog"; do
+				[ -s "$f" ] || continue
+				"$SID/bin/pahole" -J $KFEATS --btf_encode_detached="$f.ref" "$f" >/dev/null 2>&1
+				"$FRUGAL" btf encode --pahole_compat=1.32 $KFEATS --btf_encode_detached="$f.132" "$f"
+				"$FRUGAL" btf diff -q "$f.ref" "$f.132" || bad="$bad ${f##*/}"
+				n=$((n + 1))
+			done
+		done; done
+	done
+	if [ -z "$bad" ] && [ $n -gt 0 ]; then pass "tests/btf/fixtures, $n builds: --pahole_compat=1.32 as pahole 1.32"
+	else fail "tests/btf/fixtures, $n builds: --pahole_compat=1.32 as pahole 1.32" "differ:$bad"; fi
+fi
+
 # ---- global_var -------------------------------------------------------------
 cat > "$W/g.c" <<'SRC'
 int counter = 5;

@@ -25,6 +25,9 @@ struct btf_encode_args {
 	bool strict;			/* an unknown feature name is an error */
 	bool verbose;			/* -V */
 	bool version;
+	bool supported;			/* --supported_btf_features */
+	bool have_compat;		/* --pahole_compat given */
+	enum btf_rules compat;		/* its release */
 	bool help;
 };
 

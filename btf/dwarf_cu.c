@@ -82,6 +82,24 @@ static int count_type_tags(const struct enc_batch *b, const die_t *die)
 	return n;
 }
 
+/*
+ * An array's ids: pahole 1.32 writes T a[2][3] as an ARRAY of 2 ARRAYs of
+ * 3 T, one ARRAY a dimension (dcu__emit_array); earlier releases one ARRAY
+ * of 6 T.  An array with no subrange is one ARRAY of 0 T under both.
+ */
+static int count_array_ids(const struct enc_batch *b, const die_t *die)
+{
+	die_t c;
+	int n = 0, r;
+
+	if (b->ctx->opts->rules < BTF_RULES_PAHOLE_1_32)
+		return 1;
+	for (r = first(b, die, &c); !r; r = next(b, &c))
+		if (dwarf_die__tag(&c) == DW_TAG_subrange_type)
+			n++;
+	return n ? n : 1;
+}
+
 static int add_ent(struct enc_batch *b, const die_t *die, int nids)
 {
 	struct cu_ent *e;
@@ -157,7 +175,7 @@ static int scan_die(struct enc_batch *b, const die_t *die, bool top)
 		return add_ent(b, die, 1);
 	case DW_TAG_array_type:
 		b->has_array = true;
-		return add_ent(b, die, 1);
+		return add_ent(b, die, count_array_ids(b, die));
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
 	case DW_TAG_rvalue_reference_type:

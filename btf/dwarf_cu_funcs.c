@@ -6,7 +6,9 @@
  * signature for all of its definitions (consistent_func), kept as a 64-bit
  * hash per definition so that batches compare them without their BTF.  A
  * function that fails a rule gets no FUNC; encode.c drops one whose later
- * definitions disagree.
+ * definitions disagree.  pahole 1.32 adds three rules: no FUNC for a clone
+ * with optimized-out parameters nor for reordered parameters, and the
+ * prototype of the definition at the symbol's address (the strong one).
  */
 #include <dwarf.h>
 #include <errno.h>
@@ -185,6 +187,106 @@ static bool param_is_struct(const struct enc_batch *b, const die_t *parm)
 }
 
 /*
+ * pahole 1.32 reads the register a parameter arrives in from the first
+ * entry of its location list (or its one expression): DW_OP_regN, or
+ * DW_OP_bregN with DW_OP_stack_value, or the first register of a piece
+ * list; failing that, from any entry that is only DW_OP_entry_value of a
+ * register.  Anything else (a stack slot, a constant) does not say: -1.
+ */
+static int loc_reg_libdw(Dwarf_Attribute *a)
+{
+	Dwarf_Addr base, start, end;
+	Dwarf_Op *expr, *inner;
+	Dwarf_Attribute ia;
+	ptrdiff_t off = 0;
+	size_t len, ilen, i;
+	bool stack_value;
+	int n, reg = -1;
+
+	for (n = 0; (off = dwarf_getlocations(a, off, &base, &start, &end, &expr, &len)) > 0; n++) {
+		if (!len)
+			continue;
+		stack_value = expr[len - 1].atom == DW_OP_stack_value;
+		if (expr[0].atom == DW_OP_entry_value || expr[0].atom == DW_OP_GNU_entry_value) {
+			if (reg < 0 && len == 1 + (size_t)stack_value &&
+			    !dwarf_getlocation_attr(a, expr, &ia) &&
+			    !dwarf_getlocation(&ia, &inner, &ilen) && ilen == 1 &&
+			    inner->atom >= DW_OP_reg0 && inner->atom <= DW_OP_reg31)
+				reg = inner->atom;
+			continue;
+		}
+		if (n > 0 || reg >= 0)
+			continue;
+		if (expr[0].atom >= DW_OP_reg0 && expr[0].atom <= DW_OP_reg31)
+			reg = expr[0].atom;
+		else if (expr[0].atom >= DW_OP_breg0 && expr[0].atom <= DW_OP_breg31 && stack_value)
+			reg = expr[0].atom - DW_OP_breg0 + DW_OP_reg0;
+		else if (expr[0].atom == DW_OP_piece)
+			for (i = 1; i < len && reg < 0; i++)
+				if (expr[i].atom >= DW_OP_reg0 && expr[i].atom <= DW_OP_reg31)
+					reg = expr[i].atom;
+	}
+	return reg;
+}
+
+/*
+ * The same from the cursor where it can say (one DW_OP_regN, or a first
+ * operation that names no register in a lone expression), else libdw.
+ * -2: no location at all.
+ */
+static int param_loc_reg(const struct enc_batch *b, const die_t *parm)
+{
+	struct dwarf_attr a;
+	Dwarf_Die mem, *d;
+	Dwarf_Attribute la;
+	size_t len;
+	uint8_t op;
+	int r;
+
+	if (!attr(b, parm, DW_AT_location, &a))
+		return -2;
+	r = dwarf_attr__first_op(b->u, &a, &op, &len);
+	if (r > 0 && len == 1 && op >= DW_OP_reg0 && op <= DW_OP_reg31)
+		return op;
+	if (r >= 0 && a.form == DW_FORM_exprloc &&
+	    !(r > 0 && ((op >= DW_OP_reg0 && op <= DW_OP_breg31) || op == DW_OP_piece ||
+			op == DW_OP_entry_value || op == DW_OP_GNU_entry_value)))
+		return -1;
+	d = libdw_die(b, parm, &mem);
+	if (!d || !dwarf_attr(d, DW_AT_location, &la))
+		return -1;
+	return loc_reg_libdw(&la);
+}
+
+/* How many argument registers a parameter takes: a struct of 9 to 16 bytes two. */
+static int param_slots(const struct enc_batch *b, const die_t *parm)
+{
+	struct dwarf_attr a;
+	die_t t;
+	int i;
+
+	if (!attr_integrate(b, parm, DW_AT_type, &a) || !ref_die(b, &a, &t))
+		return 1;
+	for (i = 0; i < MAX_ALIAS_DEPTH; i++) {
+		switch (dwarf_die__tag(&t)) {
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+			return udata(b, &t, DW_AT_byte_size, 0) > 8 &&
+			       udata(b, &t, DW_AT_byte_size, 0) <= 16 ? 2 : 1;
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_typedef:
+			if (!attr(b, &t, DW_AT_type, &a) || !ref_die(b, &a, &t))
+				return 1;
+			break;
+		default:
+			return 1;
+		}
+	}
+	return 1;
+}
+
+/*
  * What pahole records of a definition before deciding on its FUNC: the
  * prototype's hash, and whether the compiler moved a register parameter
  * (unless a struct parameter makes the register mapping unknowable).
@@ -192,8 +294,9 @@ static bool param_is_struct(const struct enc_batch *b, const die_t *parm)
 static int func_sig(struct enc_batch *b, const die_t *die, uint64_t last, struct enc_fsig *out)
 {
 	const uint8_t *regs = NULL;
-	int nregs = param_regs(b->ctx, &regs), i = 0, err, r;
+	int nregs = param_regs(b->ctx, &regs), i = 0, slot = 0, reg, err, r;
 	bool unexpected = false, has_struct = false;
+	bool rules_132 = b->ctx->opts->rules >= BTF_RULES_PAHOLE_1_32;
 	uint64_t h = HASH_FNV1A_SEED;
 	uint32_t t;
 	die_t c;
@@ -216,8 +319,17 @@ static int func_sig(struct enc_batch *b, const die_t *die, uint64_t last, struct
 		if (err)
 			return err;
 		h = type_sig(b->btf, t, h);
-		if (i < nregs && param_unexpected_reg(b, &c, regs[i]))
+		if (rules_132) {
+			/* 1.32 counts argument registers by slots, a 16-byte struct two. */
+			if (slot < nregs) {
+				reg = param_loc_reg(b, &c);
+				if (reg >= 0 && reg != regs[slot])
+					unexpected = true;
+				slot += param_slots(b, &c);
+			}
+		} else if (i < nregs && param_unexpected_reg(b, &c, regs[i])) {
 			unexpected = true;
+		}
 		has_struct |= param_is_struct(b, &c);
 		i++;
 	}
@@ -233,7 +345,7 @@ static void fsig_merge(struct enc_fsig *into, const struct enc_fsig *s)
 		*into = *s;
 		return;
 	}
-	into->flags |= s->flags & FSIG_UNEXPECTED;
+	into->flags |= s->flags & (FSIG_UNEXPECTED | FSIG_OPTIMIZED | FSIG_REORDERED);
 	if (into->sig != s->sig)
 		into->flags |= FSIG_MISMATCH;
 }
@@ -253,13 +365,109 @@ static int func_slot(const struct enc_batch *b, const char *name, bool *saved)
 	*saved = false;
 	if (idx >= 0) {
 		*saved = ctx->feats & BTF_FEAT_CONSISTENT_FUNC;
-		return idx;
+		return ctx->func_ambig && ctx->func_ambig[idx] ? -1 : idx;
 	}
 	if (!ctx->has_suffix || !(ctx->feats & BTF_FEAT_OPTIMIZED_FUNC))
 		return -1;
 	idx = enc_ctx__func_prefix(ctx, name);
 	*saved = idx >= 0;
-	return idx;
+	return idx >= 0 && ctx->func_ambig && ctx->func_ambig[idx] ? -1 : idx;
+}
+
+/*
+ * pahole 1.32's "optimized parameters": a parameter of this definition has
+ * no location, or, among those passed in registers (the first NREGS
+ * slots), one whose location does not name its register.
+ */
+static bool params_optimized(const struct enc_batch *b, const die_t *die, uint64_t last)
+{
+	int nregs = b->ctx->ef.ehdr.e_machine == EM_X86_64 ? 6 :
+		    b->ctx->ef.ehdr.e_machine == EM_AARCH64 ? 8 : 0;
+	int slot = 0, reg, r;
+	die_t c;
+
+	for (r = first(b, die, &c); !r && c.off <= last; r = next(b, &c)) {
+		if (dwarf_die__tag(&c) != DW_TAG_formal_parameter)
+			continue;
+		reg = param_loc_reg(b, &c);
+		if (reg == -2)
+			return true;
+		if (slot >= nregs)
+			continue;
+		if (reg < 0)
+			return true;
+		slot += param_slots(b, &c);
+	}
+	return false;
+}
+
+/*
+ * pahole 1.32's "reordered parameters": a concrete definition whose Ith
+ * parameter is not the Ith of the declaration it instantiates (its
+ * DW_AT_abstract_origin), as when gcc drops or moves parameters.
+ */
+static bool params_reordered(const struct enc_batch *b, const die_t *die, uint64_t last)
+{
+	uint64_t offs[64], off;
+	struct dwarf_attr a;
+	die_t abs, c;
+	int n = 0, i = 0, r;
+
+	if (!attr(b, die, DW_AT_abstract_origin, &a) || !ref_die(b, &a, &abs))
+		return false;
+	for (r = first(b, &abs, &c); !r && n < 64; r = next(b, &c))
+		if (dwarf_die__tag(&c) == DW_TAG_formal_parameter)
+			offs[n++] = c.off;
+	for (r = first(b, die, &c); !r && c.off <= last; r = next(b, &c)) {
+		if (dwarf_die__tag(&c) != DW_TAG_formal_parameter)
+			continue;
+		if (i < n && attr(b, &c, DW_AT_abstract_origin, &a) &&
+		    !dwarf_attr__ref(b->u, &a, &off) && off != offs[i])
+			return true;
+		i++;
+	}
+	return false;
+}
+
+/* A .isra or .constprop clone's symbol (gcc changed its ABI, maybe). */
+static bool clone_symbol(const char *name)
+{
+	const char *dot = strchr(name, '.');
+
+	return dot && (strstr(dot, ".isra") || strstr(dot, ".constprop"));
+}
+
+/*
+ * pahole 1.32: is this definition the one at the symbol's address (its
+ * DW_AT_low_pc), the strong one rather than a weak stub the linker
+ * dropped?  Without the rule (no func_addr) every definition is.
+ */
+static bool at_symbol(const struct enc_batch *b, const die_t *die, int idx)
+{
+	Dwarf_Die mem, *d;
+	struct dwarf_attr a;
+	Dwarf_Addr pc;
+	uint64_t v;
+
+	if (!b->ctx->func_addr)
+		return true;
+	/*
+	 * In a relocatable object (a module) pahole compares libdwfl's
+	 * address of the definition, its sections laid out from 0x10000 up,
+	 * with the symbol's section-relative st_value: never equal.  So no
+	 * definition is at its symbol there: the first one gives the FUNC,
+	 * and no clone is left out for its optimized parameters.
+	 */
+	if (b->ctx->is_rel)
+		return false;
+	if (!attr(b, die, DW_AT_low_pc, &a))
+		return false;
+	if (a.form == DW_FORM_addr && b->u->addrsz == 8) {
+		memcpy(&v, a.p, sizeof(v));	/* little-endian targets only (param_regs) */
+		return v == b->ctx->func_addr[idx];
+	}
+	d = libdw_die(b, die, &mem);
+	return d && !dwarf_lowpc(d, &pc) && pc == b->ctx->func_addr[idx];
 }
 
 /*
@@ -276,7 +484,7 @@ int dcu__emit_func(struct enc_batch *b, const struct cu_sub *sub)
 	const struct enc_ctx *ctx = b->ctx;
 	const char *name;
 	int idx = -1, proto, id, err, i = 0, r;
-	bool saved = false;
+	bool saved = false, at_sym = true;
 	die_t c;
 
 	if (flag(b, die, DW_AT_declaration))
@@ -288,12 +496,20 @@ int dcu__emit_func(struct enc_batch *b, const struct cu_sub *sub)
 		idx = func_slot(b, name, &saved);
 		if (idx < 0)
 			return 0;
+		at_sym = at_symbol(b, die, idx);
 		if (saved && b->fsig) {
 			struct enc_fsig s;
 
 			err = func_sig(b, die, last, &s);
 			if (err)
 				return err;
+			if (ctx->opts->rules >= BTF_RULES_PAHOLE_1_32) {
+				if (params_reordered(b, die, last))
+					s.flags |= FSIG_REORDERED;
+				if (at_sym && clone_symbol(ctx->funcs[idx]) &&
+				    params_optimized(b, die, last))
+					s.flags |= FSIG_OPTIMIZED;
+			}
 			if (!(b->fsig[idx].flags & FSIG_SEEN)) {
 				if (array__grow(&b->fsigs, &b->fsigs_cap, b->nfsigs + 1,
 						sizeof(*b->fsigs), 256))
@@ -302,7 +518,8 @@ int dcu__emit_func(struct enc_batch *b, const struct cu_sub *sub)
 			}
 			fsig_merge(&b->fsig[idx], &s);
 		}
-		if (b->func_done[idx])
+		/* A weak stub's FUNC gives way to the strong one's (index_funcs). */
+		if (b->func_done[idx] == 1 || (b->func_done[idx] && !at_sym))
 			return 0;
 	} else if (!flag(b, die, DW_AT_external)) {
 		return 0;
@@ -310,11 +527,12 @@ int dcu__emit_func(struct enc_batch *b, const struct cu_sub *sub)
 	proto = dcu__emit_proto(b, die, true, last);
 	if (proto < 0)
 		return proto;
-	id = btf__add_func(b->btf, name, BTF_FUNC_STATIC, proto);
+	id = btf__add_func(b->btf, name, b->ctx->func_addr && at_sym ? FUNC_MARK_AT_SYM :
+			   BTF_FUNC_STATIC, proto);
 	if (id < 0)
 		return dcu__btf_ret(b, die, id);
 	if (idx >= 0)
-		b->func_done[idx] = 1;
+		b->func_done[idx] = at_sym ? 1 : 2;
 	if (!b->decl_tags)
 		return 0;
 	err = dcu__emit_decl_tags(b, die, id, -1);

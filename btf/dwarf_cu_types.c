@@ -2,8 +2,9 @@
 /*
  * The second walk over one CU's type DIEs (btf/dwarf_cu.h): each entry the
  * first walk gave ids becomes exactly that many BTF types, in DIE order,
- * with the shapes of pahole 1.24 (one ARRAY for all dimensions, type tags
- * between a PTR and its target, bitfields by their bit offsets).  Types
+ * with the shapes of pahole 1.24 (one ARRAY for all dimensions, an ARRAY
+ * a dimension under pahole 1.32's rules, type tags between a PTR and its
+ * target, bitfields by their bit offsets).  Types
  * that repeat in every unit are added under PH_NAME and named from the
  * batch's string cache.  Members are read through a per-abbreviation map of
  * where their attributes are (die_attrs), else attribute by attribute.
@@ -227,11 +228,28 @@ static int64_t bound(const struct enc_batch *b, const die_t *die, unsigned int n
 	return dwarf_attr__udata(b->u, &a, &u) || (int64_t)u < 0 ? -1 : (int64_t)u;
 }
 
-/* pahole 1.24 encodes T a[2][3] as one ARRAY of 6 T. */
-static int emit_array(struct enc_batch *b, const die_t *die)
+/* A subrange's element count: DW_AT_count, else from its bounds, else 0. */
+static uint64_t subrange_count(const struct enc_batch *b, const die_t *c)
+{
+	int64_t n = bound(b, c, DW_AT_count);
+
+	if (n < 0) {
+		n = bound(b, c, DW_AT_upper_bound);
+		n = n < 0 ? 0 : n + 1 - udata(b, c, DW_AT_lower_bound, 0);
+	}
+	return (uint64_t)n;
+}
+
+/*
+ * pahole 1.24 to 1.30 encode T a[2][3] as one ARRAY of 6 T; 1.32 as an
+ * ARRAY of 2 of an ARRAY of 3 T, a type for each of E's NIDS dimensions
+ * (count_array_ids in dwarf_cu.c): the outer one first, at E's id, each
+ * referring to the next id.
+ */
+static int emit_array(struct enc_batch *b, const struct cu_ent *e, const die_t *die)
 {
 	uint64_t nelems = 1;
-	uint32_t elem;
+	uint32_t elem, nested = 0, id = e->id;
 	die_t c;
 	int err, r;
 
@@ -242,17 +260,20 @@ static int emit_array(struct enc_batch *b, const die_t *die)
 	if (r)
 		nelems = 0;
 	for (; !r; r = next(b, &c)) {
-		int64_t n;
-
 		if (dwarf_die__tag(&c) != DW_TAG_subrange_type)
 			continue;
-		n = bound(b, &c, DW_AT_count);
-		if (n < 0) {
-			n = bound(b, &c, DW_AT_upper_bound);
-			n = n < 0 ? 0 : n + 1 - udata(b, &c, DW_AT_lower_bound, 0);
+		if (e->nids == 1) {
+			nelems *= subrange_count(b, &c);
+			continue;
 		}
-		nelems *= (uint64_t)n;
+		/* The last dimension holds the element type. */
+		err = btf__add_array(b->btf, b->int_id, ++nested < e->nids ? ++id : elem,
+				     (uint32_t)subrange_count(b, &c));
+		if (err < 0)
+			return dcu__btf_ret(b, die, err);
 	}
+	if (e->nids > 1)
+		return r < 0 ? dwarf_err(b, die, r) : 0;
 	return dcu__btf_ret(b, die, btf__add_array(b->btf, b->int_id, elem, (uint32_t)nelems));
 }
 
@@ -490,7 +511,7 @@ int dcu__emit_ent(struct enc_batch *b, const struct cu_ent *e, const die_t *die)
 	case DW_TAG_rvalue_reference_type:
 		return emit_ptr(b, die, e);
 	case DW_TAG_array_type:
-		return emit_array(b, die);
+		return emit_array(b, e, die);
 	case DW_TAG_structure_type:
 	case DW_TAG_union_type:
 	case DW_TAG_class_type:

@@ -284,7 +284,7 @@ static int emit_pcpu_var(struct enc_batch *b, const die_t *die, uint64_t addr)
 	uint64_t off = addr - b->pcpu_addr;
 	const char *name;
 
-	if (ctx->opts->rules != BTF_RULES_PAHOLE_1_30)
+	if (ctx->opts->rules < BTF_RULES_PAHOLE_1_30)
 		return emit_pcpu_var_124(b, die, addr);
 	if (ctx->is_rel) {
 		name = diename(b, die);

@@ -89,6 +89,10 @@ struct encoder {
 	/* the merged result */
 	struct btf *acc;
 	uint32_t *func_id;	/* per ctx.funcs: its FUNC in acc, or 0 */
+	uint8_t *func_at;	/* per ctx.funcs, under pahole 1.32's rules: 0 no
+				 * FUNC yet, else FUNC_AT_SYM or FUNC_WEAK */
+	uint32_t *recent;	/* with func_at: FUNCs since the last dedup */
+	size_t nrecent, recent_cap;
 	struct enc_fsig *fsig;	/* per ctx.funcs: every batch's verdict so far */
 	struct enc_var *vars;
 	size_t nvars, vars_cap;
@@ -642,11 +646,49 @@ static int run_job(struct encoder *e, struct job *j, struct dwarf_src *s)
 
 /* --- merging batches, in order --- */
 
-static void index_funcs(struct encoder *e, uint32_t from)
+/*
+ * A function's FUNC of its weak definition, then of its strong one
+ * (index_funcs): the weak one's FUNC, and every FUNC of it folded into it
+ * since the last dedup, point at the weak prototype, and must point at
+ * the strong one.  They are among e->recent (the FUNCs since the last
+ * dedup: dedup left one FUNC of each function before them), told by
+ * prototype and name.
+ */
+struct strong_switch {
+	uint32_t old, now, name;
+};
+
+static void apply_switches(struct encoder *e, const struct strong_switch *sw, size_t n)
+{
+	struct btf_type *t;
+	size_t i, k;
+
+	for (i = 0; i < e->nrecent; i++) {
+		t = (struct btf_type *)btf__type_by_id(e->acc, e->recent[i]);
+		for (k = 0; k < n; k++)
+			if (t->type == sw[k].old && t->name_off == sw[k].name)
+				t->type = sw[k].now;
+	}
+}
+
+/*
+ * Each function's FUNC in acc: the first one met, later ones folded into
+ * it.  Under pahole 1.32's rules the prototype is the definition's at the
+ * symbol's address (the strong one, not a weak stub: dcu__emit_func marks
+ * it with FUNC_MARK_AT_SYM, cleared here): a marked FUNC met after an
+ * unmarked one takes its place, and the unmarked one is folded into it.
+ * func_at keeps which kind won across acc_dedup's re-indexing, when every
+ * mark is gone.
+ */
+static int index_funcs(struct encoder *e, uint32_t from)
 {
 	uint32_t id, n = btf__type_cnt(e->acc);
+	struct strong_switch *sw = NULL;
+	size_t nsw = 0, sw_cap = 0;
 	const struct btf_type *t;
-	int idx;
+	struct btf_type *m;
+	bool at_sym;
+	int idx, err = 0;
 
 	if (e->ctx.base && from < btf__type_cnt(e->ctx.base))
 		from = btf__type_cnt(e->ctx.base);
@@ -654,19 +696,51 @@ static void index_funcs(struct encoder *e, uint32_t from)
 		t = btf__type_by_id(e->acc, id);
 		if (!btf_is_func(t))
 			continue;
+		m = (struct btf_type *)t;
+		/* A FUNC's linkage is its vlen (the info word's low 16 bits). */
+		at_sym = btf_vlen(t) == FUNC_MARK_AT_SYM && e->func_at;
+		if (at_sym)
+			m->info = (m->info & ~0xffffu) | BTF_FUNC_STATIC;
 		idx = enc_ctx__func_of(&e->ctx, btf__name_by_offset(e->acc, t->name_off));
 		if (idx < 0)
 			continue;
+		if (e->func_at && id >= e->dedup_size) {
+			if (array__grow(&e->recent, &e->recent_cap, e->nrecent + 1,
+					sizeof(*e->recent), 1024))
+				err = -ENOMEM;
+			else
+				e->recent[e->nrecent++] = id;
+		}
 		if (!e->func_id[idx]) {
 			e->func_id[idx] = id;
+			if (e->func_at && !e->func_at[idx])
+				e->func_at[idx] = at_sym ? FUNC_AT_SYM : FUNC_WEAK;
+		} else if (id != e->func_id[idx] && at_sym && e->func_at[idx] == FUNC_WEAK) {
+			/* The strong definition after a weak one's FUNC. */
+			if (array__grow(&sw, &sw_cap, nsw + 1, sizeof(*sw), 16)) {
+				err = -ENOMEM;
+			} else {
+				m = (struct btf_type *)btf__type_by_id(e->acc, e->func_id[idx]);
+				sw[nsw++] = (struct strong_switch){ m->type, t->type, t->name_off };
+				m->type = t->type;
+			}
+			e->func_id[idx] = id;
+			e->func_at[idx] = FUNC_AT_SYM;
+			e->folded++;
 		} else if (id != e->func_id[idx]) {
 			/* A later CU's FUNC of a known name: make dedup fold it. */
-			struct btf_type *m = (struct btf_type *)t;
-
 			m->type = btf__type_by_id(e->acc, e->func_id[idx])->type;
 			e->folded++;
 		}
 	}
+	if (nsw) {
+		apply_switches(e, sw, nsw);
+		/* The weak FUNCs now equal the strong: a dedup must follow,
+		 * even after the first batch alone (run()'s last acc_dedup). */
+		e->since_dedup++;
+	}
+	free(sw);
+	return err;
 }
 
 /* The batches' verdicts on saved functions, in batch order: the first
@@ -683,7 +757,7 @@ static void merge_fsigs(struct encoder *e, const struct enc_batch *b)
 			*d = *s;
 			continue;
 		}
-		d->flags |= s->flags & (FSIG_UNEXPECTED | FSIG_MISMATCH);
+		d->flags |= s->flags & FSIG_DROP;
 		if (d->sig != s->sig)
 			d->flags |= FSIG_MISMATCH;
 	}
@@ -715,7 +789,7 @@ static int drop_funcs(struct encoder *e)
 			if (!btf_is_func(t))
 				continue;
 			idx = enc_ctx__func_of(&e->ctx, btf__name_by_offset(e->acc, t->name_off));
-			if (idx >= 0 && (e->fsig[idx].flags & (FSIG_UNEXPECTED | FSIG_MISMATCH))) {
+			if (idx >= 0 && (e->fsig[idx].flags & FSIG_DROP)) {
 				drop[id] = 1;
 				ndrop++;
 			}
@@ -734,10 +808,10 @@ static int acc_dedup(struct encoder *e)
 	if (err)
 		return err;
 	memset(e->func_id, 0, (e->ctx.nfuncs + 1) * sizeof(*e->func_id));
-	index_funcs(e, 1);
 	e->since_dedup = 0;
 	e->dedup_size = btf__type_cnt(e->acc);
-	return 0;
+	e->nrecent = 0;
+	return index_funcs(e, 1);
 }
 
 static int merge_job(struct encoder *e, struct job *j)
@@ -759,15 +833,17 @@ static int merge_job(struct encoder *e, struct job *j)
 		/* The first batch becomes the result. */
 		e->acc = b->btf;
 		b->btf = NULL;
-		index_funcs(e, 1);
+		err = index_funcs(e, 1);
 		e->dedup_size = btf__type_cnt(e->acc);
-		return 0;
+		return err;
 	}
 	start = btf__type_cnt(e->acc);
 	err = btf__add_btf(e->acc, b->btf);
 	if (err < 0)
 		return err;
-	index_funcs(e, start);
+	err = index_funcs(e, start);
+	if (err)
+		return err;
 	e->since_dedup += btf__type_cnt(e->acc) - start;
 	if (e->since_dedup >= MERGE_MIN_TYPES && e->since_dedup >= e->dedup_size)
 		return acc_dedup(e);
@@ -1204,6 +1280,8 @@ static void encoder_free(struct encoder *e)
 	free(e->cus);
 	free(e->vars);
 	free(e->func_id);
+	free(e->func_at);
+	free(e->recent);
 	free(e->fsig);
 	free(e->ctx.secs);
 	free(e->ctx.objs);
@@ -1213,6 +1291,8 @@ static void encoder_free(struct encoder *e)
 	else
 		btf__free(e->ctx.base);
 	free(e->ctx.funcs);
+	free(e->ctx.func_ambig);
+	free(e->ctx.func_addr);
 	free(e->ctx.func_hash);
 	free(e->ctx.pcpu);
 	elf_file__close(&e->ctx.ef);
@@ -1247,7 +1327,9 @@ static int encode(const struct btf_enc_opts *opts, bool prune)
 		goto out;
 	err = -ENOMEM;
 	e.func_id = calloc(e.ctx.nfuncs + 1, sizeof(*e.func_id));
-	if (!e.func_id || plan_jobs(&e))
+	if (e.ctx.func_addr)
+		e.func_at = calloc(e.ctx.nfuncs + 1, 1);
+	if (!e.func_id || (e.ctx.func_addr && !e.func_at) || plan_jobs(&e))
 		goto out;
 	/* consistent_func, optimized_func: functions wait for every CU's verdict. */
 	if (e.ctx.nfuncs && (opts->features & (BTF_FEAT_CONSISTENT_FUNC |

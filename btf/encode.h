@@ -32,13 +32,17 @@ enum btf_feat {
 /*
  * Whose rules the encoder follows where pahole changed them between
  * releases without a switch to choose: which per-CPU variables get a VAR
- * (1.28 rewrote that rule).  A command line made only of pahole 1.24's
- * switches gets 1.24's rules, one with a later switch 1.30's
- * (btf_encode_args__parse decides; see docs/btf.md).
+ * (1.28 rewrote that rule); which functions get a FUNC, whose prototype,
+ * and how multi-dimensional arrays are written (1.31 and 1.32).  A command
+ * line made only of pahole 1.24's switches gets 1.24's rules, one with a
+ * later switch 1.30's, unless --pahole_compat names the release
+ * (btf_encode_args__parse decides; see docs/btf.md).  In release order:
+ * a rule new in a release applies from it on (rules >= ...).
  */
 enum btf_rules {
 	BTF_RULES_PAHOLE_1_24,
 	BTF_RULES_PAHOLE_1_30,
+	BTF_RULES_PAHOLE_1_32,
 };
 
 /*
@@ -77,8 +81,12 @@ const char *btf_feat__name(unsigned int i);
 /* Every feature pahole's --btf_features=all / =default turns on. */
 unsigned int btf_feat__all(void);
 unsigned int btf_feat__default(void);
-/* Why a feature pahole 1.30 knows cannot be encoded here, or NULL. */
+/* Why a feature pahole knows is not honoured here, or NULL (an honoured
+ * or an unknown name). */
 const char *btf_feat__unsupported(const char *name);
+/* The honoured features' names, comma-separated in pahole's order, into
+ * BUF (as --supported_btf_features prints them).  0 or -ENOSPC. */
+int btf_feat__supported(char *buf, size_t len);
 
 /* 0 if every name in the comma LIST is a language --lang_exclude knows;
  * else -EINVAL with the first unknown one in BAD. */

@@ -15,17 +15,37 @@
 #include "cli/tools.h"
 
 /*
- * The pahole release whose output we reproduce, answered to --version.  A
- * kernel build picks its flags by this number: 6.1's pahole-flags.sh adds
- * --skip_encoding_btf_inconsistent_proto --btf_gen_optimized from 1.25 on,
- * 6.12's Makefile.btf uses --btf_features from 1.26 on (attributes from
- * 1.30 in 6.16+, distilled_base for external modules).  Each of those
- * command lines is checked against pahole 1.30 on Debian's kernels
- * (tests/btf/kernel612.sh, docs/btf.md); a command line of pahole 1.24's
- * switches only gets pahole 1.24's output (BTF_RULES_PAHOLE_1_24,
- * tests/btf/kernel.sh).
+ * The pahole releases whose output we can reproduce, by --pahole_compat's
+ * name and --version's answer.  A kernel build picks its flags by the
+ * version: 6.1's pahole-flags.sh adds --skip_encoding_btf_inconsistent_proto
+ * --btf_gen_optimized from 1.25 on, 6.12's Makefile.btf uses --btf_features
+ * from 1.26 on (attributes from 1.30 in 6.16+, distilled_base for external
+ * modules, layout from 1.31 in 7.x).  Each of 1.30's command lines is
+ * checked against pahole 1.30 on Debian's kernels (tests/btf/kernel612.sh,
+ * docs/btf.md); a command line of pahole 1.24's switches only gets pahole
+ * 1.24's output (BTF_RULES_PAHOLE_1_24, tests/btf/kernel.sh).  1.30 stays
+ * the default (the first row after 1.24) until 1.32's output matches pahole
+ * 1.32's (tests/btf/kernel612-pahole132.sh and kernel-pahole132-known.txt
+ * list what still differs).
  */
-#define PAHOLE_COMPAT_VERSION "v1.30"
+static const struct {
+	const char *name, *version;
+	enum btf_rules rules;
+} compats[] = {
+	{ "1.24", "v1.24", BTF_RULES_PAHOLE_1_24 },
+	{ "1.30", "v1.30", BTF_RULES_PAHOLE_1_30 },
+	{ "1.32", "v1.32", BTF_RULES_PAHOLE_1_32 },
+};
+#define NR_COMPATS (sizeof(compats) / sizeof(compats[0]))
+#define DEFAULT_COMPAT 1	/* 1.30 */
+/* Indexed by enum btf_rules (the -V log names the rules followed). */
+_Static_assert(NR_COMPATS == BTF_RULES_PAHOLE_1_32 + 1, "a row per enum btf_rules");
+
+/* --pahole_compat's Ith word (a cli_words_fn). */
+static const char *compat_word(unsigned int i)
+{
+	return i < NR_COMPATS ? compats[i].name : NULL;
+}
 
 enum {
 	OPT_JOBS = 'j',
@@ -34,11 +54,13 @@ enum {
 	OPT_HELP = 'h',
 	OPT_FEATURES = CLI_OPT_LONG,
 	OPT_FEATURES_STRICT,
+	OPT_SUPPORTED_FEATURES,
 	OPT_DETACHED,
 	OPT_BASE,
 	OPT_LANG_EXCLUDE,
 	OPT_VERSION,
 	OPT_FULL_BASE,
+	OPT_COMPAT,
 	OPT_SKIP_VARS,
 	OPT_GEN_FLOATS,
 	OPT_GEN_ALL,
@@ -76,6 +98,7 @@ static int newer_pahole(void *ctx, const struct cli_opt *r, const char *arg)
 static int add_features(void *ctx, const struct cli_opt *r, const char *arg);
 static int parse_jobs(void *ctx, const struct cli_opt *r, const char *arg);
 static int parse_langs(void *ctx, const struct cli_opt *r, const char *arg);
+static int parse_compat(void *ctx, const struct cli_opt *r, const char *arg);
 
 #define EA struct btf_encode_args	/* the type every row binds into */
 
@@ -92,6 +115,8 @@ const struct cli_opt btf_encode_cli_opts[] = {
 	CLI_OPT_CALLBACK("btf_features_strict", OPT_FEATURES_STRICT, required_argument, "LIST",
 			 "like --btf_features, but an unknown feature is an error",
 			 add_features, true, .kind = CLI_ARG_LIST, .words = feature_word),
+	CLI_OPT_BOOL("supported_btf_features", OPT_SUPPORTED_FEATURES, EA, supported, true,
+		     "print the features --btf_features honours, comma-separated"),
 	CLI_OPT_STR("btf_encode_detached", OPT_DETACHED, EA, opts.detached, "FILE",
 		    "write raw BTF to FILE, leave the ELF untouched", .kind = CLI_ARG_FILE),
 	CLI_OPT_STR("btf_base", OPT_BASE, EA, opts.base, "FILE",
@@ -128,6 +153,11 @@ const struct cli_opt btf_encode_cli_opts[] = {
 	CLI_OPT_CALLBACK("reproducible_build", OPT_REPRODUCIBLE, no_argument, NULL,
 			 "accepted; output is always reproducible", newer_pahole, 0),
 	CLI_OPT_GROUP("frugal's own"),
+	/* pahole has no such switch: one release's output is all it writes. */
+	CLI_OPT_CALLBACK("pahole_compat", OPT_COMPAT, required_argument, "VERSION",
+			 "write what pahole VERSION writes (1.24, 1.30, 1.32), whatever the "
+			 "switches; --version answers it (default: $FRUGAL_PAHOLE_COMPAT, else "
+			 "1.24's output for 1.24's switches only, else 1.30's)", parse_compat, 0, .words = compat_word),
 	/* The cross-check of the pruned base (tests/btf/kernel612.sh). */
 	CLI_OPT_BOOL("full_base", OPT_FULL_BASE, EA, opts.full_base, true,
 		     "split BTF: dedup against the whole base, not the part the module can meet "
@@ -195,22 +225,26 @@ static unsigned int feature_bits(const char *name)
 /*
  * pahole: when --btf_features is given, only the listed features are on;
  * the older switches no longer matter.  Unknown names are ignored unless
- * --btf_features_strict, so a newer kernel's list still works.  The list
- * is read from a copy: the caller logs it again once -V is in effect.
+ * --btf_features_strict, so a newer kernel's list still works; a name
+ * pahole knows but we do not honour is ignored even then, as pahole
+ * ignores a feature its libbpf cannot encode (encode_feat.c).  Under
+ * strict an unknown name fails as in pahole 1.32: exit 1 (not a usage
+ * error's 2), the supported list in the message.  The list is read from a
+ * copy: the caller logs it again once -V is in effect.
  */
 static int apply_features(struct btf_encode_args *a)
 {
-	char list[sizeof(a->features)], *save = NULL, *name;
+	char list[sizeof(a->features)], *save = NULL, *name, known[512];
 	unsigned int feats = 0, bit;
 
 	strcpy(list, a->features);
 	for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		bit = feature_bits(name);
-		if (!bit && a->strict && btf_feat__unsupported(name))
-			return cli_usage_err("--btf_features: '%s' cannot be encoded: %s",
-					     name, btf_feat__unsupported(name));
-		if (!bit && a->strict)
-			return cli_usage_err("--btf_features: unknown feature '%s'", name);
+		if (!bit && a->strict && !btf_feat__unsupported(name)) {
+			btf_feat__supported(known, sizeof(known));
+			return cli_err("--btf_features_strict",
+				       "unknown feature '%s'; supported: %s", name, known);
+		}
 		feats |= bit;
 	}
 	a->opts.features = feats;
@@ -234,9 +268,11 @@ static void log_features(const struct btf_encode_args *a)
 			cli_log("btf: ignoring unknown BTF feature '%s'\n", name);
 	}
 	if (feats & (BTF_FEAT_OPTIMIZED_FUNC | BTF_FEAT_CONSISTENT_FUNC))
-		cli_log("btf: optimized_func/consistent_func: FUNCs follow pahole 1.30's rules\n");
+		cli_log("btf: optimized_func/consistent_func: FUNCs follow pahole %s's rules\n",
+			compats[a->opts.rules].name);
 	if (feats & BTF_FEAT_GLOBAL_VAR)
-		cli_log("btf: global_var: VARs of all globals follow pahole 1.30's rule\n");
+		cli_log("btf: global_var: VARs of all globals follow pahole %s's rule\n",
+			compats[a->opts.rules].name);
 }
 
 /* -j[N]: alone, one worker per online CPU. */
@@ -269,24 +305,69 @@ static int parse_langs(void *ctx, const struct cli_opt *r, const char *arg)
 	return 0;
 }
 
-/* -h and --version do not stop the parse: a wrong option after them is still refused. */
+/*
+ * A kernel build runs $(PAHOLE) as one word (scripts/pahole-version.sh
+ * checks it with command -v), so --pahole_compat cannot ride in it: the
+ * environment can, make passes it on.  The option, when given, wins.
+ */
+#define COMPAT_ENV "FRUGAL_PAHOLE_COMPAT"
+
+/* --pahole_compat=VERSION (R NULL: from COMPAT_ENV): one of compats[]. */
+static int parse_compat(void *ctx, const struct cli_opt *r, const char *arg)
+{
+	struct btf_encode_args *a = ctx;
+	size_t i;
+
+	(void)r;
+	for (i = 0; i < NR_COMPATS; i++) {
+		if (!strcmp(arg, compats[i].name) || !strcmp(arg, compats[i].version)) {
+			a->compat = compats[i].rules;
+			a->have_compat = true;
+			return 0;
+		}
+	}
+	return cli_usage_err("%s: unknown version '%s' (1.24, 1.30 or 1.32)",
+			     r ? "--pahole_compat" : COMPAT_ENV, arg);
+}
+
+/* --version's answer: the release asked for, else the default one. */
+static const char *compat_version(const struct btf_encode_args *a)
+{
+	size_t i;
+
+	for (i = 0; a->have_compat && i < NR_COMPATS; i++)
+		if (compats[i].rules == a->compat)
+			return compats[i].version;
+	return compats[DEFAULT_COMPAT].version;
+}
+
+/* -h, --version and --supported_btf_features do not stop the parse: a wrong option after them is still refused. */
 int btf_encode_args__parse(struct btf_encode_args *a, int argc, char **argv)
 {
+	const char *env;
 	int next, err;
 
 	memset(a, 0, sizeof(*a));
 	a->opts.features = BTF_FEAT_LEGACY;
 	a->opts.jobs = 1;
+	env = getenv(COMPAT_ENV);
+	if (env && *env && parse_compat(a, NULL, env))
+		return EXIT_USAGE;
 	err = cli_opts__parse(btf_encode_cli_opts, argc, argv, 0, NULL, a, &next);
 	if (err)
 		return err;
-	if (a->version || a->help)
+	if (a->version || a->help || a->supported)
 		return 0;
 	if (next != argc - 1)
 		return cli_usage_err("expected exactly one FILE");
 	a->opts.path = argv[next];
-	if (a->have_features)
-		return apply_features(a);
+	if (a->have_features) {
+		err = apply_features(a);
+		if (err)
+			return err;
+	}
+	if (a->have_compat)
+		a->opts.rules = a->compat;
 	return 0;
 }
 
@@ -306,18 +387,25 @@ static int encode_main(int argc, char **argv, bool as_pahole)
 		print_help(as_pahole);
 		return EXIT_OK;
 	}
+	if (a.supported) {
+		char list[512];
+
+		btf_feat__supported(list, sizeof(list));
+		puts(list);
+		return EXIT_OK;
+	}
 	if (a.version) {
 		if (as_pahole)
-			puts(PAHOLE_COMPAT_VERSION);
+			puts(compat_version(&a));
 		else
 			printf("frugal %s (pahole -J compatible, %s)\n",
-			       FRUGAL_VERSION, PAHOLE_COMPAT_VERSION);
+			       FRUGAL_VERSION, compat_version(&a));
 		return EXIT_OK;
 	}
 	if (a.have_features)
 		log_features(&a);
-	cli_log("btf: rules of pahole %s\n",
-		a.opts.rules == BTF_RULES_PAHOLE_1_30 ? "1.30" : "1.24 (its switches only)");
+	cli_log("btf: rules of pahole %s%s\n", compats[a.opts.rules].name,
+		a.opts.rules == BTF_RULES_PAHOLE_1_24 && !a.have_compat ? " (its switches only)" : "");
 	cli_libbpf_logs();
 	a.opts.errbuf = errbuf;
 	a.opts.errlen = sizeof(errbuf);

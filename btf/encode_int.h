@@ -55,7 +55,20 @@ enum {
 	FSIG_SEEN	= 1u << 0,
 	FSIG_UNEXPECTED	= 1u << 1,	/* a parameter in the wrong register */
 	FSIG_MISMATCH	= 1u << 2,	/* prototypes disagree across CUs */
+	/* pahole 1.32's rules only (dwarf_cu_funcs.c): */
+	FSIG_OPTIMIZED	= 1u << 3,	/* a clone's symbol, parameters optimized out */
+	FSIG_REORDERED	= 1u << 4,	/* parameters not in the declaration's order */
+	FSIG_DROP	= FSIG_UNEXPECTED | FSIG_MISMATCH | FSIG_OPTIMIZED | FSIG_REORDERED,
 };
+
+/*
+ * pahole 1.32's strong-over-weak rule (dcu__emit_func, index_funcs): a
+ * FUNC of the definition at its symbol's address carries this linkage
+ * from its batch to the merge, which sets it back to static.  Dedup keeps
+ * it apart from a weak definition's FUNC meanwhile.
+ */
+#define FUNC_MARK_AT_SYM BTF_FUNC_GLOBAL
+enum { FUNC_AT_SYM = 1, FUNC_WEAK = 2 };
 
 /* Read-only during encoding; shared by every worker. */
 struct enc_ctx {
@@ -74,6 +87,9 @@ struct enc_ctx {
 	uint64_t pcpu_addr;		/* .data..percpu sh_addr in the ELF */
 	uint64_t pcpu_size;
 	bool has_suffix;		/* some function symbol has a '.' (foo.isra.0) */
+	uint8_t *func_ambig;		/* per funcs (pahole 1.32's rules, else NULL):
+					 * its name has symbols at two addresses */
+	uint64_t *func_addr;		/* per funcs (same): its symbol's address */
 	struct enc_sec *secs;		/* global_var: data sections, by index */
 	size_t nsecs;
 	struct enc_obj *objs;		/* global_var: by name, then offset */
@@ -110,7 +126,8 @@ struct enc_var {
 struct enc_batch {
 	const struct enc_ctx *ctx;
 	struct btf *btf;
-	uint8_t *func_done;		/* per ctx->funcs: FUNC already emitted */
+	uint8_t *func_done;		/* per ctx->funcs: FUNC already emitted
+					 * (FUNC_DONE_WEAK: not at the symbol) */
 	/*
 	 * When functions are saved: the verdicts by function symbol, in an
 	 * array of its worker's (cleared after each batch, so that no batch

@@ -143,6 +143,80 @@ int enc_ctx__func_of(const struct enc_ctx *ctx, const char *name)
 	return idx;
 }
 
+/*
+ * pahole 1.32 leaves out of its function table the symbols of code that is
+ * not a whole function: a suffix with ".part" (gcc's partial inlining) or
+ * ".cold" (a function's cold path).  A function whose only symbol is
+ * foo.part.0 then gets no FUNC.
+ */
+static bool not_a_function(const char *name)
+{
+	const char *dot = strchr(name, '.');
+
+	return dot && (strstr(dot, ".part") || strstr(dot, ".cold"));
+}
+
+/* A function symbol by the name before its first '.', for mark_ambiguous. */
+struct fsym {
+	const char *name;
+	size_t blen;		/* the name before its first '.' */
+	uint64_t addr;
+};
+
+static int cmp_fsym(const void *a, const void *b)
+{
+	const struct fsym *x = a, *y = b;
+	size_t n = x->blen < y->blen ? x->blen : y->blen;
+	int c = strncmp(x->name, y->name, n);
+
+	if (c)
+		return c;
+	if (x->blen != y->blen)
+		return x->blen < y->blen ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * pahole 1.32: a function whose symbols (foo, foo.isra.0, or two static
+ * foo in different units; .part and .cold left out) are at two or more
+ * addresses gets no FUNC, "ambiguous address": fentry could not say which
+ * one it attaches to.  Sorted by name then address, a group is ambiguous
+ * when its first and last addresses differ.  pahole decides each group as
+ * it meets the next one, so the last name of all is never ambiguous: so
+ * here.  Each symbol of an ambiguous group is marked in ctx->func_ambig,
+ * and every symbol's address kept in ctx->func_addr (a FUNC's prototype
+ * is the definition's at that address, dcu__emit_func).
+ */
+static int mark_ambiguous(struct enc_ctx *ctx, struct fsym *v, size_t n)
+{
+	size_t i, j, k;
+	int idx;
+
+	ctx->func_ambig = calloc(ctx->nfuncs + 1, 1);
+	ctx->func_addr = calloc(ctx->nfuncs + 1, sizeof(*ctx->func_addr));
+	if (!ctx->func_ambig || !ctx->func_addr)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		idx = enc_ctx__func(ctx, v[i].name);
+		if (idx >= 0)
+			ctx->func_addr[idx] = v[i].addr;
+	}
+	qsort(v, n, sizeof(*v), cmp_fsym);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && v[j].blen == v[i].blen &&
+		     !strncmp(v[j].name, v[i].name, v[i].blen); j++)
+			;
+		if (j == n || v[i].addr == v[j - 1].addr)
+			continue;
+		for (k = i; k < j; k++) {
+			idx = enc_ctx__func(ctx, v[k].name);
+			if (idx >= 0)
+				ctx->func_ambig[idx] = 1;
+		}
+	}
+	return 0;
+}
+
 /* global_var: every section a variable may live in, as pahole 1.28 looks. */
 static int load_secs(struct enc_ctx *ctx)
 {
@@ -243,7 +317,10 @@ int enc_ctx__load_syms(struct enc_ctx *ctx)
 	 * and later from DWARF, asking the symbol table only whether a name
 	 * is there (zero-sized symbols count).
 	 */
-	bool rules_130 = ctx->opts->rules == BTF_RULES_PAHOLE_1_30;
+	bool rules_130 = ctx->opts->rules >= BTF_RULES_PAHOLE_1_30;
+	bool rules_132 = ctx->opts->rules >= BTF_RULES_PAHOLE_1_32;
+	struct fsym *fsyms = NULL;
+	size_t nfs = 0;
 	struct elf_symtab st;
 	Elf_Scn *scn;
 	GElf_Shdr shdr;
@@ -278,8 +355,12 @@ int enc_ctx__load_syms(struct enc_ctx *ctx)
 	ctx->pcpu = calloc(st.count + 1, sizeof(*ctx->pcpu));
 	if (obj_syms)
 		ctx->objs = calloc(st.count + 1, sizeof(*ctx->objs));
-	if (!ctx->funcs || !ctx->pcpu || (obj_syms && !ctx->objs))
-		return -ENOMEM;
+	if (rules_132)
+		fsyms = calloc(st.count + 1, sizeof(*fsyms));
+	if (!ctx->funcs || !ctx->pcpu || (obj_syms && !ctx->objs) || (rules_132 && !fsyms)) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
 	for (i = 1; i < st.count; i++) {
 		name = elf_file__sym(ef, &st, i, &sym, &shndx);
 		if (!name || !*name)
@@ -287,6 +368,11 @@ int enc_ctx__load_syms(struct enc_ctx *ctx)
 		if (obj_syms && is_obj(&sym, shndx))
 			ctx->objs[no++] = (struct enc_obj){ name, sym.st_value, shndx };
 		if (GELF_ST_TYPE(sym.st_info) == STT_FUNC) {
+			if (rules_132) {
+				if (not_a_function(name))
+					continue;
+				fsyms[nfs++] = (struct fsym){ name, strcspn(name, "."), sym.st_value };
+			}
 			ctx->funcs[nf++] = name;
 			if (strchr(name, '.'))
 				ctx->has_suffix = true;
@@ -305,5 +391,10 @@ int enc_ctx__load_syms(struct enc_ctx *ctx)
 	if (no)
 		qsort(ctx->objs, no, sizeof(*ctx->objs), cmp_obj);
 	ctx->nobjs = no;
-	return build_func_hash(ctx);
+	err = build_func_hash(ctx);
+	if (!err && rules_132)
+		err = mark_ambiguous(ctx, fsyms, nfs);
+cleanup:
+	free(fsyms);
+	return err;
 }

@@ -8,6 +8,11 @@
 #  - global_var: a VAR for every global with an address, in the DATASEC of
 #    its section at the symbol's offset and size (checked against readelf),
 #    in an executable and in relocatable objects (ET_REL, as modules are).
+#  - pahole 1.32's names: --supported_btf_features lists what we honour, in
+#    pahole's order; under --btf_features_strict a name pahole knows that we
+#    cannot honour (layout, attributes, ...) is ignored with exit 0, as
+#    pahole ignores what its libbpf cannot encode; an unknown one exits 1
+#    with one line naming it and the supported list.
 . "$(dirname "$0")/../lib.sh"
 
 W=$_tmp
@@ -83,6 +88,191 @@ else
 	got=$(funcs "$W/o" default)
 	if [ "$got" = "main/2 run/2 scale/2 " ]; then pass "--btf_features=default includes optimized_func"
 	else fail "--btf_features=default includes optimized_func" "got '$got'"; fi
+fi
+
+# ---- pahole 1.32's names -----------------------------------------------------
+SUPPORTED=encode_force,var,float,decl_tag,type_tag,enum64,optimized_func,consistent_func,decl_tag_kfuncs,reproducible_build,global_var
+expect_exit "--supported_btf_features: exit 0" 0 "$FRUGAL" btf encode --supported_btf_features
+if [ "$out" = "$SUPPORTED" ] && [ -z "$err" ]; then pass "--supported_btf_features: the honoured features, pahole's order"
+else fail "--supported_btf_features: the honoured features, pahole's order" "got '$out' (stderr '$err')"; fi
+# Against sid's pahole 1.32 when it is cached (scripts/fetch-sid.sh): ours
+# is its list less the names we do not honour, in the same order.
+SID=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}/sid/pahole
+if [ -s "$SID/VERSION" ]; then
+	theirs=$("$SID/bin/pahole" --supported_btf_features |
+		tr ',' '\n' | grep -vxE 'distilled_base|attributes|true_signature|force_cu_merging|layout' | paste -sd,)
+	if [ "$theirs" = "$out" ]; then pass "--supported_btf_features: sid's pahole 1.32's list less what we do not honour"
+	else fail "--supported_btf_features: sid's pahole 1.32's list less what we do not honour" "pahole: '$theirs', ours: '$out'"; fi
+else
+	skip "--supported_btf_features against pahole 1.32" "sid's pahole not cached (scripts/fetch-sid.sh)"
+fi
+"$FRUGAL" btf encode --btf_features=var,optimized_func --btf_encode_detached="$W/plain.btf" "$W/o"
+for f in layout attributes distilled_base true_signature force_cu_merging; do
+	rm -f "$W/strict.btf"
+	expect_exit "--btf_features_strict=...,$f: known to pahole 1.32, ignored, exit 0" 0 \
+		"$FRUGAL" btf encode --btf_features_strict=var,optimized_func,$f \
+		--btf_encode_detached="$W/strict.btf" "$W/o"
+	if cmp -s "$W/plain.btf" "$W/strict.btf"; then pass "--btf_features_strict=...,$f: the same BTF as without it"
+	else fail "--btf_features_strict=...,$f: the same BTF as without it" "output differs or missing"; fi
+done
+rm -f "$W/strict.btf"
+expect_exit "--btf_features_strict with an unknown name: exit 1, as pahole 1.32" 1 \
+	"$FRUGAL" btf encode --btf_features_strict=var,bogus --btf_encode_detached="$W/strict.btf" "$W/o"
+if [ "$(wc -l <<<"$err")" = 1 ] && grep -q "'bogus'.*$SUPPORTED\$" <<<"$err" && [ ! -e "$W/strict.btf" ]; then
+	pass "--btf_features_strict with an unknown name: one line naming it and the supported list, no output"
+else fail "--btf_features_strict with an unknown name: one line naming it and the supported list, no output" "stderr: $err"; fi
+expect_exit "--btf_features with an unknown name: ignored, exit 0" 0 \
+	"$FRUGAL" btf encode --btf_features=var,optimized_func,bogus --btf_encode_detached="$W/strict.btf" "$W/o"
+
+# ---- --pahole_compat: which release --version names ------------------------------
+ln -sf "$FRUGAL" "$W/pahole"
+for v in "" 1.24 1.30 1.32; do
+	want=v${v:-1.30}
+	got=$("$W/pahole" ${v:+--pahole_compat=$v} --version)
+	if [ "$got" = "$want" ]; then pass "pahole ${v:+--pahole_compat=$v }--version: $want"
+	else fail "pahole ${v:+--pahole_compat=$v }--version: $want" "got '$got'"; fi
+done
+expect_exit "--pahole_compat=1.31: a usage error" 2 "$FRUGAL" btf encode --pahole_compat=1.31 "$W/o"
+# A kernel build's $(PAHOLE) is one word: the environment carries the choice.
+got=$(FRUGAL_PAHOLE_COMPAT=1.32 "$W/pahole" --version)
+if [ "$got" = v1.32 ]; then pass "FRUGAL_PAHOLE_COMPAT=1.32 pahole --version: v1.32"
+else fail "FRUGAL_PAHOLE_COMPAT=1.32 pahole --version: v1.32" "got '$got'"; fi
+got=$(FRUGAL_PAHOLE_COMPAT=1.32 "$W/pahole" --pahole_compat=1.30 --version)
+if [ "$got" = v1.30 ]; then pass "--pahole_compat wins over FRUGAL_PAHOLE_COMPAT"
+else fail "--pahole_compat wins over FRUGAL_PAHOLE_COMPAT" "got '$got'"; fi
+FRUGAL_PAHOLE_COMPAT=1.31 expect_exit "FRUGAL_PAHOLE_COMPAT=1.31: a usage error" 2 "$W/pahole" --version
+
+# ---- multi-dimensional arrays: one ARRAY up to 1.30, nested from 1.32 -----------------
+cat > "$W/md.c" <<'SRC'
+struct md { char comm[16][16]; int m[2][3][4]; long flex[]; };
+struct md g; int one[5];
+int main(void) { return g.comm[1][2] + g.m[1][2][3] + one[1]; }
+SRC
+# arrays FILE COMPAT: each member's array chain, outer to inner, "m:2x3x4".
+arrays() {
+	"$FRUGAL" btf encode --pahole_compat="$2" --btf_encode_detached="$W/md.btf" "$1" || return 1
+	bpftool btf dump file "$W/md.btf" | awk '
+		/^\[[0-9]+\] ARRAY / { id = substr($1, 2, length($1) - 2); t = $4; n = $NF
+			sub("type_id=", "", t); sub("nr_elems=", "", n); to[id] = t; ne[id] = n; next }
+		/^\[[0-9]+\] STRUCT .md./ { in_md = 1; next }
+		/^\[/ { in_md = 0 }
+		in_md { gsub("\x27", "", $1); t = $2; sub("type_id=", "", t); mt[$1] = t }
+		END { for (m in mt) { s = m ":"; t = mt[m]; sep = ""
+			while (t in ne) { s = s sep ne[t]; sep = "x"; t = to[t] } print s } }' | sort | tr '\n' ' '
+}
+if ! gcc -g -O0 "$W/md.c" -o "$W/md" 2>"$W/cc.err"; then
+	fail "build the array fixture" "$(head -1 "$W/cc.err")"
+else
+	got=$(arrays "$W/md" 1.30)
+	if [ "$got" = "comm:256 flex:0 m:24 " ]; then pass "--pahole_compat=1.30: T a[16][16] is one ARRAY of 256"
+	else fail "--pahole_compat=1.30: T a[16][16] is one ARRAY of 256" "got '$got'"; fi
+	got=$(arrays "$W/md" 1.32)
+	if [ "$got" = "comm:16x16 flex:0 m:2x3x4 " ]; then pass "--pahole_compat=1.32: T a[2][3][4] is nested ARRAYs, outer first"
+	else fail "--pahole_compat=1.32: T a[2][3][4] is nested ARRAYs, outer first" "got '$got'"; fi
+	SIDP=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}/sid/pahole
+	if [ -s "$SIDP/VERSION" ] && "$SIDP/bin/pahole" -J --btf_encode_detached="$W/md.ref" "$W/md" 2>/dev/null; then
+		"$FRUGAL" btf encode --pahole_compat=1.32 --btf_encode_detached="$W/md.btf" "$W/md"
+		d=$("$FRUGAL" btf diff "$W/md.ref" "$W/md.btf" 2>&1)
+		if [ $? = 0 ]; then pass "--pahole_compat=1.32: the arrays as pahole 1.32 writes them"
+		else fail "--pahole_compat=1.32: the arrays as pahole 1.32 writes them" "$(echo "$d" | head -5 | tr '\n' '|')"; fi
+	else
+		skip "arrays against pahole 1.32" "sid's pahole not cached (scripts/fetch-sid.sh)"
+	fi
+fi
+
+# ---- pahole 1.32's function rules ----------------------------------------------------
+# hook: a weak stub (parameter 'unused') in a.c, the strong definition
+# ('regs') in b.c, linked in that order: 1.30 takes the first CU's
+# prototype, 1.32 the one at the symbol's address.  dup: a static function
+# of each of two CUs, two symbols at two addresses: 1.32 gives it no FUNC
+# ("ambiguous address").  scale.constprop.0 (above): its parameter
+# 'unused' is optimized out, so 1.32 gives it no FUNC either.
+cat > "$W/wa.c" <<'SRC'
+__attribute__((weak, noipa)) int hook(int unused) { return 0; }
+int use_a(int v) { return hook(v); }
+SRC
+cat > "$W/wb.c" <<'SRC'
+__attribute__((noipa)) int hook(int regs) { return regs + 1; }
+int main(void) { return hook(1); }
+SRC
+cat > "$W/wc.c" <<'SRC'
+static __attribute__((noipa)) int dup(int x) { return x * 3; }
+int use_c(int v) { return dup(v); }
+SRC
+sed 's/x \* 3/x * 5/; s/use_c/use_d/' "$W/wc.c" > "$W/wd.c"
+# protos FILE COMPAT: "name(param,...)" of every FUNC, sorted.
+protos() {
+	"$FRUGAL" btf encode --pahole_compat="$2" --btf_features=var,consistent_func,optimized_func \
+		--btf_encode_detached="$W/fr.btf" "$1" || return 1
+	bpftool btf dump file "$W/fr.btf" | awk '
+		/^\[[0-9]+\] FUNC_PROTO / { id = substr($1, 2, length($1) - 2); cur = id; p[id] = ""; next }
+		/^\[[0-9]+\] FUNC / { cur = ""; gsub("\x27", "", $3); t = $4; sub("type_id=", "", t); f[$3] = t; next }
+		/^\[/ { cur = "" }
+		cur != "" { n = $1; gsub("\x27", "", n); p[cur] = p[cur] (p[cur] == "" ? "" : ",") n }
+		END { for (k in f) print k "(" p[f[k]] ")" }' | sort | tr '\n' ' '
+}
+if ! gcc -g -O2 "$W/wa.c" "$W/wb.c" "$W/wc.c" "$W/wd.c" -o "$W/wk" 2>"$W/cc.err"; then
+	fail "build the weak/ambiguous fixture" "$(head -1 "$W/cc.err")"
+elif [ "$(nm "$W/wk" | grep -c ' t dup$')" != 2 ]; then
+	skip "pahole 1.32's function rules" "gcc did not keep two dup: $(nm "$W/wk" | grep dup | tr '\n' ' ')"
+else
+	got=$(protos "$W/wk" 1.30)
+	want="dup(x) hook(unused) main() use_a(v) use_c(v) use_d(v) "
+	if [ "$got" = "$want" ]; then pass "--pahole_compat=1.30: the first CU's hook, dup of two addresses kept"
+	else fail "--pahole_compat=1.30: the first CU's hook, dup of two addresses kept" "got '$got'"; fi
+	got=$(protos "$W/wk" 1.32)
+	want="hook(regs) main() use_a(v) use_c(v) use_d(v) "
+	if [ "$got" = "$want" ]; then pass "--pahole_compat=1.32: the strong hook's prototype, no FUNC for an ambiguous address"
+	else fail "--pahole_compat=1.32: the strong hook's prototype, no FUNC for an ambiguous address" "got '$got'"; fi
+	if [ "$clones" = "scale.constprop.0 shift.constprop.0 " ]; then
+		got=$(protos "$W/o" 1.32)
+		if [ "$got" = "main(argc,argv) run(x,y) " ]; then
+			pass "--pahole_compat=1.32: no FUNC for scale.constprop.0, its parameter optimized out"
+		else fail "--pahole_compat=1.32: no FUNC for scale.constprop.0, its parameter optimized out" "got '$got'"; fi
+	fi
+	# Each fixture against pahole 1.32 itself, when sid's is cached.
+	if [ -s "$SID/VERSION" ]; then
+		for fx in wk o md ab ac; do
+			"$SID/bin/pahole" -J --btf_features=var,consistent_func,optimized_func \
+				--btf_encode_detached="$W/$fx.ref" "$W/$fx" >/dev/null 2>&1
+			"$FRUGAL" btf encode --pahole_compat=1.32 --btf_features=var,consistent_func,optimized_func \
+				--btf_encode_detached="$W/$fx.132" "$W/$fx"
+			d=$("$FRUGAL" btf diff "$W/$fx.ref" "$W/$fx.132" 2>&1)
+			if [ $? = 0 ]; then pass "--pahole_compat=1.32 on fixture $fx: as pahole 1.32"
+			else fail "--pahole_compat=1.32 on fixture $fx: as pahole 1.32" "$(echo "$d" | head -5 | tr '\n' '|')"; fi
+		done
+	else
+		skip "fixtures against pahole 1.32" "sid's pahole not cached (scripts/fetch-sid.sh)"
+	fi
+fi
+
+# ---- tests/btf/fixtures against pahole 1.32 --------------------------------------------
+# The shared fixtures (types, tags, a program of several units), gcc and
+# clang, DWARF 4 and 5, -O0 and -O2, with 6.12's feature list.
+FX=$TOP/tests/btf/fixtures
+KFEATS=--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs
+if [ ! -s "$SID/VERSION" ]; then
+	skip "tests/btf/fixtures against pahole 1.32" "sid's pahole not cached (scripts/fetch-sid.sh)"
+else
+	bad= n=0
+	for cc in gcc clang; do
+		command -v $cc >/dev/null || continue
+		for dv in 4 5; do for o in 0 2; do
+			p=$W/fx-$cc-$dv-$o
+			$cc -g -gdwarf-$dv -O$o -c "$FX/types.c" -o "$p-types.o" 2>/dev/null
+			$cc -g -gdwarf-$dv -O$o -c "$FX/tags.c" -o "$p-tags.o" 2>/dev/null
+			$cc -g -gdwarf-$dv -O$o "$FX/dup_a.c" "$FX/dup_b.c" "$FX/types.c" -o "$p-prog" 2>/dev/null
+			for f in "$p-types.o" "$p-tags.o" "$p-prog"; do
+				[ -s "$f" ] || continue
+				"$SID/bin/pahole" -J $KFEATS --btf_encode_detached="$f.ref" "$f" >/dev/null 2>&1
+				"$FRUGAL" btf encode --pahole_compat=1.32 $KFEATS --btf_encode_detached="$f.132" "$f"
+				"$FRUGAL" btf diff -q "$f.ref" "$f.132" || bad="$bad ${f##*/}"
+				n=$((n + 1))
+			done
+		done; done
+	done
+	if [ -z "$bad" ] && [ $n -gt 0 ]; then pass "tests/btf/fixtures, $n builds: --pahole_compat=1.32 as pahole 1.32"
+	else fail "tests/btf/fixtures, $n builds: --pahole_compat=1.32 as pahole 1.32" "differ:$bad"; fi
 fi
 
 # ---- global_var -------------------------------------------------------------

@@ -103,7 +103,7 @@ for w in $(comp "frugal lock -F "); do "$FRUGAL" lock -F "$w" -h >/dev/null 2>&1
 for w in $(comp "frugal lock --weight "); do "$FRUGAL" lock --weight "$w" -h >/dev/null 2>&1 || bad="$bad --weight:$w"; done
 for w in $(comp "frugal btf diff --kinds "); do "$FRUGAL" btf diff --kinds "$w" -h >/dev/null 2>&1 || bad="$bad --kinds:$w"; done
 # Strict features are checked once the options are read: a known one gets
-# as far as the missing file (exit 1), an unknown one is a usage error (2).
+# as far as the missing file (exit 1).
 for w in $(comp "frugal btf encode --btf_features="); do
 	"$FRUGAL" btf encode --btf_features_strict="$w" "$_tmp/none" >/dev/null 2>&1
 	[ $? -eq 1 ] || bad="$bad --btf_features:$w"

@@ -288,8 +288,10 @@ static void test_encode(void)
 	TEST_END();
 
 	TEST_BEGIN("encode/unknown-feature");
-	CHECK_EQ(enc_parse(&a, ARGC(strict), strict), EXIT_USAGE);
+	/* pahole 1.32 exits 1 and lists what it supports. */
+	CHECK_EQ(enc_parse(&a, ARGC(strict), strict), EXIT_RUNTIME);
 	CHECK(strstr(msg, "'bogus'"), "message '%s' does not name the feature", msg);
+	CHECK(strstr(msg, "supported: encode_force,var,"), "message '%s' does not list the features", msg);
 	CHECK_EQ(enc_parse(&a, ARGC(lax), lax), 0);
 	CHECK_EQ(a.opts.features, BTF_FEAT_VAR);
 	TEST_END();
@@ -334,6 +336,9 @@ static void test_encode_bound(void)
 	char *bits[] = { "pahole", "-J", "--btf_gen_floats", "--skip_encoding_btf_vars",
 			 "--skip_encoding_btf_vars", "vmlinux", NULL };
 	char *newer[] = { "pahole", "--btf_gen_optimized", "vmlinux", NULL };
+	char *c132[] = { "pahole", "-J", "--pahole_compat=1.32", "--btf_gen_floats", "vmlinux", NULL };
+	char *c130[] = { "pahole", "--btf_features=default", "--pahole_compat=v1.30", "vmlinux", NULL };
+	char *cbad[] = { "pahole", "--pahole_compat=1.31", "vmlinux", NULL };
 	struct btf_encode_args a;
 
 	TEST_BEGIN("encode/switch-rows-set-and-clear-bits");
@@ -343,6 +348,16 @@ static void test_encode_bound(void)
 	CHECK_EQ(enc_parse(&a, ARGC(newer), newer), 0);
 	CHECK_EQ(a.opts.features, BTF_FEAT_LEGACY | BTF_FEAT_OPTIMIZED_FUNC);
 	CHECK_EQ(a.opts.rules, BTF_RULES_PAHOLE_1_30);
+	TEST_END();
+
+	/* --pahole_compat names the release whatever the switches say. */
+	TEST_BEGIN("encode/pahole-compat");
+	CHECK_EQ(enc_parse(&a, ARGC(c132), c132), 0);
+	CHECK_EQ(a.opts.rules, BTF_RULES_PAHOLE_1_32);
+	CHECK_EQ(enc_parse(&a, ARGC(c130), c130), 0);
+	CHECK_EQ(a.opts.rules, BTF_RULES_PAHOLE_1_30);
+	CHECK_EQ(enc_parse(&a, ARGC(cbad), cbad), EXIT_USAGE);
+	CHECK(strstr(msg, "'1.31'"), "message '%s' does not name the version", msg);
 	TEST_END();
 }
 

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Fetch Debian sid's pahole 1.32 into the cache, for the pahole 1.32
+# equivalence test, without touching the system: apt runs on a private
+# sources list, package lists and cache (scripts/apt-private.sh); nothing is
+# installed.  pahole runs through sid's own loader and libraries (sid's
+# libc, libbpf 1.7, libdwarves1): bin/pahole is a wrapper that does so.
+# The kernel it is compared on is trixie's 6.12 (scripts/fetch-trixie.sh).
+# Idempotent: what is complete is reused; two callers at once are serialised.
+#
+#   scripts/fetch-sid.sh             pahole; prints DIR
+#
+# Layout of DIR (= ${FRUGAL_CACHE}/sid):
+#   apt/                 private apt state (sources.list, lists, cache)
+#   pahole/root/         pahole and the libraries it loads, unpacked
+#   pahole/bin/pahole    runs pahole 1.32 through sid's ld.so
+#   pahole/VERSION       "pahole VERSION" (written last)
+#
+# Exit status: 0, 1 on an error (sid's pahole is not 1.32 any more, say),
+# 3 when the archive cannot be reached.  FRUGAL_SID_MIRROR (or
+# FRUGAL_DEBIAN_MIRROR) overrides the Debian mirror.
+set -eu
+CACHE=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}
+DIR=$CACHE/sid
+# pahole 1.32 keeps its code in libdwarves1; the rest is what it and libdw,
+# libelf and libbpf load (ldd of sid's pahole).
+PAHOLE_PKGS="pahole libdwarves1 libdw1t64 libelf1t64 libbpf1 libc6 zlib1g libzstd1 liblzma5 libbz2-1.0"
+WANT_VERSION=v1.32
+
+case "${1-}" in
+""|--pahole) ;;
+*) echo "usage: $0 [--pahole]" >&2; exit 2 ;;
+esac
+
+WHO=fetch-sid
+# shellcheck source=scripts/apt-private.sh
+. "$(dirname "$0")/apt-private.sh"
+: "${FRUGAL_DEBIAN_MIRROR:=${FRUGAL_SID_MIRROR:-}}"
+
+mkdir -p "$DIR"
+exec 9>"$DIR/.lock"
+flock 9
+apt_private "$DIR/apt" sid
+
+fetch_pahole() {
+	local P=$DIR/pahole d
+	[ -s "$P/VERSION" ] && return 0
+	rm -rf "$P"
+	mkdir -p "$P/dl" "$P/bin"
+	(cd "$P/dl" && apt_download $PAHOLE_PKGS)
+	for d in "$P"/dl/*.deb; do
+		dpkg-deb -x "$d" "$P/root"
+	done
+	rm -rf "$P/dl"
+	cat > "$P/bin/pahole" <<'EOS'
+#!/bin/sh
+# pahole from Debian sid, through sid's own loader and libraries.
+R=$(dirname "$(dirname "$(readlink -f "$0")")")/root
+L=$R/usr/lib/x86_64-linux-gnu
+exec "$L/ld-linux-x86-64.so.2" --library-path "$L" "$R/usr/bin/pahole" "$@"
+EOS
+	chmod +x "$P/bin/pahole"
+	"$P/bin/pahole" --version > "$P/VERSION.tmp" 2>&1 ||
+		die "sid's pahole does not run: $(head -1 "$P/VERSION.tmp")"
+	grep -qx "$WANT_VERSION" "$P/VERSION.tmp" ||
+		die "sid's pahole says $(head -1 "$P/VERSION.tmp"), not $WANT_VERSION"
+	sed -i 's/^/pahole /' "$P/VERSION.tmp"
+	mv "$P/VERSION.tmp" "$P/VERSION"
+}
+
+fetch_pahole
+echo "$DIR"

@@ -86,3 +86,35 @@ apt_dep() {
 	apt-cache "${APT_OPTS[@]}" depends "$1" 2>/dev/null |
 		awk -v re="$2" '$1 == "Depends:" && $2 ~ re { print $2; exit }'
 }
+
+# apt_pahole DIR SUITE VERSION PKG...: SUITE's pahole and the libraries it
+# runs on, unpacked into DIR/root, run by DIR/bin/pahole through SUITE's
+# own loader; DIR/VERSION ("pahole v1.30") says it is there.  Once: an
+# existing DIR/VERSION is kept.  VERSION, if not empty, is what its
+# --version must say.
+apt_pahole() {
+	local P=$1 suite=$2 want=$3 d
+	shift 3
+	[ -s "$P/VERSION" ] && return 0
+	rm -rf "$P"
+	mkdir -p "$P/dl" "$P/bin"
+	(cd "$P/dl" && apt_download "$@")
+	for d in "$P"/dl/*.deb; do
+		dpkg-deb -x "$d" "$P/root"
+	done
+	rm -rf "$P/dl"
+	cat > "$P/bin/pahole" <<EOS
+#!/bin/sh
+# pahole from Debian $suite, through $suite's own loader and libraries.
+R=\$(dirname "\$(dirname "\$(readlink -f "\$0")")")/root
+L=\$R/usr/lib/x86_64-linux-gnu
+exec "\$L/ld-linux-x86-64.so.2" --library-path "\$L" "\$R/usr/bin/pahole" "\$@"
+EOS
+	chmod +x "$P/bin/pahole"
+	"$P/bin/pahole" --version > "$P/VERSION.tmp" 2>&1 ||
+		die "$suite's pahole does not run: $(head -1 "$P/VERSION.tmp")"
+	[ -z "$want" ] || grep -qx "$want" "$P/VERSION.tmp" ||
+		die "$suite's pahole says $(head -1 "$P/VERSION.tmp"), not $want"
+	sed -i 's/^/pahole /' "$P/VERSION.tmp"
+	mv "$P/VERSION.tmp" "$P/VERSION"
+}

@@ -42,29 +42,7 @@ flock 9
 apt_private "$DIR/apt" sid
 
 fetch_pahole() {
-	local P=$DIR/pahole d
-	[ -s "$P/VERSION" ] && return 0
-	rm -rf "$P"
-	mkdir -p "$P/dl" "$P/bin"
-	(cd "$P/dl" && apt_download $PAHOLE_PKGS)
-	for d in "$P"/dl/*.deb; do
-		dpkg-deb -x "$d" "$P/root"
-	done
-	rm -rf "$P/dl"
-	cat > "$P/bin/pahole" <<'EOS'
-#!/bin/sh
-# pahole from Debian sid, through sid's own loader and libraries.
-R=$(dirname "$(dirname "$(readlink -f "$0")")")/root
-L=$R/usr/lib/x86_64-linux-gnu
-exec "$L/ld-linux-x86-64.so.2" --library-path "$L" "$R/usr/bin/pahole" "$@"
-EOS
-	chmod +x "$P/bin/pahole"
-	"$P/bin/pahole" --version > "$P/VERSION.tmp" 2>&1 ||
-		die "sid's pahole does not run: $(head -1 "$P/VERSION.tmp")"
-	grep -qx "$WANT_VERSION" "$P/VERSION.tmp" ||
-		die "sid's pahole says $(head -1 "$P/VERSION.tmp"), not $WANT_VERSION"
-	sed -i 's/^/pahole /' "$P/VERSION.tmp"
-	mv "$P/VERSION.tmp" "$P/VERSION"
+	apt_pahole "$DIR/pahole" sid "$WANT_VERSION" $PAHOLE_PKGS
 }
 
 fetch_pahole

@@ -53,27 +53,7 @@ apt_private "$DIR/apt" trixie
 
 # ---- pahole 1.30 ------------------------------------------------------------------
 fetch_pahole() {
-	local P=$DIR/pahole d
-	[ -s "$P/VERSION" ] && return 0
-	rm -rf "$P"
-	mkdir -p "$P/dl" "$P/bin"
-	(cd "$P/dl" && apt_download $PAHOLE_PKGS)
-	for d in "$P"/dl/*.deb; do
-		dpkg-deb -x "$d" "$P/root"
-	done
-	rm -rf "$P/dl"
-	cat > "$P/bin/pahole" <<'EOF'
-#!/bin/sh
-# pahole from Debian trixie, through trixie's own loader and libraries.
-R=$(dirname "$(dirname "$(readlink -f "$0")")")/root
-L=$R/usr/lib/x86_64-linux-gnu
-exec "$L/ld-linux-x86-64.so.2" --library-path "$L" "$R/usr/bin/pahole" "$@"
-EOF
-	chmod +x "$P/bin/pahole"
-	"$P/bin/pahole" --version > "$P/VERSION.tmp" 2>&1 ||
-		die "trixie's pahole does not run: $(head -1 "$P/VERSION.tmp")"
-	sed -i 's/^/pahole /' "$P/VERSION.tmp"
-	mv "$P/VERSION.tmp" "$P/VERSION"
+	apt_pahole "$DIR/pahole" trixie "" $PAHOLE_PKGS
 }
 
 # ---- the 6.12 cloud kernel debug package --------------------------------------------

@@ -29,6 +29,7 @@ struct btf_abi_opts {
 	bool json;
 	bool verbose;
 	bool help;
+	bool exports_only;	/* set per module of a tree: no __ksymtab, no symbol */
 };
 
 int btf_abi_opts__parse(struct btf_abi_opts *o, int argc, char **argv);

@@ -54,7 +54,9 @@ static void usage_help(void)
 {
 	fputs("usage: frugal btf abi [OPTIONS] OLD NEW\n\n"
 	      "Compare the ABI of the exported symbols of OLD and NEW: each kernel, module\n"
-	      "(split BTF, with --base) or raw BTF; an ELF file with DWARF and no .BTF\n"
+	      "(split BTF, with --base) or raw BTF, or two directories each of a vmlinux\n"
+	      "and modules (*.ko) below it, every pair compared in one report; an ELF\n"
+	      "file with DWARF and no .BTF\n"
 	      "is encoded first.  The symbols are those in the ELF's\n"
 	      "__ksymtab sections, those a Module.symvers lists (--symvers), those named\n"
 	      "by --symbols, or else every function and variable of the BTF.  Each is\n"
@@ -531,8 +533,11 @@ static int side__load(struct side *s, const char *base)
 	return 0;
 }
 
-/* The side's own symbol names: exported, or else all its functions. */
-static int side__names(struct side *s)
+/*
+ * The side's own symbol names: exported, or else all its functions (not
+ * with EXPORTS_ONLY: a tree's module that exports nothing has no symbol).
+ */
+static int side__names(struct side *s, bool exports_only)
 {
 	char why[256] = "";
 	int err = 0;
@@ -541,7 +546,7 @@ static int side__names(struct side *s)
 		err = side__exported(s, why, sizeof(why));
 	if (err)
 		return cli_err(s->path, "%s", why);
-	if (!s->nnames)
+	if (!s->nnames && !exports_only)
 		err = side__all_funcs(s);
 	if (err)
 		return cli_err(s->path, "%s", strerror(-err));
@@ -708,7 +713,7 @@ static void apply_suppressions(struct abi *abi, const struct side *side,
 	}
 }
 
-static int exit_status(const struct abi *abi)
+int abi__exit_status(const struct abi *abi)
 {
 	int ret = EXIT_OK;
 	size_t i;
@@ -722,13 +727,56 @@ static int exit_status(const struct abi *abi)
 	return ret;
 }
 
+int abi__compare_files(const struct btf_abi_opts *o, const char *const path[2],
+		       const char *const base[2], struct abi *abi)
+{
+	struct side side[2] = {}, list = {};
+	struct abi_supp supp = {};
+	int err, i, ret = -1;
+
+	for (i = 0; i < 2; i++) {
+		side[i].path = path[i];
+		if (path[i] && side__load(&side[i], base[i]))
+			goto out;
+	}
+	if (read_suppressions(&supp, o))
+		goto out;
+	if (o->symbols && side__read_list(&list, o->symbols))
+		goto out;
+	for (i = 0; !o->symbols && i < 2; i++) {
+		if (!path[i])
+			continue;
+		if (o->symvers[i] ? side__read_symvers(&side[i], o->symvers[i]) : side__names(&side[i], o->exports_only))
+			goto out;
+	}
+	abi->btf[0] = side[0].btf;
+	abi->btf[1] = side[1].btf;
+	err = o->symbols ? build_listed(abi, side, &list) : build_syms(abi, side);
+	abi->supp_given = o->nsupp > 0;
+	if (!err && supp.nrules)
+		apply_suppressions(abi, side, &supp);
+	if (!err)
+		err = find_paths(abi);
+	if (err) {
+		cli_err(path[0] ? path[0] : path[1], "comparing: %s", strerror(-err));
+		goto out;
+	}
+	ret = 0;
+out:
+	/* The report keeps no pointer into the BTFs: it is text made here. */
+	abi->btf[0] = abi->btf[1] = NULL;
+	abi_supp__free(&supp);
+	side__free(&list);
+	for (i = 0; i < 2; i++)
+		side__free(&side[i]);
+	return ret;
+}
+
 int btf_abi_main(int argc, char **argv)
 {
 	struct btf_abi_opts o;
-	struct side side[2] = {}, list = {};
-	struct abi_supp supp = {};
 	struct abi abi = { .pairs = IDXMAP_INIT };
-	int err, i, ret;
+	int ret;
 
 	ret = btf_abi_opts__parse(&o, argc, argv);
 	if (ret)
@@ -741,41 +789,17 @@ int btf_abi_main(int argc, char **argv)
 	if (o.verbose)
 		cli_verbose = 1;
 	cli_libbpf_logs();
+	if (abi_tree__is_dir(o.path[0]) || abi_tree__is_dir(o.path[1]))
+		return abi_tree__main(&o);
 	ret = EXIT_RUNTIME;
-	for (i = 0; i < 2; i++) {
-		side[i].path = o.path[i];
-		if (side__load(&side[i], o.base[i]))
-			goto out;
-	}
-	if (read_suppressions(&supp, &o))
+	if (abi__compare_files(&o, o.path, o.base, &abi))
 		goto out;
-	if (o.symbols && side__read_list(&list, o.symbols))
-		goto out;
-	for (i = 0; !o.symbols && i < 2; i++)
-		if (o.symvers[i] ? side__read_symvers(&side[i], o.symvers[i]) : side__names(&side[i]))
-			goto out;
-	abi.btf[0] = side[0].btf;
-	abi.btf[1] = side[1].btf;
-	err = o.symbols ? build_listed(&abi, side, &list) : build_syms(&abi, side);
-	abi.supp_given = o.nsupp > 0;
-	if (!err && supp.nrules)
-		apply_suppressions(&abi, side, &supp);
-	if (!err)
-		err = find_paths(&abi);
-	if (err) {
-		cli_err(NULL, "comparing: %s", strerror(-err));
-		goto out;
-	}
 	if (o.json)
 		abi__print_json(&abi, o.path[0], o.path[1]);
 	else
 		abi__print_text(&abi);
-	ret = exit_status(&abi);
+	ret = abi__exit_status(&abi);
 out:
 	abi__free(&abi);
-	abi_supp__free(&supp);
-	side__free(&list);
-	for (i = 0; i < 2; i++)
-		side__free(&side[i]);
 	return ret;
 }

@@ -119,6 +119,22 @@ const char *abi__type_name(const struct btf *btf, uint32_t id, char *buf, size_t
 /* Everything freed but the BTFs.  NULL-safe fields. */
 void abi__free(struct abi *abi);
 
+struct btf_abi_opts;
+
+/*
+ * One comparison (btf/abi_cmd.c): PATH[i] on BASE[i] (NULL: none), its
+ * symbols into ABI.  A NULL PATH[i] is a side with no symbols (a module
+ * only the other tree has).  0, or -1 with the error printed.
+ */
+int abi__compare_files(const struct btf_abi_opts *o, const char *const path[2],
+		       const char *const base[2], struct abi *abi);
+/* The exit status ABI's symbols make: 0, ABI_EXIT_CHANGED | ABI_EXIT_INCOMPAT. */
+int abi__exit_status(const struct abi *abi);
+
+/* Directories of a vmlinux and modules (btf/abi_tree.c). */
+bool abi_tree__is_dir(const char *path);
+int abi_tree__main(const struct btf_abi_opts *o);
+
 /* The report (btf/abi_out.c); OLD and NEW are the paths as given. */
 void abi__print_text(const struct abi *abi);
 void abi__print_json(const struct abi *abi, const char *old, const char *new_path);

@@ -266,6 +266,53 @@ bad() {	# bad NAME FILE-IN-MESSAGE WHAT ARGS...
 		test "$(wc -l <<<"$err")" -eq 1 -a -z "$out"
 	check "abi: $name: says what is wrong" grep -qF "frugal btf abi: $file: $what" <<<"$err"
 }
+# Two trees, each a vmlinux and its modules below it: the vmlinux pair and
+# each module pair of the same relative path in one report, a module in one
+# tree only all added or removed, each module on its own tree's vmlinux.
+mk_tree() {	# mk_tree DIR VMLINUX MOD (MOD as kernel/net/mod.ko)
+	mkdir -p "$1/kernel/net" && cp "$2" "$1/vmlinux" && cp "$3" "$1/kernel/net/mod.ko"
+}
+mk_tree "$W/ta" "$W/old.o" "$W/mod_old.o" && cp "$W/mod_old.o" "$W/ta/kernel/only_old.ko"
+mk_tree "$W/tb" "$W/new.o" "$W/mod_new.o" && mkdir -p "$W/tb/extra" &&
+	cp "$W/mod_new.o" "$W/tb/extra/fresh.ko" && : > "$W/tb/extra/notes.txt"
+expect_exit "abi trees: a tree against itself: exit 0" 0 "$FRUGAL" btf abi "$W/ta" "$W/ta"
+check "abi trees: ... every object's symbols counted" test "$out" = \
+	"21 symbols: 0 added, 0 removed, 0 changed, 0 incompatible; 0 types changed"
+expect_exit "abi trees: OLD_DIR -> NEW_DIR (12)" 12 "$FRUGAL" btf abi "$W/ta" "$W/tb"
+check "abi trees: totals over vmlinux and modules" has "$out" \
+	"23 symbols: 2 added, 2 removed, 16 changed, 16 incompatible; 12 types changed"
+check "abi trees: a vmlinux symbol named after its object" has "$out" "- vmlinux: gone (removed, incompatible)"
+check "abi trees: a module pair matched by relative path" has "$out" "~ mod: mod_use (changed, incompatible)"
+check "abi trees: ... its path into its base's struct" has "$(sym_block mod:)" \
+	"    parameter 1 (s): struct shared * -> struct shared: 3 changes"
+check "abi trees: a module only in OLD: its exports removed" has "$out" \
+	"- only_old: mod_use (removed, incompatible)"
+check "abi trees: a module only in NEW: its exports added" has "$out" "+ fresh: mod_use (added)"
+check "abi trees: a type described once per object" test \
+	"$(grep -c -e '^~ vmlinux: struct shared (' -e '^~ mod: struct shared (' <<<"$out")" -eq 2
+check "abi trees: ... with its object's symbols" has "$out" \
+	"~ mod: struct shared (incompatible), reached by 1 symbol: mod: mod_use"
+expect_exit "abi trees: --json" 12 "$FRUGAL" btf abi --json "$W/ta" "$W/tb"
+check "abi trees: --json: one object, symbols named after their object" python3 -c '
+import json, sys
+r = json.loads(sys.argv[1])
+names = {s["name"]: s["status"] for s in r["symbols"]}
+assert names["fresh: mod_use"] == "added" and names["only_old: mod_use"] == "removed", names
+assert names["mod: mod_use"] == "changed" and names["vmlinux: gone"] == "removed", names
+assert r["totals"]["symbols"] == 23 and r["totals"]["types_changed"] == 12, r["totals"]
+assert any(t["name"] == "mod: struct shared" for t in r["types"])
+' "$out"
+mk_tree "$W/tc" "$W/old.o" "$W/mod_new.o"
+bad "trees: a module of another kernel than its tree's vmlinux" "$W/tc/kernel/net/mod.ko" \
+	"module built for kernel 6.1.0-2-fixture, base $W/tc/vmlinux is kernel 6.1.0-1-fixture" \
+	"$W/ta" "$W/tc"
+mkdir -p "$W/td" && cp "$W/mod_old.o" "$W/td/mod.ko"
+bad "trees: no vmlinux" "$W/td" "no vmlinux below it" "$W/ta" "$W/td"
+mk_tree "$W/te" "$W/old.o" "$W/mod_old.o" && : > "$W/te/kernel/z.ko.xz"
+bad "trees: a compressed module" "$W/te/kernel/z.ko.xz" "compressed module" "$W/ta" "$W/te"
+expect_exit "abi trees: a directory against a file is a usage error (2)" 2 "$FRUGAL" btf abi \
+	"$W/ta" "$W/new.o"
+
 head -c 100 "$W/old.btf" > "$W/trunc.btf"
 bad "missing file" "$W/nope" "No such file" "$W/nope" "$W/old.btf"
 bad "not BTF nor ELF" "$FX/abi_old.c" "neither raw BTF" "$W/old.btf" "$FX/abi_old.c"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# bench-abi: frugal btf abi beside abidiff (libabigail, package
-# abigail-tools) on kernel modules of two Debian kernels: 6.1.192-3's
+# bench-abi: frugal btf abi beside abidiff (libabigail 2.6, Debian trixie's,
+# scripts/fetch-abigail.sh) on kernel modules of two Debian kernels: 6.1.192-3's
 # (scripts/fetch-kernel-dbg.sh) against 6.12's (scripts/fetch-trixie.sh),
 # the -dbg packages' .ko, which keep their code, __ksymtab and DWARF (for
 # abidiff) and .BTF (split, for frugal, on each side's vmlinux).
@@ -21,8 +21,17 @@ GTIME=/usr/bin/time	# GNU time (package "time"): peak RSS via %M
 
 [ -x "$FRUGAL" ] || { echo "bench-abi: $FRUGAL missing (make $FRUGAL)" >&2; exit 1; }
 [ -x "$GTIME" ] || { echo "bench-abi: $GTIME missing (scripts/install-deps.sh installs 'time')" >&2; exit 1; }
-ABIDIFF=$(command -v abidiff) ||
-	{ echo "bench-abi: no abidiff (package abigail-tools; scripts/install-deps.sh installs it)"; exit 0; }
+# abidiff 2.2 (bookworm) stops on these modules (an assertion in its symtab
+# reader); trixie's 2.6 reads them: fetched (scripts/fetch-abigail.sh) and
+# run through trixie's loader.  BENCH_ABIDIFF overrides it.
+if [ -n "${BENCH_ABIDIFF:-}" ]; then
+	ABIDIFF=$BENCH_ABIDIFF
+elif ab=$(bash "$TOP/scripts/fetch-abigail.sh"); then
+	ABIDIFF=$ab/bin/abidiff
+else
+	ABIDIFF=$(command -v abidiff) ||
+		{ echo "bench-abi: no abidiff (scripts/fetch-abigail.sh failed, no abigail-tools)"; exit 0; }
+fi
 KOLD=$(bash "$TOP/scripts/fetch-kernel-dbg.sh")
 KNEW=$(bash "$TOP/scripts/fetch-trixie.sh")/kernel-dbg
 VOLD=$(readlink -f "$KOLD/vmlinux")
@@ -38,15 +47,19 @@ modfile() { local f; for f in "$1/$2" "$1/$2.xz" "$1/$2.zst"; do [ -f "$f" ] && 
 
 # The modules in both kernels (compressed or not), by size; NMODS spread over them.
 list() { (cd "$1" && find . -name '*.ko' -o -name '*.ko.xz' -o -name '*.ko.zst') | sed 's/\.\(xz\|zst\)$//' | sort; }
-comm -12 <(list "$MOLD") <(list "$MNEW") > "$tmp/both"
-[ -s "$tmp/both" ] || { echo "bench-abi: no module in both $MOLD and $MNEW" >&2; exit 1; }
-while read -r m; do
-	f=$(modfile "$MNEW" "$m")
-	echo "$(stat -c %s "$f") $m"
-done < "$tmp/both" | sort -n > "$tmp/sized"
+# 6.12's modules are unpacked on demand: the candidates are those in 6.1's
+# tree and in 6.12's package list, by their size there; NMODS spread over
+# them are unpacked (scripts/fetch-trixie.sh --modules).
+awk '{ print $1, "./" $2 }' "$KNEW/modules.list" | sort -k2 > "$tmp/newlist"
+# Only modules that export: abidiff, in its kernel mode, compares the
+# exported symbols alone, and reports nothing on a module without any.
+exporting() { while read -r m; do readelf -SW "$1/$m" 2>/dev/null | grep -q ' __ksymtab' && echo "$m"; done; }
+list "$MOLD" | exporting "$MOLD" | join -1 1 -2 2 -o 2.1,2.2 - "$tmp/newlist" | sort -n > "$tmp/sized"
 total=$(wc -l < "$tmp/sized")
+[ "$total" -gt 0 ] || { echo "bench-abi: no module in both $MOLD and $KNEW/modules.list" >&2; exit 1; }
 awk -v n="$NMODS" -v t="$total" 'n >= t || NR % int(t / n) == 0 { print $2 }' "$tmp/sized" |
 	tail -n "$NMODS" > "$tmp/mods"
+sed 's|^\./||' "$tmp/mods" | bash "$TOP/scripts/fetch-trixie.sh" --modules > /dev/null
 
 # A plain .ko in $tmp for a compressed one; the path itself otherwise.
 plain() {	# plain DIR MODULE SIDE

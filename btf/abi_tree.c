@@ -55,11 +55,16 @@ static int tree_cb(const struct iodir_walk_entry *e, void *ctx)
 {
 	struct tree *t = ctx;
 	const char *rel = e->path + strlen(t->root);
+	struct stat st;
 	char *copy;
 
 	while (*rel == '/')
 		rel++;
-	if (e->err || e->type != DT_REG)
+	if (e->err)
+		return IODIR_WALK_CONTINUE;
+	/* A link to a file counts (a cache's vmlinux often is one); to a directory, not walked. */
+	if (e->type != DT_REG &&
+	    (e->type != DT_LNK || fstatat(e->dirfd, e->name, &st, 0) || !S_ISREG(st.st_mode)))
 		return IODIR_WALK_CONTINUE;
 	if (!strcmp(e->name, "vmlinux")) {
 		if (t->vmlinux && t->vdepth <= e->depth)

@@ -273,7 +273,7 @@ mk_tree() {	# mk_tree DIR VMLINUX MOD (MOD as kernel/net/mod.ko)
 	mkdir -p "$1/kernel/net" && cp "$2" "$1/vmlinux" && cp "$3" "$1/kernel/net/mod.ko"
 }
 mk_tree "$W/ta" "$W/old.o" "$W/mod_old.o" && cp "$W/mod_old.o" "$W/ta/kernel/only_old.ko"
-mk_tree "$W/tb" "$W/new.o" "$W/mod_new.o" && mkdir -p "$W/tb/extra" &&
+mk_tree "$W/tb" "$W/new.o" "$W/mod_new.o" && ln -sf "$W/new.o" "$W/tb/vmlinux" && mkdir -p "$W/tb/extra" &&
 	cp "$W/mod_new.o" "$W/tb/extra/fresh.ko" && : > "$W/tb/extra/notes.txt"
 expect_exit "abi trees: a tree against itself: exit 0" 0 "$FRUGAL" btf abi "$W/ta" "$W/ta"
 check "abi trees: ... every object's symbols counted" test "$out" = \

@@ -73,7 +73,7 @@ static int tree_cb(const struct iodir_walk_entry *e, void *ctx)
 		t->vdepth = e->depth;
 		t->vmlinux = strdup(rel);
 		if (!t->vmlinux)
-			goto nomem;
+			goto cleanup;
 		return IODIR_WALK_CONTINUE;
 	}
 	/* Decompressing is not done here: name the file rather than skip it. */
@@ -81,19 +81,19 @@ static int tree_cb(const struct iodir_walk_entry *e, void *ctx)
 	     ends_with(e->name, ".ko.gz")) && !t->bad) {
 		t->bad = strdup(e->path);
 		if (!t->bad)
-			goto nomem;
+			goto cleanup;
 		return IODIR_WALK_CONTINUE;
 	}
 	if (!ends_with(e->name, ".ko"))
 		return IODIR_WALK_CONTINUE;
 	if (array__grow(&t->ko, &t->ko_cap, t->nko + 1, sizeof(*t->ko), 256))
-		goto nomem;
+		goto cleanup;
 	copy = strdup(rel);
 	if (!copy)
-		goto nomem;
+		goto cleanup;
 	t->ko[t->nko++] = copy;
 	return IODIR_WALK_CONTINUE;
-nomem:
+cleanup:	/* only out of memory comes here */
 	t->err = -ENOMEM;
 	return IODIR_WALK_STOP;
 }

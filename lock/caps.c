@@ -35,6 +35,7 @@ static struct kbtf_query kq[LOCK_Q_NR] = {
 	[LOCK_Q_CACHE_MIN]	= { .name = "kmem_cache", .member = "min" },
 	[LOCK_Q_PAGE]		= { .name = "page", .kind = BTF_KIND_STRUCT },
 	[LOCK_Q_PAGE_HEAD]	= { .name = "page", .member = "compound_head" },
+	[LOCK_Q_PAGE_INFO]	= { .name = "page", .member = "compound_info" },	/* 7.x's name */
 	[LOCK_Q_SLAB_CACHE]	= { .name = "slab", .member = "slab_cache" },
 	[LOCK_Q_TASK_FROM_PID] = { .name = "bpf_task_from_pid", .kind = BTF_KIND_FUNC },
 	[LOCK_Q_TASK_RELEASE] = { .name = "bpf_task_release", .kind = BTF_KIND_FUNC },

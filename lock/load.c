@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "cli/cli.h"
+#include "lib/io.h"
 #include "lib/ksyms.h"
 #include "lock/caps.h"
 #include "lock/collect_cfg.h"
@@ -190,13 +191,14 @@ static void set_rodata(struct lock_bpf__rodata *ro, const struct lock_collect_cf
 static const char *set_slab_pages(struct lock_bpf__rodata *ro)
 {
 	static const char *const names[] = { "page_offset_base", "vmemmap_base" };
+	int head = KQ(PAGE_HEAD)->offset >= 0 ? KQ(PAGE_HEAD)->offset : KQ(PAGE_INFO)->offset;
 	struct ksyms *ks;
 	uint64_t pob = 0, vmb = 0;
 
-	if (!KQ(PAGE)->size || KQ(PAGE_HEAD)->offset < 0 || KQ(SLAB_CACHE)->offset < 0)
+	if (!KQ(PAGE)->size || head < 0 || KQ(SLAB_CACHE)->offset < 0)
 		return "from the cache's slab orders (no struct page or slab in BTF)";
 	ro->page_struct_size = KQ(PAGE)->size;
-	ro->off_page_head = KQ(PAGE_HEAD)->offset;
+	ro->off_page_head = head;
 	ro->off_slab_cache = KQ(SLAB_CACHE)->offset;
 	ks = ksyms__load_addrs(NULL, NULL, 0, names, 2);
 	if (ks && !ksyms__find(ks, names[0], &pob) && !ksyms__find(ks, names[1], &vmb) &&

@@ -1134,8 +1134,9 @@ static __always_inline __u64 object_start(__u64 lock, __u32 oo, __u32 size, __u3
 /*
  * -l: the address of the first object of LOCK's slab (the slab of CACHE),
  * from its struct page; 0 if that page is not found.  A tail page's
- * compound_head is its head page's address + 1; the head page is the
- * struct slab, whose slab_cache confirms it.
+ * compound_head is its head page's address + 1 (7.x's compound_info: that,
+ * or a mask that keeps the head's address of the tail's); the head page is
+ * the struct slab, whose slab_cache confirms it.
  */
 static __always_inline __u64 slab_start(__u64 lock, __u64 cache)
 {
@@ -1148,8 +1149,12 @@ static __always_inline __u64 slab_start(__u64 lock, __u64 cache)
 		return 0;
 	page = vmb + ((lock - pob) >> 12) * page_struct_size;
 	head = read_ptr(page, off_page_head);
-	if (head & 1)
-		page = head - 1;
+	if (head & 1) {
+		if (head - 1 >= vmb && read_ptr(head - 1, off_slab_cache) == cache)
+			page = head - 1;
+		else
+			page &= head;
+	}
 	if (page < vmb || read_ptr(page, off_slab_cache) != cache)
 		return 0;
 	return pob + (((page - vmb) / page_struct_size) << 12);

@@ -17,6 +17,15 @@
 #    make -j2 runs them: total CPU, wall of the pass, largest and median
 #    peak RSS.  BENCH_MODULES=N takes N modules spread by size instead of
 #    all; BENCH_612=0 skips the part.
+# 3. Beside Debian sid's pahole 1.32 (scripts/fetch-sid.sh) in
+#    --pahole_compat=1.32: the 6.12 vmlinux and, when trixie-backports'
+#    7.x debug package can be fetched (scripts/fetch-trixie.sh --backports),
+#    the 7.x vmlinux with a 7.x build's flags, -j1 and -j2 interleaved
+#    (BENCH_ROUNDS_132 times, default 1), then every module of each package
+#    (BENCH_MODULES as above) as part 2 does.  Every pahole run is under
+#    `timeout` (BENCH_TIMEOUT seconds, default 300): a run it ends is marked
+#    HUNG and left out of the ratios.  BENCH_132=0 skips the part;
+#    BENCH_ONLY_132=1 runs it alone.
 set -eu
 O=${O:-build}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,11 +37,11 @@ ROUNDS_612=${BENCH_ROUNDS_612:-3}
 FEATS="--btf_gen_floats --lang_exclude=rust"
 GTIME=/usr/bin/time	# GNU time (package "time"): peak RSS via %M
 
+TIMEOUT=${BENCH_TIMEOUT:-300}
+COMPAT=()	# frugal's extra options (part 3: --pahole_compat=1.32)
+
 [ -x "$FRUGAL" ] || { echo "bench-btf: $FRUGAL missing (make $FRUGAL)" >&2; exit 1; }
 [ -x "$GTIME" ] || { echo "bench-btf: $GTIME missing (scripts/install-deps.sh installs 'time')" >&2; exit 1; }
-[ -x "$PAHOLE" ] || { echo "bench-btf: no pahole at $PAHOLE (package dwarves)" >&2; exit 1; }
-KDIR=$(bash "$TOP/scripts/fetch-kernel-dbg.sh")
-VMLINUX=$(readlink -f "$KDIR/vmlinux")
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -40,28 +49,22 @@ trap 'rm -rf "$tmp"' EXIT
 # run TOOL J ROUND: one encode under GNU time; appends "tool j cpu wall rss_kib".
 run() {
 	local tool=$1 j=$2 r=$3 out=$tmp/$1-j$2-$3.btf
-	local cmd=("$PAHOLE" -J)
-	[ "$tool" = frugal ] && cmd=("$FRUGAL" btf encode)
+	local cmd=(timeout "$TIMEOUT" "$PAHOLE" -J) rc=0
+	[ "$tool" = frugal ] && cmd=("$FRUGAL" btf encode "${COMPAT[@]}")
 	"$GTIME" -f '%U %S %e %M' -o "$tmp/time" \
-		"${cmd[@]}" -j"$j" $FEATS --btf_encode_detached="$out" "$VMLINUX" >/dev/null 2>"$tmp/err" ||
-		{ echo "bench-btf: $tool -j$j failed: $(head -1 "$tmp/err")" >&2; exit 1; }
+		"${cmd[@]}" -j"$j" $FEATS --btf_encode_detached="$out" "$VMLINUX" >/dev/null 2>"$tmp/err" || rc=$?
+	if [ $rc = 124 ]; then	# timeout's: the run hung, it counts nowhere
+		printf '%-5s %-7s -j%-2s HUNG (ended after %s s)\n' "$r" "$tool" "$j" "$TIMEOUT"
+		rm -f "$out"
+		return 0
+	fi
+	[ $rc = 0 ] || { echo "bench-btf: $tool -j$j failed: $(head -1 "$tmp/err")" >&2; exit 1; }
 	read -r u s e m < <(tail -1 "$tmp/time")
 	awk -v t="$tool" -v j="$j" -v u="$u" -v s="$s" -v e="$e" -v m="$m" \
 		'BEGIN { printf "%s %s %.2f %.2f %d\n", t, j, u + s, e, m }' >> "$tmp/runs"
 	printf '%-5s %-7s -j%-2s %8.2f %8.2f %9.0f\n' "$r" "$tool" "$j" \
 		"$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" "$e" "$(awk -v m="$m" 'BEGIN { print m / 1024 }')"
 }
-
-echo "bench-btf: $(cat "$KDIR/PACKAGE"), $(basename "$VMLINUX"), $(( $(stat -c %s "$VMLINUX") >> 20 )) MiB"
-echo "features: $FEATS; pahole $("$PAHOLE" --version); $(nproc) CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-cat "$VMLINUX" > /dev/null	# both tools start with the file in the page cache
-printf '%-5s %-7s %-4s %8s %8s %9s\n' round tool jobs cpu_s wall_s rss_MiB
-for r in $(seq 1 "$ROUNDS"); do
-	for j in 1 2; do
-		run pahole "$j" "$r"
-		run frugal "$j" "$r"
-	done
-done
 
 # median FIELD TOOL J: the median over rounds (field 3 cpu, 4 wall, 5 rss).
 median() {
@@ -80,6 +83,31 @@ line() {
 			t == "" ? "" : sprintf("target <= %.2fx %s", t, v)
 	}'
 }
+# same TOOL: every output of TOOL against its first (determinism).
+same() {
+	local first= f
+	for f in "$tmp"/"$1"-*.btf; do
+		[ -n "$first" ] || { first=$f; continue; }
+		cmp -s "$first" "$f" || { echo no; return; }
+	done
+	echo yes
+}
+
+if [ "${BENCH_ONLY_132:-0}" != 1 ]; then
+[ -x "$PAHOLE" ] || { echo "bench-btf: no pahole at $PAHOLE (package dwarves)" >&2; exit 1; }
+KDIR=$(bash "$TOP/scripts/fetch-kernel-dbg.sh")
+VMLINUX=$(readlink -f "$KDIR/vmlinux")
+echo "bench-btf: $(cat "$KDIR/PACKAGE"), $(basename "$VMLINUX"), $(( $(stat -c %s "$VMLINUX") >> 20 )) MiB"
+echo "features: $FEATS; pahole $("$PAHOLE" --version); $(nproc) CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+cat "$VMLINUX" > /dev/null	# both tools start with the file in the page cache
+printf '%-5s %-7s %-4s %8s %8s %9s\n' round tool jobs cpu_s wall_s rss_MiB
+for r in $(seq 1 "$ROUNDS"); do
+	for j in 1 2; do
+		run pahole "$j" "$r"
+		run frugal "$j" "$r"
+	done
+done
+
 echo
 printf '%-14s %14s %14s %8s\n' "" pahole frugal ratio
 line "-j1 CPU" 3 1 1 s 0.6
@@ -89,22 +117,15 @@ line "-j2 CPU" 3 2 1 s 0.6
 line "-j2 wall" 4 2 1 s 0.6
 line "-j2 peak RSS" 5 2 1024 MiB 0.25
 
-# Determinism: every output of a tool against its first.
-same() {
-	local first= f
-	for f in "$tmp"/"$1"-*.btf; do
-		[ -n "$first" ] || { first=$f; continue; }
-		cmp -s "$first" "$f" || { echo no; return; }
-	done
-	echo yes
-}
 n=$(( ROUNDS * 2 ))
 echo
 echo "frugal output byte-identical across its $n runs (-j1 and -j2): $(same frugal)"
 echo "pahole output byte-identical across its $n runs (-j1 and -j2): $(same pahole)"
 
+fi	# part 1
+
 # ---- 2. the 6.12 kernel beside pahole 1.30 -------------------------------------------
-[ "${BENCH_612:-1}" = 0 ] && exit 0
+if [ "${BENCH_ONLY_132:-0}" != 1 ] && [ "${BENCH_612:-1}" != 0 ]; then
 echo
 TDIR=$(bash "$TOP/scripts/fetch-trixie.sh" --all-modules) ||
 	{ echo "bench-btf: cannot fetch Debian trixie's pahole and kernel" >&2; exit 1; }
@@ -217,3 +238,104 @@ small=$(sort -n -k2,2 "$tmp/pahole.mods" | head -1 | cut -d' ' -f3)
 printf '%-20s %10.3f s %10.3f s   (%s, CPU)\n' "smallest module" \
 	"$(grep " $small\$" "$tmp/pahole.mods" | cut -d' ' -f1)" \
 	"$(grep " $small\$" "$tmp/frugal.mods" | cut -d' ' -f1)" "$small"
+fi	# part 2
+
+# ---- 3. beside pahole 1.32, --pahole_compat=1.32 ---------------------------------------
+[ "${BENCH_132:-1}" = 0 ] && exit 0
+ROUNDS_132=${BENCH_ROUNDS_132:-1}
+SDIR=$(bash "$TOP/scripts/fetch-sid.sh") ||
+	{ echo "bench-btf: cannot fetch Debian sid's pahole 1.32" >&2; exit 1; }
+TDIR=$(bash "$TOP/scripts/fetch-trixie.sh" --all-modules) ||
+	{ echo "bench-btf: cannot fetch Debian trixie's kernel" >&2; exit 1; }
+P132=$SDIR/pahole/bin/pahole
+F612="--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs --lang_exclude=rust"
+# A 7.x Debian build's (tests/btf/kernel7-pahole132.sh).
+F7="--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs,attributes,layout --btf_features=+reproducible_build --lang_exclude=rust"
+kernels="$TDIR/kernel-dbg"
+if BDIR=$(bash "$TOP/scripts/fetch-trixie.sh" --backports --all-modules 2>"$tmp/fetch.err"); then
+	kernels="$kernels $BDIR/kernel-dbg"
+else
+	echo "bench-btf: no 7.x kernel ($(tail -1 "$tmp/fetch.err")); 6.12 only"
+fi
+COMPAT=(--pahole_compat=1.32)
+PAHOLE=$P132
+# modpass132 TOOL BASE KDIR: every module of $tmp/mods once, two at a time;
+# "cpu rss name" per module in $tmp/TOOL.mods, a HUNG one as "- - name".
+modpass132() {
+	local t0 t1
+	mkdir -p "$tmp/$1.out"
+	export GTIME FRUGAL PAHOLE FEATS TIMEOUT tmp
+	t0=$(date +%s.%N)
+	# shellcheck disable=SC2016
+	xargs -P2 -I{} bash -c '
+		tool=$1 base=$2 k=$3 m=$4 n=${4//\//_} rc=0
+		if [ "$tool" = pahole ]; then cmd=(timeout "$TIMEOUT" "$PAHOLE" -J)
+		else cmd=("$FRUGAL" btf encode --pahole_compat=1.32); fi
+		"$GTIME" -f "%U %S %M" -o "$tmp/$tool.out/$n.time" "${cmd[@]}" -j1 $FEATS \
+			--btf_base="$base" --btf_encode_detached="$tmp/$tool.out/$n.btf" \
+			"$k/modules/$m" >/dev/null 2>&1 || rc=$?
+		rm -f "$tmp/$tool.out/$n.btf"
+		if [ $rc = 124 ]; then echo "- - $m"; exit 0; fi
+		[ $rc = 0 ] || echo "bench-btf: $tool failed on $m" >&2
+		read -r u s r < <(tail -1 "$tmp/$tool.out/$n.time")
+		echo "$(awk -v u="$u" -v s="$s" "BEGIN { print u + s }") $r $m"' _ "$1" "$2" "$3" {} \
+		< "$tmp/mods" > "$tmp/$1.mods"
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", b - a }' > "$tmp/$1.wall"
+}
+modstat132() {
+	grep -v '^- ' "$tmp/$1.mods" | sort -n -k2,2 | awk -v w="$(cat "$tmp/$1.wall")" '
+		{ cpu += $1; rss[NR] = $2; name[NR] = $3 }
+		END { printf "%.2f %s %d %s %d\n", cpu, w, rss[NR], name[NR], rss[int((NR + 1) / 2)] }'
+}
+for K in $kernels; do
+	V=$(readlink -f "$K/vmlinux")
+	case $(readlink "$K/vmlinux") in *vmlinux-6.*) FEATS=$F612 ;; *) FEATS=$F7 ;; esac
+	VMLINUX=$V
+	: > "$tmp/runs"
+	rm -rf "$tmp"/*.btf "$tmp"/pahole.out "$tmp"/frugal.out
+	echo
+	echo "bench-btf: $(cat "$K/PACKAGE"), $(basename "$(readlink "$K/vmlinux")"), $(( $(stat -c %s "$V") >> 20 )) MiB"
+	echo "features: $FEATS; pahole $("$P132" --version) (sid's, through its own ld.so) vs frugal --pahole_compat=1.32; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+	cat "$V" > /dev/null
+	printf '%-5s %-7s %-4s %8s %8s %9s\n' round tool jobs cpu_s wall_s rss_MiB
+	for r in $(seq 1 "$ROUNDS_132"); do
+		for j in 1 2; do
+			run pahole "$j" "$r"
+			run frugal "$j" "$r"
+		done
+	done
+	echo
+	echo "medians of $ROUNDS_132 rounds (HUNG runs left out):"
+	printf '%-14s %14s %14s %8s\n' "" "pahole 1.32" frugal ratio
+	line "-j1 CPU" 3 1 1 s 0.35
+	line "-j1 wall" 4 1 1 s ""
+	line "-j1 peak RSS" 5 1 1024 MiB 0.12
+	line "-j2 CPU" 3 2 1 s ""
+	line "-j2 wall" 4 2 1 s 0.35
+	line "-j2 peak RSS" 5 2 1024 MiB ""
+	if [ -s "$tmp/pahole-j2-1.btf" ] && "$FRUGAL" btf diff -q "$tmp/pahole-j2-1.btf" "$tmp/frugal-j2-1.btf"; then
+		echo "frugal vs pahole 1.32: no canonical difference"
+	else
+		echo "frugal vs pahole 1.32: canonical differences (tests/btf/kernel*-pahole132.sh lists the known ones)"
+	fi
+	[ -s "$tmp/pahole-j2-1.btf" ] || { echo "no pahole vmlinux BTF: modules skipped"; continue; }
+	awk '{ print $2 }' "$K/modules.list" > "$tmp/mods"
+	total=$(wc -l < "$tmp/mods")
+	if [ -n "${BENCH_MODULES:-}" ] && [ "$BENCH_MODULES" -lt "$total" ]; then
+		awk -v n="$BENCH_MODULES" -v t="$total" 'BEGIN { for (i = 0; i < n; i++) pick[int(i * (t - 1) / (n > 1 ? n - 1 : 1)) + 1] = 1 }
+			pick[NR]' "$tmp/mods" > "$tmp/mods.n"
+		mv "$tmp/mods.n" "$tmp/mods"
+	fi
+	modpass132 pahole "$tmp/pahole-j2-1.btf" "$K"
+	modpass132 frugal "$tmp/frugal-j2-1.btf" "$K"
+	read -r pc pw pr pn _ < <(modstat132 pahole)
+	read -r fc fw fr fn _ < <(modstat132 frugal)
+	echo
+	echo "modules: $(wc -l < "$tmp/mods") of $total, split BTF on each tool's vmlinux BTF, 2 at a time; pahole runs HUNG: $(grep -c '^- ' "$tmp/pahole.mods" || :)"
+	printf '%-20s %12s %12s %8s\n' "" "pahole 1.32" frugal ratio
+	awk -v p="$pc" -v f="$fc" 'BEGIN { printf "%-20s %10.2f s %10.2f s %7.2fx  target <= 0.30x %s\n", "total CPU", p, f, f / p, f / p <= 0.3 ? "met" : "MISSED" }'
+	awk -v p="$pw" -v f="$fw" 'BEGIN { printf "%-20s %10.1f s %10.1f s %7.2fx\n", "wall (-j2)", p, f, f / p }'
+	awk -v p="$pr" -v f="$fr" 'BEGIN { printf "%-20s %8.1f MiB %8.1f MiB %7.2fx  target <= 0.40x %s\n", "largest peak RSS", p / 1024, f / 1024, f / p, f / p <= 0.4 ? "met" : "MISSED" }'
+	echo "largest: pahole's $pn, frugal's $fn"
+done

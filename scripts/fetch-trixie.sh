@@ -11,6 +11,10 @@
 #   scripts/fetch-trixie.sh --modules < LIST    also the modules LIST names
 #                                               (paths under modules/, one a line)
 #   scripts/fetch-trixie.sh --all-modules       also every module
+#   scripts/fetch-trixie.sh --backports [--modules < LIST | --all-modules]
+#                       the same for trixie-backports' newest cloud kernel
+#                       debug package (7.x, about 350 MB), no pahole, in
+#                       ${FRUGAL_CACHE}/trixie-backports
 #
 # Layout of DIR (= ${FRUGAL_CACHE}/trixie):
 #   apt/                 private apt state (sources.list, lists, cache)
@@ -34,12 +38,20 @@ META=linux-image-cloud-amd64-dbg
 # pahole and what it loads (ldd of trixie's pahole, libdw's and libelf's deps).
 PAHOLE_PKGS="pahole libdw1t64 libelf1t64 libbpf1 libc6 zlib1g libzstd1 liblzma5 libbz2-1.0"
 
+SUITE=trixie
+if [ "${1-}" = --backports ]; then
+	# The 7.x kernels: trixie-backports' metapackage names the newest.
+	SUITE=trixie-backports
+	DIR=$CACHE/trixie-backports
+	shift
+fi
 mode=
 case "${1-}" in
 "") ;;
 --pahole|--modules|--all-modules) mode=$1 ;;
-*) echo "usage: $0 [--pahole | --modules < LIST | --all-modules]" >&2; exit 2 ;;
+*) echo "usage: $0 [--backports] [--pahole | --modules < LIST | --all-modules]" >&2; exit 2 ;;
 esac
+[ "$SUITE$mode" != trixie-backports--pahole ] || { echo "$0: no pahole from trixie-backports" >&2; exit 2; }
 
 WHO=fetch-trixie
 # shellcheck source=scripts/apt-private.sh
@@ -49,7 +61,7 @@ WHO=fetch-trixie
 mkdir -p "$DIR"
 exec 9>"$DIR/.lock"
 flock 9	# two test scripts may ask at once: one fetches, the other waits
-apt_private "$DIR/apt" trixie
+apt_private "$DIR/apt" "$SUITE"
 
 # ---- pahole 1.30 ------------------------------------------------------------------
 fetch_pahole() {
@@ -58,11 +70,11 @@ fetch_pahole() {
 
 # ---- the 6.12 cloud kernel debug package --------------------------------------------
 fetch_kernel() {
-	local K=$DIR/kernel-dbg pkg deb ver kver
+	local K=$DIR/kernel-dbg pkg deb ver kver vml
 	[ -s "$K/PACKAGE" ] && [ -e "$K/vmlinux" ] && return 0
 	apt_ready
 	pkg=$(apt_dep "$META" '^linux-image-.*-dbg$')
-	[ -n "$pkg" ] || die "no package behind $META in trixie"
+	[ -n "$pkg" ] || die "no package behind $META in $SUITE"
 	rm -rf "$K"
 	mkdir -p "$K/deb"
 	(cd "$K/deb" && apt_download "$pkg")
@@ -70,12 +82,20 @@ fetch_kernel() {
 	ver=$(dpkg-deb -f "$deb" Version)
 	kver=${pkg#linux-image-}
 	kver=${kver%-dbg}
-	dpkg-deb -c "$deb" | awk -v p="./usr/lib/debug/lib/modules/$kver/" '
-		/\.ko$/ && index($6, p) == 1 { print $3, substr($6, length(p) + 1) }' \
+	dpkg-deb -c "$deb" > "$K/contents"
+	awk -v p="./usr/lib/debug/lib/modules/$kver/" '
+		/\.ko$/ && index($6, p) == 1 { print $3, substr($6, length(p) + 1) }' "$K/contents" \
 		| sort -n > "$K/modules.list"
 	[ -s "$K/modules.list" ] || die "$pkg lists no modules"
-	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$K" -f - "./usr/lib/debug/boot/vmlinux-$kver" ||
+	# 7.x packages have boot/vmlinux-KVER as a link to lib/modules/KVER/vmlinux:
+	# both are unpacked (tar takes a name that is not there as an error).
+	vml=./usr/lib/debug/boot/vmlinux-$kver
+	awk '{ print $6 }' "$K/contents" | grep -qx "./usr/lib/debug/lib/modules/$kver/vmlinux" &&
+		vml="$vml ./usr/lib/debug/lib/modules/$kver/vmlinux"
+	# shellcheck disable=SC2086
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$K" -f - $vml ||
 		die "$pkg: cannot unpack vmlinux-$kver"
+	rm -f "$K/contents"
 	mkdir -p "$K/usr/lib/debug/lib/modules/$kver"
 	ln -sfn "usr/lib/debug/boot/vmlinux-$kver" "$K/vmlinux"
 	ln -sfn "usr/lib/debug/lib/modules/$kver" "$K/modules"
@@ -116,7 +136,7 @@ fetch_modules() {
 	rm -f "$want" "$want.all"
 }
 
-fetch_pahole
+[ "$SUITE" = trixie-backports ] || fetch_pahole
 if [ "$mode" != --pahole ]; then
 	fetch_kernel
 	[ -z "$mode" ] || fetch_modules

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Equivalence with pahole 1.32 in --pahole_compat=1.32 on a 7.x kernel: the
+# newest cloud kernel debug package of trixie-backports (7.3.4 when written;
+# scripts/fetch-trixie.sh --backports: a 353 MB download, a few seconds on
+# this machine's mirror, then cached) encoded by Debian sid's pahole 1.32
+# (scripts/fetch-sid.sh) and by frugal with the flags a 7.x build by Debian
+# passes to a pahole >= 1.31 (scripts/Makefile.btf: 6.12's list plus
+# `attributes` (6.16+) and `layout` (pahole >= 1.31); Debian's
+# KBUILD_BUILD_TIMESTAMP adds `+reproducible_build`), compared as
+# kernel612-pahole132.sh does: vmlinux in every kind, modules (split BTF,
+# each encoder on its own vmlinux BTF) in every kind but typedefs and
+# anonymous types.  Each difference, as "FILE: LINE", must match a line of
+# tests/btf/kernel7-pahole132-known.txt, and each line there must still
+# match one.  In `make check` (the download is under 400 MB): the first run
+# here took about 3 minutes (unpacking the package, pahole's references made
+# and cached in btf-ref/), later ones 1.5 minutes.
+#
+# FRUGAL_SKIP_KERNEL=1 skips it, as does an archive that cannot be reached;
+# FRUGAL_KERNEL7_MODULES (default 32) sets how many modules; FRUGAL_KEEP=DIR
+# keeps the outputs and the difference lines (DIR/lines) there.
+. "$(dirname "$0")/../lib.sh"
+
+NMOD=${FRUGAL_KERNEL7_MODULES:-32}
+CACHE=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}
+FEATS="--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs,attributes,layout --btf_features=+reproducible_build --lang_exclude=rust"
+KNOWN=$TOP/tests/btf/kernel7-pahole132-known.txt
+W=${FRUGAL_KEEP:-$_tmp}
+
+if [ "${FRUGAL_SKIP_KERNEL:-0}" = 1 ]; then
+	skip "pahole 1.32 equivalence" "FRUGAL_SKIP_KERNEL=1"
+	finish
+fi
+SDIR=$(bash "$TOP/scripts/fetch-sid.sh" 2>"$W/fetch.err")
+rc=$?
+if [ $rc = 0 ]; then
+	TDIR=$(bash "$TOP/scripts/fetch-trixie.sh" --backports 2>"$W/fetch.err")
+	rc=$?
+fi
+case $rc in
+0) ;;
+3) skip "pahole 1.32 equivalence" "Debian unreachable: $(tail -1 "$W/fetch.err")"
+   finish ;;
+*) fail "fetch sid's pahole 1.32 and trixie-backports' 7.x kernel" "$(tail -1 "$W/fetch.err")"
+   finish ;;
+esac
+PAHOLE=$SDIR/pahole/bin/pahole
+KDIR=$TDIR/kernel-dbg
+read -r _ PKGVER < "$KDIR/PACKAGE"
+VMLINUX=$KDIR/vmlinux
+pver=$("$PAHOLE" --version)
+expect_exit "pahole 1.32 anchor: --version says v1.32" 0 test "$pver" = v1.32
+
+# The modules: as kernel612.sh picks them, spread over all of them by size.
+total=$(wc -l < "$KDIR/modules.list")
+awk -v n="$NMOD" -v t="$total" 'BEGIN { for (i = 0; i < n && i < t; i++) pick[int(i * (t - 1) / (n > 1 ? n - 1 : 1)) + 1] = 1 }
+	pick[NR] { print $2 }' "$KDIR/modules.list" > "$W/mods"
+if ! bash "$TOP/scripts/fetch-trixie.sh" --backports --modules < "$W/mods" >/dev/null 2>"$W/fetch.err"; then
+	fail "unpack $(wc -l < "$W/mods") modules" "$(tail -1 "$W/fetch.err")"
+	finish
+fi
+. "$(dirname "$0")/refs.inc"
+
+REF=$CACHE/btf-ref/$PKGVER-pahole-$pver-$(printf '%s' "$FEATS" | md5sum | cut -c1-12)
+mkdir -p "$REF/modules"
+exec 8>"$REF.lock"
+flock 8
+make_refs 2 || finish
+flock -u 8
+
+if ! "$FRUGAL" btf encode -j2 --pahole_compat=1.32 $FEATS --btf_encode_detached="$W/vmlinux.btf" \
+	"$VMLINUX" 2>"$W/enc.err"; then
+	fail "7.x vmlinux: frugal --pahole_compat=1.32 encodes it" "$(head -1 "$W/enc.err")"
+	finish
+fi
+# The merge order decides which weak FUNC gives way to which strong one:
+# the bytes must not depend on the number of workers.
+if "$FRUGAL" btf encode -j1 --pahole_compat=1.32 $FEATS --btf_encode_detached="$W/vmlinux1.btf" \
+	"$VMLINUX" 2>/dev/null && cmp -s "$W/vmlinux.btf" "$W/vmlinux1.btf"; then
+	pass "7.x vmlinux, --pahole_compat=1.32: the same bytes at -j1 and -j2"
+else
+	fail "7.x vmlinux, --pahole_compat=1.32: the same bytes at -j1 and -j2" "they differ"
+fi
+rm -f "$W/vmlinux1.btf"
+# diffs NAME [DIFF ARGS]: the difference lines, as "NAME: LINE", into W/lines.
+diffs() {
+	local name=$1 rc
+	shift
+	"$FRUGAL" btf diff "$@" > "$W/diff" 2>&1
+	rc=$?
+	if [ $rc -gt 1 ]; then
+		echo "$name: frugal btf diff failed: $(tail -1 "$W/diff")" >> "$W/lines"
+		return
+	fi
+	grep -E '^[-+~] ' "$W/diff" | sed "s|^|$name: |" >> "$W/lines" || :
+}
+: > "$W/lines"
+diffs vmlinux "$REF/vmlinux.btf" "$W/vmlinux.btf"
+mkdir -p "$W/mods.out"
+nmods=0
+while read -r mod; do
+	m=$(modname "$mod")
+	if [ ! -s "$REF/modules/$m.btf" ]; then
+		echo "$m: no pahole reference" >> "$W/lines"
+		continue
+	fi
+	if ! "$FRUGAL" btf encode -j1 --pahole_compat=1.32 $FEATS --btf_base="$W/vmlinux.btf" \
+		--btf_encode_detached="$W/mods.out/$m.btf" "$KDIR/modules/$mod" 2>/dev/null; then
+		echo "$m: frugal btf encode failed" >> "$W/lines"
+		continue
+	fi
+	diffs "$m" --kinds int,float,struct,union,enum,fwd,func,var,datasec,decl_tag \
+		--base-a "$REF/vmlinux.btf" --base-b "$W/vmlinux.btf" \
+		"$REF/modules/$m.btf" "$W/mods.out/$m.btf"
+	nmods=$((nmods + 1))
+done < "$W/mods"
+
+grep -v '^[[:space:]]*\(#\|$\)' "$KNOWN" > "$W/known" || :
+grep -vxEf "$W/known" "$W/lines" > "$W/unexplained" || :
+n=$(wc -l < "$W/lines")
+if [ ! -s "$W/unexplained" ]; then
+	pass "7.x vmlinux and $nmods modules: every difference from pahole 1.32 is a known one ($n)"
+else
+	fail "7.x vmlinux and $nmods modules: every difference from pahole 1.32 is a known one" \
+		"$(wc -l < "$W/unexplained") not: $(head -5 "$W/unexplained" | tr '\n' '|')"
+fi
+# A known line that matches nothing: that rule is followed now, the line goes.
+stale=$(while IFS= read -r re; do grep -qxE -- "$re" "$W/lines" || echo "$re"; done < "$W/known")
+if [ -z "$stale" ]; then
+	pass "every known difference from pahole 1.32 still occurs"
+else
+	fail "every known difference from pahole 1.32 still occurs" \
+		"$(echo "$stale" | wc -l) no longer do (delete them): $(echo "$stale" | head -3 | tr '\n' '|')"
+fi
+echo "# against pahole 1.32: $n canonical differences ($(grep -c '^vmlinux: ' "$W/lines") in vmlinux), all listed in $(basename "$KNOWN")"
+finish

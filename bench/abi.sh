@@ -91,7 +91,7 @@ run() {
 }
 
 echo "bench-abi: $(cat "$KOLD/PACKAGE") -> $(cat "$KNEW/PACKAGE"): $NMODS of the $total modules in both"
-echo "$("$ABIDIFF" --version); $(nproc) CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "abidiff $("$ABIDIFF" --version | sed 's/.*: //'); $(nproc) CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-26s %-8s %4s %8s %8s %8s\n' module tool exit cpu_s wall_s rss_MiB
 while read -r m; do
 	name=$(basename "$m" .ko)

@@ -35,7 +35,8 @@ struct lock_out {
 struct lock_row_name {
 	const char *a;		/* caller / pid / address / cgroup: abuf, or a cgroup path */
 	char abuf[160];
-	char b[160];		/* (task) comm, (addr) name: `member of struct T`, or sym */
+	char b[168];		/* (task) comm, (addr) name: `member of struct T` (room for
+				 * both whole), or sym */
 	/* -l: the symbol as named before members were (the kernel's symbol,
 	 * mmap_lock, &cache), the member path and the struct holding it
 	 * ("" if not known), the lock's offset in its slab object (-1: not

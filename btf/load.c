@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Loading BTF for diff and stat: raw .btf files or an ELF's .BTF section. */
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -43,6 +44,7 @@ int btf_load(const char *path, struct btf *base, struct btf **out, char *why, si
 	const char *reason;
 	struct stat st;
 	struct btf *btf;
+	uint32_t first;
 	int err;
 
 	*out = NULL;
@@ -60,6 +62,15 @@ int btf_load(const char *path, struct btf *base, struct btf **out, char *why, si
 	err = libbpf_get_error(btf);
 	if (err) {
 		reason = load_why(path, err, base);
+		goto fail;
+	}
+	/* libbpf 1.1 takes a type section at any offset; its records would
+	 * then be read unaligned, here and by every caller. */
+	first = base ? btf__type_cnt(base) : 1;
+	if (btf__type_cnt(btf) > first && (uintptr_t)btf__type_by_id(btf, first) % 4) {
+		btf__free(btf);
+		err = -EINVAL;
+		reason = "its type section is not 4-byte aligned";
 		goto fail;
 	}
 	*out = btf;

@@ -12,7 +12,7 @@ static uint64_t sub(uint64_t a, uint64_t b)
 static const size_t counts[] = {
 	F(merged), F(misses_begin), F(misses_end), F(misses_second), F(skipped_begin),
 	F(skipped_end), F(begin_runs), F(begin2_runs), F(begin_ns), F(end_runs),
-	F(end2_runs), F(end_ns),
+	F(end2_runs), F(end_ns), F(release_runs), F(release_ns), F(release_misses),
 	F(u_merged), F(u_filtered), F(u_lost_records), F(u_stacks), F(u_frames),
 	F(u_shallow), F(u_walked), F(u_by_dwfl), F(u_mismatches), F(u_begin_runs),
 	F(u_begin_ns), F(u_end_runs), F(u_end_ns),

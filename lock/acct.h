@@ -26,7 +26,9 @@ struct lock_accounting {
 	/* bpf_stats: runs of each first program and of each second, and the
 	 * time of both programs of a pair together */
 	uint64_t begin_runs, begin2_runs, begin_ns, end_runs, end2_runs, end_ns;
+	uint64_t release_runs, release_ns, release_misses;	/* -o at release */
 	bool have_stats;
+	bool at_release;		/* -o: holders at release (the LC_SHARES ... lines) */
 	uint64_t open_waits;		/* begun, not ended, when read (since the start) */
 	/* The stop could not wait out the programs' runs in flight (the
 	 * links were closed instead): the last events may be missing.  0 or 1. */

@@ -44,6 +44,7 @@ static struct kbtf_query kq[LOCK_Q_NR] = {
 	[LOCK_Q_RTMUTEX_OWNER] = { .name = "rt_mutex_base", .member = "owner" },
 	[LOCK_Q_PID]		= { .name = "task_struct", .member = "pid" },
 	[LOCK_Q_COMM]	= { .name = "task_struct", .member = "comm" },
+	[LOCK_Q_RELEASE]	= { .name = "btf_trace_contended_release" },
 	[LOCK_Q_ARRAY_PTRS]	= { .name = "bpf_array", .member = "ptrs" },
 	[LOCK_Q_PROG_ACTIVE]	= { .name = "bpf_prog", .member = "active" },
 };
@@ -104,6 +105,7 @@ void lock_caps__probe_btf(struct lock_caps *k, const char *btf_path, const struc
 	k->btf_err = -err;
 	k->contention_begin = !err && kq[LOCK_Q_BEGIN].id;
 	k->contention_end = !err && kq[LOCK_Q_END].id;
+	k->contended_release = !err && o->owner && kq[LOCK_Q_RELEASE].id;
 	k->task_storage = k->loop = k->task_pt_regs = k->futex_events = true;
 }
 
@@ -119,10 +121,12 @@ void lock_caps__probe(struct lock_caps *k, const char *btf_path, const struct lo
 			  probed(libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT,
 							 BPF_FUNC_task_pt_regs, NULL));
 	k->futex_events = !o->user || tracefs__has_event("syscalls", "sys_enter_futex") != 0;
-	cli_log("lock: kernel: BTF %s; lock:contention_begin %s, contention_end %s (BTF); "
+	cli_log("lock: kernel: BTF %s; lock:contention_begin %s, contention_end %s%s (BTF); "
 		"task storage maps %s; bpf_loop %s%s%s; probed in %.1f ms\n",
 		k->btf_err ? strerror(k->btf_err) : "read", k->contention_begin ? "yes" : "no",
-		k->contention_end ? "yes" : "no", k->task_storage ? "yes" : "no",
+		k->contention_end ? "yes" : "no",
+		!o->owner ? "" : k->contended_release ? ", contended_release yes" :
+		", contended_release no", k->task_storage ? "yes" : "no",
 		k->loop ? "yes" : "no",
 		o->user ? (k->task_pt_regs ? "; bpf_task_pt_regs yes" : "; bpf_task_pt_regs no") : "",
 		o->user ? (k->futex_events ? ", syscalls:sys_enter_futex yes" :
@@ -138,6 +142,9 @@ bool lock_caps__missing(const struct lock_caps *k, const struct lock_opts *o, ch
 	else if (!o->user_only && (!k->contention_begin || !k->contention_end))
 		snprintf(buf, size, "this kernel has no lock:%s event (Linux 5.19 or later has it)",
 			 k->contention_begin ? "contention_end" : "contention_begin");
+	else if (o->owner && o->owner_at == LOCK_OWNER_AT_RELEASE && !k->contended_release)
+		snprintf(buf, size, "--owner-at release: this kernel has no lock:contended_release "
+			 "event (Debian's 7.3 kernel has it)");
 	else if (!k->task_storage)
 		snprintf(buf, size, "this kernel has no task storage maps for BPF "
 			 "(Linux 5.11 or later has them)");

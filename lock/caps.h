@@ -25,6 +25,7 @@ struct lock_caps {
 	int btf_err;		/* errno reading it; 0: read */
 	bool contention_begin;	/* lock:contention_begin (Linux 5.19) */
 	bool contention_end;
+	bool contended_release;	/* lock:contended_release (Linux 7.x), for -o at release */
 	bool task_storage;	/* BPF_MAP_TYPE_TASK_STORAGE (5.11) */
 	bool loop;		/* bpf_loop() (5.17) */
 	bool task_pt_regs;	/* bpf_task_pt_regs() (5.15), for -U */
@@ -51,6 +52,7 @@ enum lock_fact {
 	LOCK_Q_TASK_FROM_PID, LOCK_Q_TASK_RELEASE,	/* -o -v */
 	/* -o */
 	LOCK_Q_MUTEX_OWNER, LOCK_Q_RWSEM_OWNER, LOCK_Q_RTMUTEX_OWNER, LOCK_Q_PID, LOCK_Q_COMM,
+	LOCK_Q_RELEASE,					/* -o at release (7.x) */
 	LOCK_Q_ARRAY_PTRS, LOCK_Q_PROG_ACTIVE,		/* --nested */
 	LOCK_Q_NR,
 };

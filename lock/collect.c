@@ -120,6 +120,11 @@ const char *lock_collect__path(const struct lock_collect *c)
 	return c->path;
 }
 
+bool lock_collect__at_release(const struct lock_collect *c)
+{
+	return c->at_release;
+}
+
 const struct lock_ustacks *lock_collect__ustacks(const struct lock_collect *c)
 {
 	return lock_ucollect__stacks(c->user);
@@ -233,7 +238,10 @@ static int read_counters(struct lock_collect *c, struct lock_accounting *a)
 		if (i != LC_AGGR_HIT && i != LC_ENDS)
 			a->c[i] += v[i];
 	/* Every end lands in exactly one of these (lock.h); AGGR_HIT is the sum
-	 * of the kernel rows' counts, from read_rows(). */
+	 * of the kernel rows' counts, from read_rows(), less the shares of
+	 * waits charged to several holders (-o at release). */
+	a->c[LC_AGGR_HIT] -= a->c[LC_SHARES] < a->c[LC_AGGR_HIT] ? a->c[LC_SHARES] :
+			     a->c[LC_AGGR_HIT];
 	a->c[LC_ENDS] = a->c[LC_AGGR_HIT] + a->c[LC_OVERFLOW] + a->c[LC_LOST_RING] +
 			a->c[LC_FILTERED] + a->c[LC_UNMATCHED];
 	return err;
@@ -297,7 +305,11 @@ static int read_all(struct lock_collect *c, struct lock_table *t, struct lock_ac
 	lock_prog__stats(c->end, &a->end_runs, &a->end_ns, &a->misses_end);
 	lock_prog__stats(c->begin2, &a->begin2_runs, &a->begin_ns, &a->misses_second);
 	lock_prog__stats(c->end2, &a->end2_runs, &a->end_ns, &a->misses_second);
+	if (c->release)
+		lock_prog__stats(c->release, &a->release_runs, &a->release_ns,
+				 &a->release_misses);
 	a->have_stats = a->begin_ns || a->end_ns;
+	a->at_release = c->at_release;
 	err = read_rows(c, t, a, c->interval);
 	err = err ?: read_counters(c, a);
 	if (err)

@@ -25,6 +25,8 @@ struct lock_collect;
 struct lock_collect *lock_collect__open(const struct lock_collect_cfg *cfg);
 /* Which attach path was taken: "tp_btf" or "raw_tp". */
 const char *lock_collect__path(const struct lock_collect *c);
+/* -o: the holders at release are charged (the kernel has lock:contended_release). */
+bool lock_collect__at_release(const struct lock_collect *c);
 /* -U: the names of the user frames in the rows; NULL without -U. */
 const struct lock_ustacks *lock_collect__ustacks(const struct lock_collect *c);
 /*

@@ -16,14 +16,15 @@ struct lock_collect_cfg;
 
 /* The programs in the order they are attached: each tracepoint's second
  * program (the one for nested runs) before its first, see lock.bpf.c. */
-enum { L_FORK, L_BEGIN2, L_BEGIN, L_END2, L_END, NR_LINKS };
+enum { L_FORK, L_RELEASE, L_BEGIN2, L_BEGIN, L_END2, L_END, NR_LINKS };
 
 struct lock_collect {
 	struct lock_bpf *skel;
 	struct perf_buffer *pb;		/* the overflow channel, one buffer a CPU */
 	int links[NR_LINKS];		/* raw tracepoint fds; -1 when closed */
 	uint64_t lost_records;		/* lost as the kernel reports it */
-	struct bpf_program *begin, *begin2, *end, *end2;
+	struct bpf_program *begin, *begin2, *end, *end2, *release;
+	bool at_release;		/* -o: holders at release (lock:contended_release) */
 	const char *path;
 	size_t tail_size;
 	struct lock_table *table;	/* where ring events go while polling */

@@ -83,6 +83,7 @@ void lock_collect_cfg__build(struct lock_collect_cfg *cc, const struct lock_opts
 	cc->interval = o->interval > 0;
 	cc->owner = o->owner;
 	cc->owner_stacks = o->owner && o->verbose_stacks;
+	cc->owner_at = o->owner_at;
 	cc->force_raw_tp = o->force_raw_tp;
 	cc->floor = o->floor;
 	cc->as_nested = o->as_nested;

@@ -93,7 +93,8 @@ static int prep_tp_btf(struct bpf_program *prog, struct bpf_prog_load_opts *opts
 {
 	const char *tp = strchr(bpf_program__section_name(prog), '/') + 1;
 	uint32_t id = !strcmp(tp, "contention_begin") ? KQ(BEGIN)->id :
-		      !strcmp(tp, "contention_end") ? KQ(END)->id : KQ(FORK)->id;
+		      !strcmp(tp, "contention_end") ? KQ(END)->id :
+		      !strcmp(tp, "contended_release") ? KQ(RELEASE)->id : KQ(FORK)->id;
 
 	(void)cookie;
 	if (!id)
@@ -120,9 +121,12 @@ static int register_tp_btf(void)
 	return handler < 0 ? handler : 0;
 }
 
-/* SECOND: the programs that take runs nested in the first (lock.bpf.c). */
-static void set_autoload(struct lock_bpf *s, bool btf, bool fork, bool second)
+/* SECOND: the programs that take runs nested in the first (lock.bpf.c);
+ * RELEASE: the holders' side of -o at release. */
+static void set_autoload(struct lock_bpf *s, bool btf, bool fork, bool second, bool release)
 {
+	bpf_program__set_autoload(s->progs.lock_release_btf, btf && release);
+	bpf_program__set_autoload(s->progs.lock_release_raw, !btf && release);
 	bpf_program__set_autoload(s->progs.lock_begin_btf, btf);
 	bpf_program__set_autoload(s->progs.lock_begin2_btf, btf && second);
 	bpf_program__set_autoload(s->progs.lock_end_btf, btf);
@@ -146,7 +150,8 @@ static size_t tail_size_of(const struct lock_collect_cfg *cfg, bool slab_names, 
 {
 	if (cfg->mode == LOCK_AGGR_CALLER)
 		return cfg->max_stack * sizeof(uint64_t);
-	if (cfg->mode == LOCK_AGGR_TASK && owner_stacks(cfg, btf))
+	if (cfg->mode == LOCK_AGGR_TASK && cfg->owner_stacks && (owner_stacks(cfg, btf) ||
+	    (cfg->owner_at != LOCK_OWNER_AT_BEGIN && KQ(RELEASE)->id)))
 		return sizeof(((union lock_tail *)0)->owner);
 	if (cfg->mode == LOCK_AGGR_TASK)
 		return LOCK_COMM_LEN;
@@ -259,6 +264,21 @@ static void set_tail(struct lock_collect *c, const struct lock_collect_cfg *cfg,
 			"oo or min)");
 }
 
+/*
+ * -o: holders at release where the kernel has lock:contended_release
+ * (Linux 7.x) and --owner-at does not say begin; else the owner at begin.
+ * --owner-at release on a kernel without the event: -ENOENT.
+ */
+static int set_owner_at(struct lock_collect *c, const struct lock_collect_cfg *cfg)
+{
+	c->at_release = cfg->owner && cfg->owner_at != LOCK_OWNER_AT_BEGIN &&
+			kbtf_facts(cfg) == 0 && KQ(RELEASE)->id;
+	c->skel->rodata->release_mode = c->at_release;
+	if (cfg->owner && cfg->owner_at == LOCK_OWNER_AT_RELEASE && !c->at_release)
+		return -ENOENT;
+	return 0;
+}
+
 /* -o: where the owner words are; without them -o cannot say anything true. */
 static int set_owner(struct lock_bpf__rodata *ro, const struct lock_collect_cfg *cfg, bool btf)
 {
@@ -275,6 +295,13 @@ static int set_owner(struct lock_bpf__rodata *ro, const struct lock_collect_cfg 
 	ro->off_rtmutex_owner = KQ(RTMUTEX_OWNER)->offset > 0 ? KQ(RTMUTEX_OWNER)->offset : 0;
 	ro->off_task_pid = KQ(PID)->offset;
 	ro->off_task_comm = KQ(COMM)->offset;
+	if (ro->release_mode) {
+		/* Each holder's stack is its own, taken at its release. */
+		ro->owner_stacks = cfg->owner_stacks;
+		if (cfg->owner_stacks)
+			cli_log("lock: owners' stacks from bpf_get_stack at their release\n");
+		return 0;
+	}
 	ro->owner_stacks = patch_owner = owner_stacks(cfg, btf);
 	if (cfg->owner_stacks)
 		cli_log("lock: owners' stacks %s\n", patch_owner ?
@@ -344,6 +371,8 @@ static int size_maps(struct lock_collect *c, const struct lock_collect_cfg *cfg,
 					      cfg->f.nr_cgroups ? cfg->f.nr_cgroups : 1);
 	err = err ?: bpf_map__set_max_entries(s->maps.ranges,
 					      cfg->f.nr_ranges ? cfg->f.nr_ranges : 1);
+	err = err ?: bpf_map__set_max_entries(s->maps.releases,
+					      c->at_release ? LOCK_RELEASE_LOCKS : 1);
 	return err;
 }
 
@@ -351,13 +380,16 @@ static int size_maps(struct lock_collect *c, const struct lock_collect_cfg *cfg,
 static int configure(struct lock_collect *c, const struct lock_collect_cfg *cfg, bool btf)
 {
 	struct lock_bpf__rodata *ro = c->skel->rodata;
-	int nr_cpus = libbpf_num_possible_cpus();
+	int nr_cpus = libbpf_num_possible_cpus(), err;
 
 	if (nr_cpus < 0)
 		return nr_cpus;
 	set_rodata(ro, cfg);
 	set_tail(c, cfg, btf);
-	set_autoload(c->skel, btf, cfg->follow_forks, !cfg->skip_nested);
+	err = set_owner_at(c, cfg);
+	if (err)
+		return err;
+	set_autoload(c->skel, btf, cfg->follow_forks, !cfg->skip_nested, c->at_release);
 	return set_offsets(ro, cfg) ?: set_owner(ro, cfg, btf) ?: size_maps(c, cfg, nr_cpus);
 }
 
@@ -439,6 +471,9 @@ static int attach(struct lock_collect *c, bool btf, bool fork, bool user_only)
 	} order[NR_LINKS] = {
 		[L_FORK]   = { btf ? s->progs.lock_fork_btf : s->progs.lock_fork_raw,
 			       "sched_process_fork" },
+		/* before the begins: a wait they see misses no release */
+		[L_RELEASE] = { btf ? s->progs.lock_release_btf : s->progs.lock_release_raw,
+				"contended_release" },
 		[L_BEGIN2] = { btf ? s->progs.lock_begin2_btf : s->progs.lock_begin2_raw,
 			       "contention_begin" },
 		[L_BEGIN]  = { btf ? s->progs.lock_begin_btf : s->progs.lock_begin_raw,
@@ -454,6 +489,7 @@ static int attach(struct lock_collect *c, bool btf, bool fork, bool user_only)
 	c->begin2 = order[L_BEGIN2].p;
 	c->end = order[L_END].p;
 	c->end2 = order[L_END2].p;
+	c->release = bpf_program__autoload(order[L_RELEASE].p) ? order[L_RELEASE].p : NULL;
 	if (bpf_program__autoload(c->begin2))
 		first_programs(c);
 	/* --user-only: the maps and the fork hook serve the futex programs. */
@@ -475,7 +511,7 @@ void lock_collect__detach(struct lock_collect *c)
 	 * kernel waits for a grace period on that transition), this order
 	 * ~1.3 ms per link.
 	 */
-	static const int order[NR_LINKS] = { L_BEGIN, L_END, L_BEGIN2, L_END2, L_FORK };
+	static const int order[NR_LINKS] = { L_BEGIN, L_END, L_BEGIN2, L_END2, L_RELEASE, L_FORK };
 	size_t k;
 
 	for (k = 0; k < NR_LINKS; k++) {

@@ -96,6 +96,8 @@ const volatile __u32 page_struct_size, off_page_head, off_slab_cache;
 static void *(*kmem_cache_of)(__u64 addr) = (void *)LOCK_KMEM_CACHE_CALL;
 /* -o -v: the owner's stack (the loader made these two calls kfunc calls). */
 const volatile bool owner_stacks;
+/* -o where the kernel has lock:contended_release: holders at release. */
+const volatile bool release_mode;
 static struct task_struct *(*task_from_pid)(__s32 pid) = (void *)LOCK_TASK_FROM_PID_CALL;
 static void (*task_release)(struct task_struct *t) = (void *)LOCK_TASK_RELEASE_CALL;
 /* --floor: every program returns at once (what attaching alone costs). */
@@ -145,11 +147,13 @@ struct {
 
 /*
  * Where a begin builds a key's definition and its stack: one per CPU for
- * the first program and one for the second, which can interrupt the first.
+ * the first program and one for the second, which can interrupt the first;
+ * a third for the release program (-o at release), which can interrupt both.
  */
+#define SCRATCH_RELEASE	2
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 2);
+	__uint(max_entries, 3);
 	__type(key, __u32);
 	__type(value, struct lock_rec_def);
 } scratch SEC(".maps");
@@ -193,6 +197,24 @@ struct {
 	__type(key, __u64);
 	__type(value, __u32);
 } row_of SEC(".maps");
+
+/*
+ * -o at release: each lock a traced task waits on, with its last contended
+ * releases (struct lock_releases).  Made by the waits' begins, written by
+ * the holders' releases, read by the waits' ends.  Least recently used
+ * first out: a lock dropped while a wait on it is open is seen by that
+ * wait's end (the entry is gone, or born after the wait began), which then
+ * charges the owner at its begin and counts it (LC_REL_LOST).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u64);
+	__type(value, struct lock_releases);
+} releases SEC(".maps");
+
+/* What a new entry of `releases` starts as (never written). */
+struct lock_releases no_releases;
 
 /* Rows handed out so far (some may be unused after an insert race). */
 __u32 next_row;
@@ -1285,7 +1307,8 @@ static __always_inline void new_row(void *ctx, struct lock_rec_def *d, struct lo
 		bpf_get_current_comm(d->tail.comm, sizeof(d->tail.comm));
 	if (aggr_mode == LOCK_AGGR_ADDR && slab_names)
 		slab_name(s->lock, &d->tail.slab);
-	if (owner_stacks && s->key)
+	/* At release, a holder's stack is taken at its release. */
+	if (owner_stacks && !release_mode && s->key)
 		owner_stack(s->key, d);
 	if (rows_full)
 		goto send;
@@ -1399,7 +1422,7 @@ static __always_inline void key_of(void *ctx, const struct where *w, struct lock
 	p = bpf_map_lookup_elem(&row_of, &s->key);
 	if (p) {
 		s->row = *p + 1;
-		if (owner_stacks && s->key)
+		if (owner_stacks && !release_mode && s->key)
 			owner_stack_again(s->key, *p);
 		return;
 	}
@@ -1427,6 +1450,239 @@ static __always_inline void warm_row(__u32 i)
 	if (st)
 		v += st->max_ns;
 	barrier_var(v);
+}
+
+/*
+ * Add a wait of NS on a lock of FLAGS' type to row I: this CPU's count
+ * and total, the shared extremes.  False when the row is not there.
+ */
+static __always_inline bool row_add(__u32 i, __u64 ns, __u32 flags)
+{
+	struct lock_row_sum *sum = bpf_map_lookup_elem(&row_sums, &i);
+	struct lock_stat *st = bpf_map_lookup_elem(&rows, &i);
+
+	if (!sum || !st)
+		return false;
+	/* The sum of the rows' counts less LC_SHARES is the AGGR_HIT count
+	 * (user space). */
+	sum->total_ns += ns;
+	sum->count++;
+	/* Racy across CPUs: a lost update can only miss an extreme, never a
+	 * count or a total. */
+	if (st->max_ns < ns)
+		st->max_ns = ns;
+	if (st->min_ns > ns)
+		st->min_ns = ns;
+	/* A holder's row made at a release takes its first wait's type. */
+	if (st->flags & LOCK_F_HOLDER)
+		st->flags = flags;
+	return true;
+}
+
+/* ---- Holders at release (-o, where the kernel has lock:contended_release) ----
+ *
+ * A holder about to release a lock that has waiters fires
+ * lock:contended_release, in its own context: it appends itself, the time
+ * and when its hold began (SINCE) to the lock's ring (struct
+ * lock_releases), if a traced task waits on that lock (its begin made the
+ * entry).  SINCE is the lock's previous reported release, or the holder's
+ * own contended acquisition if that came later: the kernel reports a
+ * release only when a waiter sleeps in the lock's wait list, not while
+ * all of them spin.  A wait's end reads the ring back from the newest
+ * release to the first after its begin, and charges each holder its part
+ * of the wait, from SINCE (or the wait's begin) to its release; the
+ * newest one also the rest up to the end (the wake-up its release
+ * caused).  The newest holder's share is the wait's main one, which goes
+ * where an end's wait always goes (its row, or the buffers); each other
+ * share adds to its holder's row and counts LC_SHARES.  What no kept
+ * release covers (more releases than the ring keeps: LC_REL_LOST; a hold
+ * whose release went unreported) is charged to the owner at the wait's
+ * begin, and so is a wait no release ended (a spinning mutex waiter takes
+ * the lock without one: LC_REL_NONE).
+ */
+
+/* The holder's row, found or made, with its name and (-v) its stack at
+ * this release; 1 + its index, or 0 when the table is full. */
+static __always_inline __u32 holder_row(void *ctx, __u32 pid)
+{
+	struct lock_slot s = { .key = pid };
+	struct lock_rec_def *d;
+	__u32 *p = bpf_map_lookup_elem(&row_of, &s.key);
+
+	if (p) {
+		__u32 row = *p;
+
+		d = bpf_map_lookup_elem(&row_defs, &row);
+		/* A row made at a begin (the owner then) has no stack yet;
+		 * the first frame is the claim, as in owner_stack_again(). */
+		if (owner_stacks && d && !d->tail.owner.stack[0] &&
+		    !__sync_val_compare_and_swap(&d->tail.owner.stack[0], 0, 1) &&
+		    bpf_get_stack(ctx, d->tail.owner.stack, sizeof(d->tail.owner.stack), 0) <= 0)
+			d->tail.owner.stack[0] = 0;
+		return row + 1;
+	}
+	d = bpf_map_lookup_elem(&scratch, &(__u32){ SCRATCH_RELEASE });
+	if (!d)
+		return 0;
+	d->key = pid;
+	d->flags = LOCK_F_HOLDER;
+	if (owner_stacks) {
+		__builtin_memset(d->tail.owner.stack, 0, sizeof(d->tail.owner.stack));
+		bpf_get_stack(ctx, d->tail.owner.stack, sizeof(d->tail.owner.stack), 0);
+		bpf_get_current_comm(d->tail.owner.comm, sizeof(d->tail.owner.comm));
+	} else {
+		bpf_get_current_comm(d->tail.comm, sizeof(d->tail.comm));
+	}
+	new_row(ctx, d, &s);
+	return s.row;
+}
+
+static __always_inline void on_release(void *ctx, __u64 lock)
+{
+	struct lock_releases *rs = bpf_map_lookup_elem(&releases, &lock);
+	struct lock_release *r;
+	__u32 pid, row, i;
+	__u64 now, since;
+
+	if (!rs)
+		return;
+	pid = (__u32)bpf_get_current_pid_tgid();
+	row = holder_row(ctx, pid);
+	/* The lock is released right after: our own cost above is the holder's. */
+	now = bpf_ktime_get_ns();
+	since = __sync_lock_test_and_set(&rs->last, now);
+	/* Its hold began at its own contended acquisition, if that came later. */
+	if (rs->acq_pid == pid && rs->acq_ts > since)
+		since = rs->acq_ts;
+	i = __sync_fetch_and_add(&rs->seq, 1);
+	r = &rs->r[i & (LOCK_RELEASES - 1)];
+	r->seq = 0;
+	barrier();
+	r->row = row;
+	r->key = pid;
+	r->ts = now;
+	r->since = since;
+	barrier();
+	r->seq = i + 1;
+	count(LC_RELEASES);
+}
+
+/*
+ * At any task's end that took a lock a traced task waits on: who holds
+ * it from now.  A release the kernel does not report (none waited in
+ * its wait list: a mutex's or an rwsem's waiters may all be spinning) is
+ * then not taken for the start of the next holder's hold.
+ */
+static __always_inline void note_acquired(__u64 lock, __u64 now)
+{
+	struct lock_releases *rs = bpf_map_lookup_elem(&releases, &lock);
+
+	if (!rs)
+		return;
+	rs->acq_pid = (__u32)bpf_get_current_pid_tgid();
+	rs->acq_ts = now;
+}
+
+/* At a begin: the lock's entry, made if there is none. */
+static __always_inline void track_releases(__u64 lock)
+{
+	struct lock_releases *rs;
+
+	if (bpf_map_lookup_elem(&releases, &lock) ||
+	    bpf_map_update_elem(&releases, &lock, &no_releases, BPF_NOEXIST))
+		return;
+	rs = bpf_map_lookup_elem(&releases, &lock);
+	if (rs)
+		rs->born = bpf_ktime_get_ns();
+}
+
+/* A wait's shares: the first one found (the newest holder's) is the main
+ * one, the others go to their holders' rows, or into the main one when a
+ * holder has no row (the table full) or the program is nested. */
+struct shares {
+	__u64 main_ns, folded;
+	__u32 main_row, main_key;
+	bool have_main;
+};
+
+static __always_inline void share(struct shares *sh, __u32 row, __u32 key, __u64 ns,
+				  __u32 flags, __u32 nest)
+{
+	if (!sh->have_main) {
+		sh->have_main = true;
+		sh->main_row = row;
+		sh->main_key = key;
+		sh->main_ns = ns;
+	} else if (!nest && row && row_add(row - 1, ns, flags)) {
+		count(LC_SHARES);
+	} else {
+		sh->folded += ns;
+	}
+}
+
+/*
+ * The end of wait S at NOW: its holders at release.  S's row and key
+ * become the main share's, *NS its length; unchanged when no release
+ * ended the wait.
+ */
+static __always_inline void charge_releases(struct lock_slot *s, __u64 now, __u64 *ns, __u32 nest)
+{
+	struct lock_releases *rs = bpf_map_lookup_elem(&releases, &s->lock);
+	__u32 head, k, flags = s->flags & LCB_F_MASK;
+	__u64 ts = 0, known = 0, wait = now - s->ts;
+	struct shares sh = {};
+	bool lost = false;
+
+	if (!rs || rs->born > s->ts) {
+		count(LC_REL_LOST);
+		return;
+	}
+	head = *(volatile __u32 *)&rs->seq;
+	for (k = 0; k < LOCK_RELEASES; k++) {
+		__u32 idx = head - 1 - k, sq, row, key;
+		struct lock_release *r = &rs->r[idx & (LOCK_RELEASES - 1)];
+		__u64 since, part;
+
+		if (k >= head)
+			break;
+		sq = *(volatile __u32 *)&r->seq;
+		barrier();
+		ts = r->ts;
+		since = r->since;
+		row = r->row;
+		key = r->key;
+		barrier();
+		if (sq != *(volatile __u32 *)&r->seq || sq == 0)
+			continue;	/* a holder writes it now: after our end began */
+		if (sq != idx + 1) {
+			lost = true;	/* written over: more releases than kept */
+			break;
+		}
+		if (ts <= s->ts)
+			break;		/* before the wait */
+		if (ts > now)
+			continue;	/* released after our end began */
+		if (since < s->ts)
+			since = s->ts;
+		part = ts > since ? ts - since : 0;
+		if (!sh.have_main)
+			part += now - ts;
+		known += part;
+		share(&sh, row, key, part, flags, nest);
+	}
+	/* All kept releases fell inside the wait: older ones may too. */
+	if (k == LOCK_RELEASES && head > LOCK_RELEASES && ts > s->ts)
+		lost = true;
+	count(lost ? LC_REL_LOST : sh.have_main ? LC_REL_SEEN : LC_REL_NONE);
+	if (!sh.have_main)
+		return;
+	/* What no kept release covers (releases lost, or a hold whose
+	 * release the kernel did not report): the owner at the begin's. */
+	if (known < wait)
+		share(&sh, s->row, (__u32)s->key, wait - known, flags, nest);
+	s->row = sh.main_row;
+	s->key = sh.main_key;
+	*ns = sh.main_ns + sh.folded;
 }
 
 static __always_inline bool accepted(__u64 lock, __u32 flags)
@@ -1475,6 +1731,8 @@ static __always_inline void on_begin(void *ctx, struct lock_cpu_state *cs, __u64
 		s.flags |= LOCK_SLOT_FILTERED;
 	else
 		key_of(ctx, &w, &s, nest);
+	if (release_mode && !(s.flags & LOCK_SLOT_MASK))
+		track_releases(lock);
 	if (s.row)
 		warm_row(s.row - 1);
 	/* The wait starts now: our own cost above is not the lock's. */
@@ -1487,7 +1745,8 @@ static __always_inline void on_begin(void *ctx, struct lock_cpu_state *cs, __u64
 
 /* ---- The end: runs while the lock is held, so it does the least ---- */
 
-static __always_inline void on_end(void *ctx, struct lock_cpu_state *cs, __u64 lock, __u32 nest)
+static __always_inline void on_end(void *ctx, struct lock_cpu_state *cs, __u64 lock, int ret,
+				   __u32 nest)
 {
 	/*
 	 * Compared with the address the begin recorded, as a pointer: a
@@ -1496,9 +1755,10 @@ static __always_inline void on_end(void *ctx, struct lock_cpu_state *cs, __u64 l
 	 */
 	__u64 now = bpf_ktime_get_ns(), sp = (__u64)ctx, ns;
 	struct lock_slot s;
-	struct lock_stat *st;
 	bool found = false;
 
+	if (release_mode && !ret)
+		note_acquired(lock, now);
 	if (cs->depth)
 		found = POP(cs, LOCK_CPU_DEPTH, lock, sp, &s);
 	if (!found) {
@@ -1520,6 +1780,8 @@ static __always_inline void on_end(void *ctx, struct lock_cpu_state *cs, __u64 l
 	if ((__s64)ns < 0) {
 		count(LC_TIME_FAIL);
 		ns = 0;
+	} else if (release_mode) {
+		charge_releases(&s, now, &ns, nest);
 	}
 	/*
 	 * The second program, nested in an interrupt inside the first, sends
@@ -1527,25 +1789,8 @@ static __always_inline void on_end(void *ctx, struct lock_cpu_state *cs, __u64 l
 	 * this CPU's row, whose adds are therefore plain (no lock prefix
 	 * while the lock is held), and nothing else writes them.
 	 */
-	if (s.row && !nest) {
-		__u32 i = s.row - 1;
-		struct lock_row_sum *sum = bpf_map_lookup_elem(&row_sums, &i);
-
-		st = bpf_map_lookup_elem(&rows, &i);
-		if (sum && st) {
-			/* The sum of the rows' counts is the AGGR_HIT count
-			 * (user space). */
-			sum->total_ns += ns;
-			sum->count++;
-			/* Racy across CPUs: a lost update can only miss an
-			 * extreme, never a count or a total. */
-			if (st->max_ns < ns)
-				st->max_ns = ns;
-			if (st->min_ns > ns)
-				st->min_ns = ns;
-			return;
-		}
-	}
+	if (s.row && !nest && row_add(s.row - 1, ns, s.flags & LCB_F_MASK))
+		return;
 	if (s.flags & LOCK_SLOT_LOST) {
 		count(LC_LOST_RING);
 		return;
@@ -1690,7 +1935,7 @@ static __always_inline int run(__u64 *ctx, bool end, __u32 nest)
 		if (nest)
 			count(end ? LC_NESTED_END : LC_NESTED_BEGIN);
 		if (end)
-			on_end(ctx, cs, arg(ctx, 0), nest | as_nested);
+			on_end(ctx, cs, arg(ctx, 0), (int)arg(ctx, 1), nest | as_nested);
 		else
 			on_begin(ctx, cs, arg(ctx, 0), arg(ctx, 1), nest | as_nested,
 				 ctx_address(cs, ctx, nest));
@@ -1714,6 +1959,26 @@ SEC(sec "contention_end") int lock_end2_##path(__u64 *ctx) { return run(ctx, tru
 
 PROGS(btf, "frugal_tp_btf/")
 PROGS(raw, "raw_tp/")
+
+/* -o at release: the holders' side, loaded only where the kernel has it. */
+static __always_inline int run_release(__u64 *ctx)
+{
+	if (!do_nothing && !stopped)
+		on_release(ctx, arg(ctx, 0));
+	return 0;
+}
+
+SEC("frugal_tp_btf/contended_release")
+int lock_release_btf(__u64 *ctx)
+{
+	return run_release(ctx);
+}
+
+SEC("raw_tp/contended_release")
+int lock_release_raw(__u64 *ctx)
+{
+	return run_release(ctx);
+}
 
 /* With a command to run: its new processes become targets too. */
 static __always_inline int on_fork(__u64 child)

@@ -23,6 +23,9 @@
 /* Extra flags we add in -l mode: what kind of per-task lock this was. */
 #define LOCK_F_MMAP_LOCK	(1U << 16)
 #define LOCK_F_SIGLOCK		(1U << 17)
+/* -o at release: a row a release made, whose lock's type the first wait
+ * charged to it tells (until then, "unknown"). */
+#define LOCK_F_HOLDER		(1U << 19)
 
 /* Bounds.  The map sizes are set by the user (-M); these are hard limits. */
 #define LOCK_MAX_STACK		64	/* --max-stack + --stack-skip */
@@ -34,6 +37,8 @@
 #define LOCK_COMM_LEN		16
 #define LOCK_SLAB_LEN		32	/* -l: a slab cache's name */
 #define LOCK_OWNER_FRAMES	16	/* -o -v: frames of the owner's stack */
+#define LOCK_RELEASES		16	/* -o at release: a lock's last contended releases kept */
+#define LOCK_RELEASE_LOCKS	1024	/* -o at release: locks whose releases are kept */
 /* The filter maps' bounds, as the loader sizes them (user space only). */
 #define LOCK_MAX_TARGETS	1024	/* -p, --tid */
 #define LOCK_MAX_ADDRS		64	/* -L */
@@ -48,6 +53,13 @@
 #define LOCK_STACK_WINDOW	1024
 #define LOCK_THREAD_SIZE	16384	/* x86-64 kernel stacks: size and alignment */
 #define LOCK_MISMATCH_FRAMES	16	/* --stack-check keeps the first difference */
+
+/* -o: which holder a wait is charged to (--owner-at). */
+enum lock_owner_at {
+	LOCK_OWNER_AT_ANY,	/* at release where the kernel can, else at begin */
+	LOCK_OWNER_AT_BEGIN,	/* the owner the lock records when the wait begins */
+	LOCK_OWNER_AT_RELEASE,	/* the holders that release it during the wait */
+};
 
 enum lock_aggr {
 	LOCK_AGGR_CALLER,	/* key: hash of the kernel call stack */
@@ -143,6 +155,31 @@ struct lock_rec_def {
 };
 
 /*
+ * -o where the kernel has lock:contended_release (Linux 7.x): the last
+ * LOCK_RELEASES contended releases of a lock a traced task waits on, a
+ * ring written by the releasing holders and read by each waiter at its
+ * end (lock.bpf.c, "Holders at release").  SEQ of an entry is 1 + its
+ * number in the ring's SEQ order, or 0 while a holder writes it.
+ */
+struct lock_release {
+	__u64 ts;		/* when the holder released */
+	__u64 since;		/* the lock's contended release before (0: none seen) */
+	__u32 row;		/* 1 + the holder's row; 0: the table was full */
+	__u32 key;		/* the holder's thread id */
+	__u32 seq;
+	__u32 pad;
+};
+
+struct lock_releases {
+	__u64 born;		/* when the entry was made: a wait older than it lost its ring */
+	__u64 last;		/* the last release's ts */
+	__u64 acq_ts;		/* the last contended acquisition (any task's): when */
+	__u32 acq_pid;		/* ... and by whom */
+	__u32 seq;		/* releases written so far */
+	struct lock_release r[LOCK_RELEASES];
+};
+
+/*
  * Which stack a target is selected by (the `targets` map's key).
  */
 enum lock_target {
@@ -184,8 +221,10 @@ struct lock_cpu_state {
  * Every end of a traced task lands in exactly one of AGGR_HIT, OVERFLOW,
  * LOST_RING, FILTERED and UNMATCHED, and their sum is the completed count.
  * User space computes ENDS, and AGGR_HIT as the sum of the kernel rows'
- * counts, so that an end adding to a row counts nothing else.  The
- * report's rows sum to AGGR_HIT + the wait records merged from the buffers.
+ * counts less SHARES, so that an end adding to a row counts nothing else.
+ * The report's rows sum to AGGR_HIT + SHARES + the wait records merged
+ * from the buffers (SHARES: -o at release, a wait behind several holders
+ * counts once in each one's row).
  */
 enum lock_counter {
 	LC_BEGINS,		/* contention_begin events of traced tasks */
@@ -209,6 +248,12 @@ enum lock_counter {
 	LC_NESTED_BEGIN,	/* begins the kernel skipped for the first program, taken by the second */
 	LC_NESTED_END,		/* the same for ends */
 	LC_DEFS,		/* key definitions sent to the buffers */
+	/* -o at release (lock:contended_release) */
+	LC_RELEASES,		/* contended releases of traced waits' locks, recorded */
+	LC_SHARES,		/* a wait's shares beyond its first, added to holders' rows */
+	LC_REL_SEEN,		/* waits charged to the holders that released during them */
+	LC_REL_NONE,		/* waits no contended release ended: owner at begin */
+	LC_REL_LOST,		/* waits whose releases were not all kept: the rest at begin */
 	LC_NR,
 };
 

@@ -23,7 +23,7 @@ enum {
 	OPT_TID = CLI_OPT_LONG, OPT_MAX_STACK, OPT_STACK_SKIP, OPT_JSON, OPT_RING,
 	OPT_RAW_TP, OPT_NO_WALK, OPT_STACK_CHECK, OPT_FLOOR, OPT_AS_NESTED,
 	OPT_SKIP_NESTED, OPT_NESTED, OPT_FOLDED, OPT_WEIGHT, OPT_SVG, OPT_PPROF,
-	OPT_OUTPUT, OPT_USER_ONLY, OPT_USTACK, OPT_DEBUG_DIR,
+	OPT_OUTPUT, OPT_USER_ONLY, OPT_USTACK, OPT_DEBUG_DIR, OPT_OWNER_AT,
 };
 
 /* The -F fields and -k keys, in enum lock_sort's order. */
@@ -48,6 +48,18 @@ static const char *sort_word(unsigned int i)
 static const char *weight_word(unsigned int i)
 {
 	return i < NR_WEIGHT ? weight_names[i] : NULL;
+}
+
+/* --owner-at's words, by enum lock_owner_at. */
+static const char *owner_at_word(unsigned int i)
+{
+	static const char *const names[] = {
+		[LOCK_OWNER_AT_ANY] = "auto",
+		[LOCK_OWNER_AT_BEGIN] = "begin",
+		[LOCK_OWNER_AT_RELEASE] = "release",
+	};
+
+	return i < sizeof(names) / sizeof(names[0]) ? names[i] : NULL;
 }
 
 /*
@@ -208,7 +220,8 @@ const struct cli_opt lock_cli_opts[] = {
 	CLI_OPT_CALLBACK("threads", 't', no_argument, NULL, "aggregate by task", set_mode, LOCK_AGGR_TASK),
 	CLI_OPT_CALLBACK("lock-addr", 'l', no_argument, NULL, "aggregate by lock", set_mode, LOCK_AGGR_ADDR),
 	CLI_OPT_CALLBACK("lock-cgroup", 'g', no_argument, NULL, "aggregate by cgroup", set_mode, LOCK_AGGR_CGROUP),
-	CLI_OPT_BOOL("lock-owner", 'o', LO, owner, true, "by the lock's owner when the wait began (mutex, rwsem writer, rt-mutex); implies -t"),
+	CLI_OPT_BOOL("lock-owner", 'o', LO, owner, true, "by the locks' holders: those that released the lock during the wait (Linux 7.x), else the owner when it began (mutex, rwsem writer, rt-mutex); implies -t"),
+	CLI_OPT_WORD("owner-at", OPT_OWNER_AT, LO, owner_at, owner_at_word, "point", "WHEN", "-o: release (the holders releasing during the wait: lock:contended_release), begin (the owner when it began), or auto (default: release where the kernel can)"),
 	CLI_OPT_GROUP("How long"),
 	CLI_OPT_DOUBLE("duration", 'd', LO, duration, 0.001, 1e7, "SECS", "stop after SECS seconds"),
 	CLI_OPT_DOUBLE("interval", 'I', LO, interval, 0.01, 1e7, "SECS", "a report every SECS seconds, each of its interval (table, CSV, JSON Lines)"),
@@ -343,6 +356,8 @@ static int check_options(struct lock_opts *o, int nmodes, bool have_cmd)
 		o->mode = LOCK_AGGR_TASK;
 	if (o->owner && o->mode != LOCK_AGGR_TASK)
 		return cli_usage_err("-o cannot be combined with -l or -g");
+	if (o->owner_at && !o->owner)
+		return cli_usage_err("--owner-at needs -o");
 	if (o->top && (o->nformats || o->nfiles || o->output))
 		return cli_usage_err("top cannot be combined with --json, -x, --folded, --svg, --pprof or --output");
 	if (o->top && !o->interval)

@@ -61,6 +61,7 @@ struct lock_opts {
 	bool top;			/* frugal lock top: the live view */
 	bool quiet;			/* -q: no logs, even with -v */
 	bool owner;			/* -o: -t's rows are the owners, not the waiters */
+	unsigned int owner_at;		/* --owner-at: enum lock_owner_at */
 	bool user;			/* -U: futex waits too */
 	bool user_only;			/* --user-only: futex waits alone */
 	unsigned int ustack_size;	/* --user-stack-size: bytes copied per wait */

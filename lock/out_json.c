@@ -53,8 +53,11 @@ static void header(struct lock_out *out)
 	FILE *f = out->f;
 
 	fprintf(f, "{\"tool\":\"frugal lock\",\"mode\":\"%s\"", mode_names[rc->mode]);
-	if (rc->owner)	/* -o: the task rows are the locks' owners */
+	if (rc->owner) {	/* -o: the task rows are the locks' owners */
 		fprintf(f, ",\"owner\":true");
+		put_member(f, "owner_at", ri->owner_at ? ri->owner_at : "");
+		put_member(f, "owner_why", ri->owner_why ? ri->owner_why : "");
+	}
 	/* true: runs nested in ours were counted, not taken (no --nested) */
 	fprintf(f, ",\"skip_nested\":%s", rc->skip_nested ? "true" : "false");
 	if (ri->interval)
@@ -152,9 +155,11 @@ static void accounting(struct lock_out *out, const struct lock_accounting *a,
 	if (a->have_stats)
 		fprintf(f, "{\"begin_run_cnt\":%" PRIu64 ",\"begin_run_time_ns\":%" PRIu64
 			",\"end_run_cnt\":%" PRIu64 ",\"end_run_time_ns\":%" PRIu64
-			",\"begin2_run_cnt\":%" PRIu64 ",\"end2_run_cnt\":%" PRIu64 "}",
+			",\"begin2_run_cnt\":%" PRIu64 ",\"end2_run_cnt\":%" PRIu64
+			",\"release_run_cnt\":%" PRIu64 ",\"release_run_time_ns\":%" PRIu64
+			",\"release_recursion_misses\":%" PRIu64 "}",
 			a->begin_runs, a->begin_ns, a->end_runs, a->end_ns, a->begin2_runs,
-			a->end2_runs);
+			a->end2_runs, a->release_runs, a->release_ns, a->release_misses);
 	else
 		fprintf(f, "null");
 	if (a->user && (a->u_begin_ns || a->u_end_ns))

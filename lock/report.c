@@ -439,6 +439,15 @@ static size_t acct_lines(const struct lock_accounting *a, uint64_t rows_sum,
 	L("in_rows", "  in rows (all of them, printed or not)", rows_sum);
 	L("aggregated_in_kernel", "    aggregated in kernel", c[LC_AGGR_HIT]);
 	L("merged_from_overflow", "    merged from overflow ring", a->merged);
+	if (a->at_release) {
+		L("shares", "    shares of waits behind several holders (-o)", c[LC_SHARES]);
+		L("releases", "contended releases recorded (-o)", c[LC_RELEASES]);
+		L("at_release", "waits charged to holders at release (-o)", c[LC_REL_SEEN]);
+		L("owner_at_begin", "waits no release ended: to the owner at begin (-o)",
+		  c[LC_REL_NONE]);
+		L("releases_lost", "waits with releases not kept: partly at begin (-o)",
+		  c[LC_REL_LOST]);
+	}
 	L("filtered", "  filtered out (-Y/-L/-S)", c[LC_FILTERED]);
 	L("lost_no_begin", "  lost: begin not seen (before start, or dropped)", c[LC_UNMATCHED]);
 	L("lost_ringbuf", "  lost: ring buffer full", c[LC_LOST_RING]);
@@ -511,12 +520,20 @@ void lock_out__accounting_text(struct lock_out *out, const struct lock_accountin
 	size_t i;
 
 	fprintf(f, "%s\n%s=== accounting ===\n", prefix, prefix);
+	if (out->ri->owner_at)
+		fprintf(f, "%sowners: %s (%s)\n", prefix, !strcmp(out->ri->owner_at, "release") ?
+			"the holders that released the lock during each wait" :
+			"the lock's owner when each wait began", out->ri->owner_why);
 	for (i = 0; i < n; i++)
 		fprintf(f, "%s%-52s %12" PRIu64 "\n", prefix, l[i].text, l[i].v);
 	if (a->have_stats)
-		fprintf(f, "%sBPF cost per event: begin %.0f ns, end %.0f ns\n", prefix,
+		fprintf(f, "%sBPF cost per event: begin %.0f ns, end %.0f ns", prefix,
 			a->begin_runs ? (double)a->begin_ns / a->begin_runs : 0.0,
 			a->end_runs ? (double)a->end_ns / a->end_runs : 0.0);
+	if (a->have_stats && a->release_runs)
+		fprintf(f, ", release %.0f ns", (double)a->release_ns / a->release_runs);
+	if (a->have_stats)
+		fputc('\n', f);
 	if (a->user && (a->u_begin_ns || a->u_end_ns))
 		fprintf(f, "%sBPF cost per futex wait: entry %.0f ns, return %.0f ns; "
 			"unwinding %.1f us a stack\n", prefix,

@@ -60,6 +60,9 @@ struct lock_run_info {
 	const char *kernel;
 	const char *command;		/* NULL without one */
 	const struct lock_ustacks *ustacks;	/* -U: the user frames' names */
+	/* -o: "release" (the holders that released during each wait) or
+	 * "begin" (the owner when it began), and why; NULL without -o */
+	const char *owner_at, *owner_why;
 	int exit_status;
 };
 

@@ -421,6 +421,14 @@ static void run_info(struct run *r, struct lock_collect *c, struct lock_run_info
 		snprintf(r->cmdline + strlen(r->cmdline), sizeof(r->cmdline) - strlen(r->cmdline),
 			 "%s%s", i ? " " : "", r->cmd[i]);
 	ri->attach = lock_collect__path(c);
+	if (r->o->owner) {
+		bool rel = lock_collect__at_release(c);
+
+		ri->owner_at = rel ? "release" : "begin";
+		ri->owner_why = rel ? "lock:contended_release" :
+				r->o->owner_at == LOCK_OWNER_AT_BEGIN ? "--owner-at begin" :
+				"this kernel has no lock:contended_release";
+	}
 	ri->ustacks = lock_collect__ustacks(c);
 	ri->seconds = r->seconds;
 	if (r->o->interval) {

@@ -51,6 +51,8 @@ const char *lock_type_name(uint32_t flags)
 		i = (flags & LOCK_UTYPE_MASK) >> LOCK_UTYPE_SHIFT;
 		return i < LOCK_U_NR ? user_types[i] : "futex";
 	}
+	if (flags & LOCK_F_HOLDER)
+		return "unknown";
 	flags &= LCB_F_MASK;
 	for (i = 0; i < NR_TYPES; i++)
 		if (lock_types[i].flags == flags)

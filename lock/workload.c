@@ -50,6 +50,10 @@ struct bench {
 	int memfd;			/* --owner: the file whose inode lock is held */
 	char *holder_buf;		/* --owner: what the holder writes, HOLDER_BYTES */
 	pid_t holder_tid;		/* --owner: the holder's thread id, said at the end */
+	double waiter_pause;		/* --waiter-pause: seconds between a waiter's writes */
+	/* --owner: the workers' own timing of their writes, said at the end */
+	unsigned long long holder_writes, holder_ns, holder_max_ns, waiter_writes, waiter_ns;
+	bool timing_said;
 	double duration, delay, hold;
 	struct bench_clock *clk;	/* shared with the pipe processes */
 	int done[2];			/* a byte from each worker whose run is over */
@@ -128,16 +132,26 @@ static void *mmap_worker(void *arg)
 /*
  * --owner: a write to a shmem file holds its inode's i_rwsem throughout the
  * copy; 8 MB takes milliseconds here, a page microseconds.  The waiters
- * pause between writes so that they mostly wait on the holder, not on
- * each other: owner mode must find the holder behind most of the wait.
+ * pause between writes (--waiter-pause, 1 ms by default) so that they
+ * mostly wait on the holder, not on each other: owner mode must find the
+ * holder behind most of the wait.  Without a pause they also wait on each
+ * other, behind holds of microseconds.  Each worker times its writes (the
+ * wait for the lock, the hold and the copy): the bench says the totals.
  */
 #define HOLDER_BYTES	(8 << 20)
-#define WAITER_PAUSE_NS	1000000
+
+static unsigned long long now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000ULL + t.tv_nsec;
+}
 
 static void *holder(void *arg)
 {
 	struct bench *b = arg;
-	unsigned int n = 0;
+	unsigned long long t, ns = 0, max = 0, n = 0;
 
 	/* Named before anything it does can make others wait (frugal keeps
 	 * the comm a task had at its first contention). */
@@ -145,9 +159,16 @@ static void *holder(void *arg)
 	b->holder_tid = gettid();
 	start_line(b);
 	do {
+		t = now_ns();
 		if (pwrite(b->memfd, b->holder_buf, HOLDER_BYTES, 0) < 0)
 			break;
+		t = now_ns() - t;
+		ns += t;
+		max = t > max ? t : max;
 	} while (++n, !past(&b->clk->stop));
+	b->holder_writes = n;
+	b->holder_ns = ns;
+	b->holder_max_ns = max;
 	worker_done(b);
 	wait_until(&b->clk->leave);
 	return NULL;
@@ -196,18 +217,26 @@ static void *pthread_worker(void *arg)
 
 static void *waiter(void *arg)
 {
-	const struct bench *b = arg;
-	struct timespec pause = { 0, WAITER_PAUSE_NS };
+	struct bench *b = arg;
+	long long p = (long long)(b->waiter_pause * 1e9);
+	struct timespec pause = { p / 1000000000, p % 1000000000 };
+	unsigned long long t, ns = 0, n = 0;
 	char page[4096];
 
 	prctl(PR_SET_NAME, "waiter");
 	memset(page, 'w', sizeof(page));
 	start_line(b);
 	do {
+		t = now_ns();
 		if (pwrite(b->memfd, page, sizeof(page), 0) < 0)
 			break;
-		nanosleep(&pause, NULL);
+		ns += now_ns() - t;
+		n++;
+		if (p)
+			nanosleep(&pause, NULL);
 	} while (!past(&b->clk->stop));
+	__atomic_fetch_add(&b->waiter_writes, n, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&b->waiter_ns, ns, __ATOMIC_RELAXED);
 	worker_done(b);
 	wait_until(&b->clk->leave);
 	return NULL;
@@ -314,7 +343,7 @@ fail:
 	return cli_err("fork", "%s", strerror(errno));
 }
 
-enum { OPT_DELAY = CLI_OPT_LONG, OPT_HOLD, OPT_OWNER, OPT_PTHREAD, OPT_USR1 };
+enum { OPT_DELAY = CLI_OPT_LONG, OPT_HOLD, OPT_OWNER, OPT_PTHREAD, OPT_USR1, OPT_PAUSE };
 
 const struct cli_opt lock_bench_cli_opts[] = {
 	{ "threads", 'T', required_argument, "N", "threads hammering mmap/mprotect/munmap (mmap_lock; default 4)" },
@@ -324,6 +353,7 @@ const struct cli_opt lock_bench_cli_opts[] = {
 	{ "start-on-usr1", OPT_USR1, no_argument, NULL, "create every worker, say 'ready', start when sent SIGUSR1 (not after --delay)" },
 	{ "hold", OPT_HOLD, required_argument, "SECS", "after the run, keep every worker alive SECS more seconds" },
 	{ "owner", OPT_OWNER, required_argument, "N", "also a 'holder' thread holding a file's inode lock, N 'waiter' threads" },
+	{ "waiter-pause", OPT_PAUSE, required_argument, "SECS", "--owner: a waiter's pause between its writes (default 0.001; 0: none)" },
 	{ "pthread", OPT_PTHREAD, required_argument, "N", "also N threads on one pthread mutex (user-space contention, for -U)" },
 	{ "help", 'h', no_argument, NULL, "this help" },
 	{ NULL, 0, 0, NULL, NULL },
@@ -340,6 +370,7 @@ static int parse_one(void *ctx, int c, const char *arg)
 	case OPT_DELAY: return cli_parse_double("--delay", arg, 0, 3600, &b->delay);
 	case OPT_HOLD: return cli_parse_double("--hold", arg, 0, 3600, &b->hold);
 	case OPT_OWNER: return cli_parse_u64("--owner", arg, 0, BENCH_MAX_TASKS, &b->owner);
+	case OPT_PAUSE: return cli_parse_double("--waiter-pause", arg, 0, 1, &b->waiter_pause);
 	case OPT_USR1: b->on_usr1 = true; return 0;
 	case OPT_PTHREAD: return cli_parse_u64("--pthread", arg, 0, BENCH_MAX_TASKS, &b->pthreads);
 	case 'h': b->help = true; return CLI_OPTS_STOP;
@@ -360,6 +391,17 @@ static int parse(int argc, char **argv, struct bench *b)
 	if (!b->threads && !b->procs && !b->owner && !b->pthreads)
 		return cli_usage_err("nothing to run: -T, -P, --owner and --pthread are all 0");
 	return 0;
+}
+
+/* --owner: the workers' own timing of their writes, said once. */
+static void owner_timing(struct bench *b)
+{
+	if (!b->owner || b->timing_said)
+		return;
+	b->timing_said = true;
+	fprintf(stderr, "frugal bench lock: holder: %llu writes, %.6f s in them (longest %.6f s); "
+		"waiters: %llu writes, %.6f s in them\n", b->holder_writes, b->holder_ns / 1e9,
+		b->holder_max_ns / 1e9, b->waiter_writes, b->waiter_ns / 1e9);
 }
 
 /* Wait for N workers' bytes, but never past the end of --hold (a worker
@@ -488,8 +530,8 @@ static int wait_usr1(void)
 
 int lock_bench_main(int argc, char **argv)
 {
-	struct bench b = { .threads = 4, .procs = 4, .duration = 2, .done = { -1, -1 },
-			   .gate = { -1, -1 }, .memfd = -1 };
+	struct bench b = { .threads = 4, .procs = 4, .duration = 2, .waiter_pause = 0.001,
+			   .done = { -1, -1 }, .gate = { -1, -1 }, .memfd = -1 };
 	pthread_t *tids = NULL;
 	pid_t *pids = NULL;
 	unsigned int npids = 0, i, nthreads = 0;
@@ -582,8 +624,11 @@ int lock_bench_main(int argc, char **argv)
 	 * stop their tracers on this line, during --hold, rather than after a
 	 * sleep).
 	 */
-	if (wait_done(&b, nthreads + (npids ? npids - 1 : 0)) && wait_parked(&b, pids, npids))
+	if (wait_done(&b, nthreads + (npids ? npids - 1 : 0)) && wait_parked(&b, pids, npids)) {
+		/* Said before "run over", on which tests stop (and kill us). */
+		owner_timing(&b);
 		fprintf(stderr, "frugal bench lock: run over\n");
+	}
 out:
 	/* Workers still at the gate pass it into a run that is already over. */
 	if (b.gate[1] >= 0)
@@ -599,8 +644,10 @@ out:
 			b.threads, b.procs, b.owner, b.pthreads, b.mutex_ops, b.duration);
 	/* A row keyed by the holder's id may carry the name it had before it
 	 * named itself (frugal keeps a task's first comm): tests match its id. */
-	if (!err && b.owner)
+	if (!err && b.owner) {
 		fprintf(stderr, "frugal bench lock: the holder is thread %d\n", (int)b.holder_tid);
+		owner_timing(&b);
+	}
 	if (b.done[0] >= 0) {
 		close(b.done[0]);
 		close(b.done[1]);

@@ -26,6 +26,21 @@ run_over "$_tmp/ob" $b
 kill -INT $f; wait $f; kill $b; wait $b 2>/dev/null
 check "owner: -o implies -t (task rows), and JSON says they are owners" \
 	test "$(json "$_tmp/o.json" 'd["mode"], d.get("owner")')" = "('task', True)"
+# Which holder a wait is charged to: the holders at release where the
+# kernel has lock:contended_release (Linux 7.x: tests/kernels/check.py
+# checks them there), else the owner at begin, and the report says which.
+if grep -q "contended_release yes" "$_tmp/o.err"; then
+	check "owner: at release, where the kernel has lock:contended_release" test "$(json "$_tmp/o.json" \
+		'd["owner_at"], d["owner_why"]')" = "('release', 'lock:contended_release')"
+else
+	check "owner: at begin, and JSON says why (no lock:contended_release here)" test "$(json "$_tmp/o.json" \
+		'd["owner_at"], d["owner_why"], "shares" in d["accounting"]')" = \
+		"('begin', 'this kernel has no lock:contended_release', False)"
+	expect_exit "--owner-at release is refused without lock:contended_release" 1 \
+		"$FRUGAL" lock -o --owner-at release -d 0.1
+	check "--owner-at release: one line says why" \
+		test "$(grep -c 'no lock:contended_release event' "$_tmp/stderr")" = 1
+fi
 check "owner: the holder is a row" test "$(json "$_tmp/o.json" \
 	'any(r["comm"] == "holder" for r in d["rows"])')" = True
 # Of the waits that began with an owner recorded: a wait that began while
@@ -59,6 +74,8 @@ fi
 check "without -o, the waiters are the rows that wait most on the rwsem" test "$(json "$_tmp/t.json" \
 	'max(d["rows"], key=lambda r: r["wait_total_ns"])["comm"]')" = waiter
 expect_exit "-o with -l is refused" 2 "$FRUGAL" lock -o -l
+expect_exit "--owner-at without -o is refused" 2 "$FRUGAL" lock --owner-at begin -d 0.1
+expect_exit "--owner-at takes begin, release or auto" 2 "$FRUGAL" lock -o --owner-at end -d 0.1
 
 # -l: a lock in a slab object is named by its cache, as perf names it; the
 # holder's file's inode lock is in shmem_inode_cache.

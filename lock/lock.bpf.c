@@ -1485,10 +1485,10 @@ static __always_inline bool row_add(__u32 i, __u64 ns, __u32 flags)
  * lock:contended_release, in its own context: it appends itself, the time
  * and when its hold began (SINCE) to the lock's ring (struct
  * lock_releases), if a traced task waits on that lock (its begin made the
- * entry).  SINCE is the lock's previous reported release, or the holder's
- * own contended acquisition if that came later: the kernel reports a
- * release only when a waiter sleeps in the lock's wait list, not while
- * all of them spin.  A wait's end reads the ring back from the newest
+ * entry).  SINCE is the lock's previous reported release, or its last
+ * contended acquisition (any task's) if that came later: the kernel
+ * reports a release only when a waiter sleeps in the lock's wait list,
+ * not while all of them spin.  A wait's end reads the ring back from the newest
  * release to the first after its begin, and charges each holder its part
  * of the wait, from SINCE (or the wait's begin) to its release; the
  * newest one also the rest up to the end (the wake-up its release
@@ -1501,9 +1501,13 @@ static __always_inline bool row_add(__u32 i, __u64 ns, __u32 flags)
  * the lock without one: LC_REL_NONE).
  */
 
-/* The holder's row, found or made, with its name and (-v) its stack at
- * this release; 1 + its index, or 0 when the table is full. */
-static __always_inline __u32 holder_row(void *ctx, __u32 pid)
+/*
+ * The holder's row, found or made, with its name; 1 + its index, or 0
+ * when the table is full.  -v: its stack at its longest hold (HOLD) so
+ * far, where it made waiters wait most: taken again only when a hold is
+ * longer.  Only the holder's own task writes its row's definition.
+ */
+static __always_inline __u32 holder_row(void *ctx, __u32 pid, __u64 hold)
 {
 	struct lock_slot s = { .key = pid };
 	struct lock_rec_def *d;
@@ -1513,12 +1517,12 @@ static __always_inline __u32 holder_row(void *ctx, __u32 pid)
 		__u32 row = *p;
 
 		d = bpf_map_lookup_elem(&row_defs, &row);
-		/* A row made at a begin (the owner then) has no stack yet;
-		 * the first frame is the claim, as in owner_stack_again(). */
-		if (owner_stacks && d && !d->tail.owner.stack[0] &&
-		    !__sync_val_compare_and_swap(&d->tail.owner.stack[0], 0, 1) &&
-		    bpf_get_stack(ctx, d->tail.owner.stack, sizeof(d->tail.owner.stack), 0) <= 0)
-			d->tail.owner.stack[0] = 0;
+		if (owner_stacks && d && (hold > d->tail.owner.hold_ns || !d->tail.owner.stack[0])) {
+			d->tail.owner.hold_ns = hold;
+			if (bpf_get_stack(ctx, d->tail.owner.stack, sizeof(d->tail.owner.stack),
+					  0) <= 0)
+				d->tail.owner.stack[0] = 0;
+		}
 		return row + 1;
 	}
 	d = bpf_map_lookup_elem(&scratch, &(__u32){ SCRATCH_RELEASE });
@@ -1530,6 +1534,7 @@ static __always_inline __u32 holder_row(void *ctx, __u32 pid)
 		__builtin_memset(d->tail.owner.stack, 0, sizeof(d->tail.owner.stack));
 		bpf_get_stack(ctx, d->tail.owner.stack, sizeof(d->tail.owner.stack), 0);
 		bpf_get_current_comm(d->tail.owner.comm, sizeof(d->tail.owner.comm));
+		d->tail.owner.hold_ns = hold;
 	} else {
 		bpf_get_current_comm(d->tail.comm, sizeof(d->tail.comm));
 	}
@@ -1547,13 +1552,13 @@ static __always_inline void on_release(void *ctx, __u64 lock)
 	if (!rs)
 		return;
 	pid = (__u32)bpf_get_current_pid_tgid();
-	row = holder_row(ctx, pid);
-	/* The lock is released right after: our own cost above is the holder's. */
 	now = bpf_ktime_get_ns();
 	since = __sync_lock_test_and_set(&rs->last, now);
-	/* Its hold began at its own contended acquisition, if that came later. */
-	if (rs->acq_pid == pid && rs->acq_ts > since)
+	/* A hold began at the last contended acquisition, if that came later
+	 * (the holder's own; or another's, whose release went unreported). */
+	if (rs->acq_ts > since)
 		since = rs->acq_ts;
+	row = holder_row(ctx, pid, since ? now - since : 0);
 	i = __sync_fetch_and_add(&rs->seq, 1);
 	r = &rs->r[i & (LOCK_RELEASES - 1)];
 	r->seq = 0;
@@ -1579,7 +1584,6 @@ static __always_inline void note_acquired(__u64 lock, __u64 now)
 
 	if (!rs)
 		return;
-	rs->acq_pid = (__u32)bpf_get_current_pid_tgid();
 	rs->acq_ts = now;
 }
 

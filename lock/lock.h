@@ -116,6 +116,7 @@ union lock_tail {
 	struct {			/* -o -v: the owner's stack, then its comm */
 		__u64 stack[LOCK_OWNER_FRAMES];
 		char comm[LOCK_COMM_LEN];
+		__u64 hold_ns;		/* at release: the hold whose release it is */
 	} owner;
 };
 
@@ -173,9 +174,9 @@ struct lock_release {
 struct lock_releases {
 	__u64 born;		/* when the entry was made: a wait older than it lost its ring */
 	__u64 last;		/* the last release's ts */
-	__u64 acq_ts;		/* the last contended acquisition (any task's): when */
-	__u32 acq_pid;		/* ... and by whom */
+	__u64 acq_ts;		/* the last contended acquisition (any task's) */
 	__u32 seq;		/* releases written so far */
+	__u32 pad;
 	struct lock_release r[LOCK_RELEASES];
 };
 

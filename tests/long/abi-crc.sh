@@ -45,12 +45,20 @@ check "abi-crc: under 500 MB" test "$kb" -lt 512000
 # list: compared again, none may have BTF on either side.
 python3 "$TOP/tests/long/abi-crc.py" vmlinux "$A/Module.symvers" "$B/Module.symvers" \
 	"$_tmp/report.json" "$_tmp/missed" > "$_tmp/stats"
-sed 's/^/# /' "$_tmp/stats"
-stat() { awk -v k="$1" '$1 == k { print $2 }' "$_tmp/stats"; }
-check "abi-crc: removed = Module.symvers' removed" test "$(stat removed_equal)" = 1
-check "abi-crc: added = Module.symvers' added" test "$(stat added_equal)" = 1
-check "abi-crc: precision against the CRCs >= 90%" awk -v p="$(stat precision)" 'BEGIN { exit !(p >= 0.9) }'
-check "abi-crc: recall against the CRCs >= 90%" awk -v p="$(stat recall)" 'BEGIN { exit !(p >= 0.9) }'
+# scores STATS PREFIX SUFFIX: abi-crc.py's lines in STATS said (after
+# "# PREFIX"), then checked, named "abi-crc: PREFIXremoved ...", "...
+# precisionSUFFIX >= 90%": the added and removed sets are Module.symvers',
+# precision and recall against the CRCs are 90% at least.
+scores() {
+	local f=$1 p=$2 s=$3
+	sed "s/^/# $p/" "$f"
+	stat() { awk -v k="$1" '$1 == k { print $2 }' "$f"; }
+	check "abi-crc: ${p}removed = Module.symvers' removed" test "$(stat removed_equal)" = 1
+	check "abi-crc: ${p}added = Module.symvers' added" test "$(stat added_equal)" = 1
+	check "abi-crc: ${p}precision$s >= 90%" awk -v p="$(stat precision)" 'BEGIN { exit !(p >= 0.9) }'
+	check "abi-crc: ${p}recall$s >= 90%" awk -v p="$(stat recall)" 'BEGIN { exit !(p >= 0.9) }'
+}
+scores "$_tmp/stats" "" " against the CRCs"
 if [ -s "$_tmp/missed" ]; then
 	expect_exit "abi-crc: the CRC changes not reported, compared by name" 0 "$FRUGAL" btf abi \
 		--symbols "$_tmp/missed" "$A/vmlinux" "$B/vmlinux"
@@ -76,12 +84,7 @@ b = {(s["name"], s["status"]) for s in v["symbols"]}
 sys.exit(a != b)' "$_tmp/tree.json" "$_tmp/report.json"
 python3 "$TOP/tests/long/abi-crc.py" modules "$A/Module.symvers" "$B/Module.symvers" \
 	"$_tmp/tree.json" > "$_tmp/mstats"
-sed 's/^/# modules: /' "$_tmp/mstats"
-mstat() { awk -v k="$1" '$1 == k { print $2 }' "$_tmp/mstats"; }
-check "abi-crc: modules: removed = Module.symvers' removed" test "$(mstat removed_equal)" = 1
-check "abi-crc: modules: added = Module.symvers' added" test "$(mstat added_equal)" = 1
-check "abi-crc: modules: precision >= 90%" awk -v p="$(mstat precision)" 'BEGIN { exit !(p >= 0.9) }'
-check "abi-crc: modules: recall >= 90%" awk -v p="$(mstat recall)" 'BEGIN { exit !(p >= 0.9) }'
+scores "$_tmp/mstats" "modules: " ""
 
 # A module on the other ABI's vmlinux: its release tells; on that vmlinux's
 # raw BTF (no release), its BTF does.

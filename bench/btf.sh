@@ -92,6 +92,67 @@ same() {
 	done
 	echo yes
 }
+# rounds N: N rounds over VMLINUX, -j1 then -j2, pahole then frugal, each
+# round's runs interleaved; the file read first so that both tools start
+# with it in the page cache.
+rounds() {
+	local r j
+	cat "$VMLINUX" > /dev/null
+	printf '%-5s %-7s %-4s %8s %8s %9s\n' round tool jobs cpu_s wall_s rss_MiB
+	for r in $(seq 1 "$1"); do
+		for j in 1 2; do
+			run pahole "$j" "$r"
+			run frugal "$j" "$r"
+		done
+	done
+	echo
+}
+# pickmods KDIR: KDIR's modules into $tmp/mods (BENCH_MODULES of them spread
+# by size, or all); their number in total.
+pickmods() {
+	awk '{ print $2 }' "$1/modules.list" > "$tmp/mods"
+	total=$(wc -l < "$tmp/mods")
+	if [ -n "${BENCH_MODULES:-}" ] && [ "$BENCH_MODULES" -lt "$total" ]; then
+		awk -v n="$BENCH_MODULES" -v t="$total" 'BEGIN { for (i = 0; i < n; i++) pick[int(i * (t - 1) / (n > 1 ? n - 1 : 1)) + 1] = 1 }
+			pick[NR]' "$tmp/mods" > "$tmp/mods.n"
+		mv "$tmp/mods.n" "$tmp/mods"
+	fi
+}
+# modpass TOOL BASE KDIR LIMIT: every module of $tmp/mods once, each tool
+# on its own vmlinux BTF BASE, two at a time as a build's make -j2 runs them
+# (each single-threaded as a module is); pahole under `timeout LIMIT` (0:
+# none).  "cpu rss name" per module in $tmp/TOOL.mods, a HUNG one as
+# "- - name"; the pass's wall in $tmp/TOOL.wall.
+modpass() {
+	local t0 t1
+	mkdir -p "$tmp/$1.out"
+	COMPAT_S="${COMPAT[*]}"
+	export GTIME FRUGAL PAHOLE FEATS COMPAT_S tmp
+	t0=$(date +%s.%N)
+	# shellcheck disable=SC2016
+	xargs -P2 -I{} bash -c '
+		tool=$1 base=$2 k=$3 limit=$4 m=$5 n=${5//\//_} rc=0
+		if [ "$tool" = pahole ]; then cmd=(timeout "$limit" "$PAHOLE" -J)
+		else cmd=("$FRUGAL" btf encode $COMPAT_S); fi
+		"$GTIME" -f "%U %S %M" -o "$tmp/$tool.out/$n.time" "${cmd[@]}" -j1 $FEATS \
+			--btf_base="$base" --btf_encode_detached="$tmp/$tool.out/$n.btf" \
+			"$k/modules/$m" >/dev/null 2>&1 || rc=$?
+		rm -f "$tmp/$tool.out/$n.btf"
+		if [ $rc = 124 ]; then echo "- - $m"; exit 0; fi
+		[ $rc = 0 ] || echo "bench-btf: $tool failed on $m" >&2
+		read -r u s r < <(tail -1 "$tmp/$tool.out/$n.time")
+		echo "$(awk -v u="$u" -v s="$s" "BEGIN { print u + s }") $r $m"' _ "$1" "$2" "$3" "$4" {} \
+		< "$tmp/mods" > "$tmp/$1.mods"
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", b - a }' > "$tmp/$1.wall"
+}
+# modstat TOOL: total cpu, wall, largest rss (KiB), its module, median rss
+# (KiB), HUNG modules left out.
+modstat() {
+	grep -v '^- ' "$tmp/$1.mods" | sort -n -k2,2 | awk -v w="$(cat "$tmp/$1.wall")" '
+		{ cpu += $1; rss[NR] = $2; name[NR] = $3 }
+		END { printf "%.2f %s %d %s %d\n", cpu, w, rss[NR], name[NR], rss[int((NR + 1) / 2)] }'
+}
 
 if [ "${BENCH_ONLY_132:-0}" != 1 ]; then
 [ -x "$PAHOLE" ] || { echo "bench-btf: no pahole at $PAHOLE (package dwarves)" >&2; exit 1; }
@@ -99,16 +160,7 @@ KDIR=$(bash "$TOP/scripts/fetch-kernel-dbg.sh")
 VMLINUX=$(readlink -f "$KDIR/vmlinux")
 echo "bench-btf: $(cat "$KDIR/PACKAGE"), $(basename "$VMLINUX"), $(( $(stat -c %s "$VMLINUX") >> 20 )) MiB"
 echo "features: $FEATS; pahole $("$PAHOLE" --version); $(nproc) CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-cat "$VMLINUX" > /dev/null	# both tools start with the file in the page cache
-printf '%-5s %-7s %-4s %8s %8s %9s\n' round tool jobs cpu_s wall_s rss_MiB
-for r in $(seq 1 "$ROUNDS"); do
-	for j in 1 2; do
-		run pahole "$j" "$r"
-		run frugal "$j" "$r"
-	done
-done
-
-echo
+rounds "$ROUNDS"
 printf '%-14s %14s %14s %8s\n' "" pahole frugal ratio
 line "-j1 CPU" 3 1 1 s 0.6
 line "-j1 wall" 4 1 1 s ""
@@ -138,15 +190,7 @@ PAHOLE=$P130 FEATS=$F612 VMLINUX=$V612
 rm -f "$tmp"/*.btf	# part 1's outputs share the names
 echo "bench-btf: $(cat "$K612/PACKAGE"), $(basename "$V612"), $(( $(stat -c %s "$V612") >> 20 )) MiB"
 echo "features: $F612; pahole $("$P130" --version) (trixie's, through its own ld.so); load average $(cut -d' ' -f1-3 /proc/loadavg)"
-cat "$V612" > /dev/null
-printf '%-5s %-7s %-4s %8s %8s %9s\n' round tool jobs cpu_s wall_s rss_MiB
-for r in $(seq 1 "$ROUNDS_612"); do
-	for j in 1 2; do
-		run pahole "$j" "$r"
-		run frugal "$j" "$r"
-	done
-done
-echo
+rounds "$ROUNDS_612"
 echo "medians of $ROUNDS_612 rounds:"
 printf '%-14s %14s %14s %8s\n' "" "pahole 1.30" frugal ratio
 # The targets of 6.12's vmlinux against pahole 1.30 (docs/btf-encode.md).
@@ -184,44 +228,11 @@ for w in raw die; do
 		echo "  the walkers DISAGREE on what they met (libdw, $w)"
 done
 
-# The modules: each tool on its own vmlinux BTF, as a build's make -j2 runs
-# them (two encoders at a time, each single-threaded as a module is).
-awk '{ print $2 }' "$K612/modules.list" > "$tmp/mods"
-total=$(wc -l < "$tmp/mods")
-if [ -n "${BENCH_MODULES:-}" ] && [ "$BENCH_MODULES" -lt "$total" ]; then
-	awk -v n="$BENCH_MODULES" -v t="$total" 'BEGIN { for (i = 0; i < n; i++) pick[int(i * (t - 1) / (n > 1 ? n - 1 : 1)) + 1] = 1 }
-		pick[NR]' "$tmp/mods" > "$tmp/mods.n"
-	mv "$tmp/mods.n" "$tmp/mods"
-fi
+# The modules, pahole 1.30 with no time limit (part 3 limits pahole 1.32).
+pickmods "$K612"
 nmods=$(wc -l < "$tmp/mods")
-# modpass TOOL BASE: every module once; "cpu rss name" per module in $tmp/TOOL.mods.
-modpass() {
-	local tool=$1 base=$2 t0 t1
-	mkdir -p "$tmp/$tool.out"
-	export GTIME FRUGAL P130 F612 K612 tmp tool base
-	t0=$(date +%s.%N)
-	# shellcheck disable=SC2016
-	xargs -P2 -I{} bash -c '
-		m=$1 n=${1//\//_}
-		if [ "$tool" = pahole ]; then cmd=("$P130" -J); else cmd=("$FRUGAL" btf encode); fi
-		"$GTIME" -f "%U %S %M" -o "$tmp/$tool.out/$n.time" "${cmd[@]}" -j1 $F612 \
-			--btf_base="$base" --btf_encode_detached="$tmp/$tool.out/$n.btf" \
-			"$K612/modules/$m" >/dev/null 2>&1 || echo "bench-btf: $tool failed on $m" >&2
-		rm -f "$tmp/$tool.out/$n.btf"
-		read -r u s r < <(tail -1 "$tmp/$tool.out/$n.time")
-		echo "$(awk -v u="$u" -v s="$s" "BEGIN { print u + s }") $r $m"' _ {} \
-		< "$tmp/mods" > "$tmp/$tool.mods"
-	t1=$(date +%s.%N)
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", b - a }' > "$tmp/$tool.wall"
-}
-modpass pahole "$tmp/pahole-j2-1.btf"
-modpass frugal "$tmp/frugal-j2-1.btf"
-# modstat TOOL: total cpu, wall, largest rss (KiB), its module, median rss (KiB).
-modstat() {
-	sort -n -k2,2 "$tmp/$1.mods" | awk -v w="$(cat "$tmp/$1.wall")" '
-		{ cpu += $1; rss[NR] = $2; name[NR] = $3 }
-		END { printf "%.2f %s %d %s %d\n", cpu, w, rss[NR], name[NR], rss[int((NR + 1) / 2)] }'
-}
+modpass pahole "$tmp/pahole-j2-1.btf" "$K612" 0
+modpass frugal "$tmp/frugal-j2-1.btf" "$K612" 0
 read -r pc pw pr pn pm < <(modstat pahole)
 read -r fc fw fr fn fm < <(modstat frugal)
 echo
@@ -259,35 +270,6 @@ else
 fi
 COMPAT=(--pahole_compat=1.32)
 PAHOLE=$P132
-# modpass132 TOOL BASE KDIR: every module of $tmp/mods once, two at a time;
-# "cpu rss name" per module in $tmp/TOOL.mods, a HUNG one as "- - name".
-modpass132() {
-	local t0 t1
-	mkdir -p "$tmp/$1.out"
-	export GTIME FRUGAL PAHOLE FEATS TIMEOUT tmp
-	t0=$(date +%s.%N)
-	# shellcheck disable=SC2016
-	xargs -P2 -I{} bash -c '
-		tool=$1 base=$2 k=$3 m=$4 n=${4//\//_} rc=0
-		if [ "$tool" = pahole ]; then cmd=(timeout "$TIMEOUT" "$PAHOLE" -J)
-		else cmd=("$FRUGAL" btf encode --pahole_compat=1.32); fi
-		"$GTIME" -f "%U %S %M" -o "$tmp/$tool.out/$n.time" "${cmd[@]}" -j1 $FEATS \
-			--btf_base="$base" --btf_encode_detached="$tmp/$tool.out/$n.btf" \
-			"$k/modules/$m" >/dev/null 2>&1 || rc=$?
-		rm -f "$tmp/$tool.out/$n.btf"
-		if [ $rc = 124 ]; then echo "- - $m"; exit 0; fi
-		[ $rc = 0 ] || echo "bench-btf: $tool failed on $m" >&2
-		read -r u s r < <(tail -1 "$tmp/$tool.out/$n.time")
-		echo "$(awk -v u="$u" -v s="$s" "BEGIN { print u + s }") $r $m"' _ "$1" "$2" "$3" {} \
-		< "$tmp/mods" > "$tmp/$1.mods"
-	t1=$(date +%s.%N)
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", b - a }' > "$tmp/$1.wall"
-}
-modstat132() {
-	grep -v '^- ' "$tmp/$1.mods" | sort -n -k2,2 | awk -v w="$(cat "$tmp/$1.wall")" '
-		{ cpu += $1; rss[NR] = $2; name[NR] = $3 }
-		END { printf "%.2f %s %d %s %d\n", cpu, w, rss[NR], name[NR], rss[int((NR + 1) / 2)] }'
-}
 for K in $kernels; do
 	V=$(readlink -f "$K/vmlinux")
 	case $(readlink "$K/vmlinux") in *vmlinux-6.*) FEATS=$F612 ;; *) FEATS=$F7 ;; esac
@@ -297,15 +279,7 @@ for K in $kernels; do
 	echo
 	echo "bench-btf: $(cat "$K/PACKAGE"), $(basename "$(readlink "$K/vmlinux")"), $(( $(stat -c %s "$V") >> 20 )) MiB"
 	echo "features: $FEATS; pahole $("$P132" --version) (sid's, through its own ld.so) vs frugal --pahole_compat=1.32; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-	cat "$V" > /dev/null
-	printf '%-5s %-7s %-4s %8s %8s %9s\n' round tool jobs cpu_s wall_s rss_MiB
-	for r in $(seq 1 "$ROUNDS_132"); do
-		for j in 1 2; do
-			run pahole "$j" "$r"
-			run frugal "$j" "$r"
-		done
-	done
-	echo
+	rounds "$ROUNDS_132"
 	echo "medians of $ROUNDS_132 rounds (HUNG runs left out):"
 	printf '%-14s %14s %14s %8s\n' "" "pahole 1.32" frugal ratio
 	line "-j1 CPU" 3 1 1 s 0.35
@@ -320,17 +294,11 @@ for K in $kernels; do
 		echo "frugal vs pahole 1.32: canonical differences (tests/btf/kernel*-pahole132.sh lists the known ones)"
 	fi
 	[ -s "$tmp/pahole-j2-1.btf" ] || { echo "no pahole vmlinux BTF: modules skipped"; continue; }
-	awk '{ print $2 }' "$K/modules.list" > "$tmp/mods"
-	total=$(wc -l < "$tmp/mods")
-	if [ -n "${BENCH_MODULES:-}" ] && [ "$BENCH_MODULES" -lt "$total" ]; then
-		awk -v n="$BENCH_MODULES" -v t="$total" 'BEGIN { for (i = 0; i < n; i++) pick[int(i * (t - 1) / (n > 1 ? n - 1 : 1)) + 1] = 1 }
-			pick[NR]' "$tmp/mods" > "$tmp/mods.n"
-		mv "$tmp/mods.n" "$tmp/mods"
-	fi
-	modpass132 pahole "$tmp/pahole-j2-1.btf" "$K"
-	modpass132 frugal "$tmp/frugal-j2-1.btf" "$K"
-	read -r pc pw pr pn _ < <(modstat132 pahole)
-	read -r fc fw fr fn _ < <(modstat132 frugal)
+	pickmods "$K"
+	modpass pahole "$tmp/pahole-j2-1.btf" "$K" "$TIMEOUT"
+	modpass frugal "$tmp/frugal-j2-1.btf" "$K" "$TIMEOUT"
+	read -r pc pw pr pn _ < <(modstat pahole)
+	read -r fc fw fr fn _ < <(modstat frugal)
 	echo
 	echo "modules: $(wc -l < "$tmp/mods") of $total, split BTF on each tool's vmlinux BTF, 2 at a time; pahole runs HUNG: $(grep -c '^- ' "$tmp/pahole.mods" || :)"
 	printf '%-20s %12s %12s %8s\n' "" "pahole 1.32" frugal ratio

@@ -254,6 +254,7 @@ int btf_diff_main(int argc, char **argv)
 	struct diff_ctx ctx = { .opts = &o };
 	struct btf *base[2] = {}, *btf[2] = {};
 	struct btf_canon *canon[2] = {};
+	const char *failed;
 	char why[256];
 	long n;
 	int err, i, ret = EXIT_USAGE;
@@ -269,12 +270,8 @@ int btf_diff_main(int argc, char **argv)
 		cli_verbose = 1;
 	cli_libbpf_logs();
 	for (i = 0; i < 2; i++) {
-		if (o.base[i] && btf_load(o.base[i], NULL, &base[i], why, sizeof(why))) {
-			cli_err(o.base[i], "%s", why);
-			goto out;
-		}
-		if (btf_load(o.path[i], base[i], &btf[i], why, sizeof(why))) {
-			cli_err(o.path[i], "%s", why);
+		if (btf_load_split(o.path[i], o.base[i], &base[i], &btf[i], &failed, why, sizeof(why))) {
+			cli_err(failed, "%s", why);
 			goto out;
 		}
 		canon[i] = btf_canon__new(btf[i], o.kinds);

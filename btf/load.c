@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Loading BTF for diff and stat: raw .btf files or an ELF's .BTF section. */
+/* Loading BTF for diff and stat: raw .btf files or an ELF's .BTF section, alone or on a base. */
 #include <errno.h>
 #include <stdint.h>
 #include <fcntl.h>
@@ -79,4 +79,21 @@ fail:
 	if (why && whylen)
 		snprintf(why, whylen, "%s", reason);
 	return err;
+}
+
+int btf_load_split(const char *path, const char *base_path, struct btf **base, struct btf **out,
+		   const char **failed, char *why, size_t whylen)
+{
+	int err;
+
+	*base = NULL;
+	*out = NULL;
+	*failed = base_path;
+	if (base_path) {
+		err = btf_load(base_path, NULL, base, why, whylen);
+		if (err)
+			return err;
+	}
+	*failed = path;
+	return btf_load(path, *base, out, why, whylen);
 }

@@ -16,4 +16,13 @@ struct btf;
  */
 int btf_load(const char *path, struct btf *base, struct btf **out, char *why, size_t whylen);
 
+/*
+ * The command line's pair: BASE_PATH (when not NULL) into *BASE, then PATH
+ * on it into *OUT, as btf_load() loads each.  On failure a negative errno,
+ * WHY as btf_load()'s, and *FAILED the path it is about.  Either way the
+ * caller owns and frees *BASE and *OUT (NULL where nothing was loaded).
+ */
+int btf_load_split(const char *path, const char *base_path, struct btf **base, struct btf **out,
+		   const char **failed, char *why, size_t whylen);
+
 #endif

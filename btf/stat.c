@@ -147,6 +147,7 @@ int btf_stat_main(int argc, char **argv)
 {
 	struct btf *base = NULL, *btf = NULL;
 	struct btf_stat_opts o;
+	const char *failed;
 	char why[256];
 	int err, ret = EXIT_RUNTIME;
 
@@ -160,12 +161,8 @@ int btf_stat_main(int argc, char **argv)
 	if (o.verbose)
 		cli_verbose = 1;
 	cli_libbpf_logs();
-	if (o.base && btf_load(o.base, NULL, &base, why, sizeof(why))) {
-		cli_err(o.base, "%s", why);
-		goto out;
-	}
-	if (btf_load(o.path, base, &btf, why, sizeof(why))) {
-		cli_err(o.path, "%s", why);
+	if (btf_load_split(o.path, o.base, &base, &btf, &failed, why, sizeof(why))) {
+		cli_err(failed, "%s", why);
 		goto out;
 	}
 	if (o.dump) {

@@ -169,30 +169,29 @@ if [ -f "$p" ]; then
 fi
 
 # ---- compressed debug sections ---------------------------------------------
-# The reference is pahole on the same object, uncompressed.
+# compressed KIND HOW WHY CMD...: CMD makes $W/KIND.o, types.c with its
+# debug sections KIND-compressed (else a skip, saying WHY); frugal's BTF of
+# it must be pahole's of the same object uncompressed ($ref).
+compressed() {
+	local kind=$1 how=$2 why=$3 obj=$W/$1.o
+	shift 3
+	if "$@" 2>/dev/null && readelf -t "$obj" | grep -q "${kind^^}"; then
+		if "$FRUGAL" btf encode $FEATS --btf_encode_detached="$W/$kind.btf" "$obj" 2>"$W/enc.err"; then
+			diff_ok "$kind-compressed DWARF ($how)" "$ref" "$W/$kind.btf"
+		else
+			fail "$kind-compressed DWARF ($how)" "$(head -1 "$W/enc.err")"
+		fi
+	else
+		skip "$kind-compressed DWARF" "$why"
+	fi
+}
 if [ -f "$W/types-gcc-dwarf5.o" ]; then
 	ref=$W/types-gcc-dwarf5.o.__btf_gen_floats.pahole.btf
-	if gcc -g -gdwarf-5 -gz=zlib -O2 -c "$FX/types.c" -o "$W/zlib.o" 2>/dev/null &&
-	   readelf -t "$W/zlib.o" | grep -q ZLIB; then
-		if "$FRUGAL" btf encode $FEATS --btf_encode_detached="$W/zlib.btf" "$W/zlib.o" 2>"$W/enc.err"; then
-			diff_ok "zlib-compressed DWARF (gcc -gz=zlib)" "$ref" "$W/zlib.btf"
-		else
-			fail "zlib-compressed DWARF (gcc -gz=zlib)" "$(head -1 "$W/enc.err")"
-		fi
-	else
-		skip "zlib-compressed DWARF" "gcc -gz=zlib gives no compressed sections"
-	fi
+	compressed zlib "gcc -gz=zlib" "gcc -gz=zlib gives no compressed sections" \
+		gcc -g -gdwarf-5 -gz=zlib -O2 -c "$FX/types.c" -o "$W/zlib.o"
 	# gcc and clang here lack -gz=zstd; objcopy can compress an object.
-	if objcopy --compress-debug-sections=zstd "$W/types-gcc-dwarf5.o" "$W/zstd.o" 2>/dev/null &&
-	   readelf -t "$W/zstd.o" | grep -q ZSTD; then
-		if "$FRUGAL" btf encode $FEATS --btf_encode_detached="$W/zstd.btf" "$W/zstd.o" 2>"$W/enc.err"; then
-			diff_ok "zstd-compressed DWARF (objcopy)" "$ref" "$W/zstd.btf"
-		else
-			fail "zstd-compressed DWARF (objcopy)" "$(head -1 "$W/enc.err")"
-		fi
-	else
-		skip "zstd-compressed DWARF" "objcopy cannot compress with zstd here"
-	fi
+	compressed zstd objcopy "objcopy cannot compress with zstd here" \
+		objcopy --compress-debug-sections=zstd "$W/types-gcc-dwarf5.o" "$W/zstd.o"
 fi
 
 # ---- bad input -----------------------------------------------------------------

@@ -203,20 +203,8 @@ enc_same "distilled_base under --btf_features_strict: same output, exit 0" \
 GV="$FEATS --btf_features=global_var"
 exec 8>"$REF.lock"
 flock 8
-mkdir -p "$REF/modules-gv"
-if [ ! -s "$REF/vmlinux-gv.btf" ]; then
-	"$PAHOLE" -J -j2 $GV --btf_encode_detached="$REF/vmlinux-gv.btf.tmp" "$VMLINUX" \
-		>/dev/null 2>&1 && mv "$REF/vmlinux-gv.btf.tmp" "$REF/vmlinux-gv.btf"
-fi
 awk 'NR % 4 == 0' "$W/mods" > "$W/mods-gv"
-export GV
-# shellcheck disable=SC2016
-[ -s "$REF/vmlinux-gv.btf" ] && xargs -P2 -I{} bash -c '
-	out=$REF/modules-gv/$(modname "$1").btf
-	[ -s "$out" ] && exit 0
-	"$PAHOLE" -J -j1 $GV --btf_base="$REF/vmlinux-gv.btf" \
-		--btf_encode_detached="$out.tmp" "$KDIR/modules/$1" >/dev/null 2>&1 &&
-		mv "$out.tmp" "$out"' _ {} < "$W/mods-gv"
+pahole_refs 2 "$GV" "$VMLINUX" "$REF/vmlinux-gv.btf" "$REF/modules-gv" "$KDIR" "$W/mods-gv" || :
 flock -u 8
 if [ ! -s "$REF/vmlinux-gv.btf" ]; then
 	fail "global_var: pahole 1.30 reference" "pahole -J failed on $VMLINUX"
@@ -267,19 +255,7 @@ flock 8
 find -L "$K61/modules" -name '*.ko' -printf '%s %P\n' | sort -n -k1,1 -k2 > "$W/all61"
 awk -v t="$(wc -l < "$W/all61")" 'BEGIN { for (i = 0; i < 16; i++) pick[int(i * (t - 1) / 15) + 1] = 1 }
 	pick[NR] { print $2 }' "$W/all61" > "$W/mods61"
-if [ ! -s "$REF61/vmlinux.btf" ]; then
-	"$PAHOLE" -J -j2 $FEATS61 --btf_encode_detached="$REF61/vmlinux.btf.tmp" "$K61/vmlinux" \
-		>/dev/null 2>&1 && mv "$REF61/vmlinux.btf.tmp" "$REF61/vmlinux.btf"
-fi
-mkdir -p "$REF61/modules"
-export FEATS61 REF61 K61
-# shellcheck disable=SC2016
-[ -s "$REF61/vmlinux.btf" ] && xargs -P2 -I{} bash -c '
-	out=$REF61/modules/$(modname "$1").btf
-	[ -s "$out" ] && exit 0
-	"$PAHOLE" -J -j1 $FEATS61 --btf_base="$REF61/vmlinux.btf" \
-		--btf_encode_detached="$out.tmp" "$K61/modules/$1" >/dev/null 2>&1 &&
-		mv "$out.tmp" "$out"' _ {} < "$W/mods61"
+pahole_refs 2 "$FEATS61" "$K61/vmlinux" "$REF61/vmlinux.btf" "$REF61/modules" "$K61" "$W/mods61" || :
 flock -u 8
 if [ ! -s "$REF61/vmlinux.btf" ]; then
 	fail "6.1 vmlinux: pahole 1.30 reference" "pahole -J failed on $K61/vmlinux"

@@ -26,40 +26,8 @@ FEATS="--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_
 KNOWN=$TOP/tests/btf/kernel7-pahole132-known.txt
 W=${FRUGAL_KEEP:-$_tmp}
 
-if [ "${FRUGAL_SKIP_KERNEL:-0}" = 1 ]; then
-	skip "pahole 1.32 equivalence" "FRUGAL_SKIP_KERNEL=1"
-	finish
-fi
-SDIR=$(bash "$TOP/scripts/fetch-sid.sh" 2>"$W/fetch.err")
-rc=$?
-if [ $rc = 0 ]; then
-	TDIR=$(bash "$TOP/scripts/fetch-trixie.sh" --backports 2>"$W/fetch.err")
-	rc=$?
-fi
-case $rc in
-0) ;;
-3) skip "pahole 1.32 equivalence" "Debian unreachable: $(tail -1 "$W/fetch.err")"
-   finish ;;
-*) fail "fetch sid's pahole 1.32 and trixie-backports' 7.x kernel" "$(tail -1 "$W/fetch.err")"
-   finish ;;
-esac
-PAHOLE=$SDIR/pahole/bin/pahole
-KDIR=$TDIR/kernel-dbg
-read -r _ PKGVER < "$KDIR/PACKAGE"
-VMLINUX=$KDIR/vmlinux
-pver=$("$PAHOLE" --version)
-expect_exit "pahole 1.32 anchor: --version says v1.32" 0 test "$pver" = v1.32
-
-# The modules: as kernel612.sh picks them, spread over all of them by size.
-total=$(wc -l < "$KDIR/modules.list")
-awk -v n="$NMOD" -v t="$total" 'BEGIN { for (i = 0; i < n && i < t; i++) pick[int(i * (t - 1) / (n > 1 ? n - 1 : 1)) + 1] = 1 }
-	pick[NR] { print $2 }' "$KDIR/modules.list" > "$W/mods"
-if ! bash "$TOP/scripts/fetch-trixie.sh" --backports --modules < "$W/mods" >/dev/null 2>"$W/fetch.err"; then
-	fail "unpack $(wc -l < "$W/mods") modules" "$(tail -1 "$W/fetch.err")"
-	finish
-fi
-. "$(dirname "$0")/refs.inc"
-
 KLABEL=7.x
+KWHAT="trixie-backports' 7.x kernel"
+TRIXIE_OPTS=(--backports)
 . "$(dirname "$0")/pahole132.inc"
 finish

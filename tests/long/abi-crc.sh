@@ -43,46 +43,22 @@ check "abi-crc: under 500 MB" test "$kb" -lt 512000
 
 # The symbols changed by CRC that frugal does not report, as a --symbols
 # list: compared again, none may have BTF on either side.
-python3 - "$A/Module.symvers" "$B/Module.symvers" "$_tmp/report.json" "$_tmp/missed" \
-	> "$_tmp/stats" <<'PY'
-import json, sys
-
-def vmlinux_crcs(path):
-    crcs = {}
-    for line in open(path):
-        f = line.rstrip("\n").split("\t")
-        if f[2] == "vmlinux":
-            crcs[f[1]] = f[0]
-    return crcs
-
-a, b = vmlinux_crcs(sys.argv[1]), vmlinux_crcs(sys.argv[2])
-rep = json.load(open(sys.argv[3]))
-by = {}
-for s in rep["symbols"]:
-    by.setdefault(s["status"], set()).add(s["name"])
-crc = {n for n in a.keys() & b.keys() if a[n] != b[n]}
-changed = by.get("changed", set())
-tp = len(crc & changed)
-print("exports", len(a), len(b))
-print("removed_equal", int(by.get("removed", set()) == a.keys() - b.keys()), len(a.keys() - b.keys()))
-print("added_equal", int(by.get("added", set()) == b.keys() - a.keys()), len(b.keys() - a.keys()))
-print("crc_changed", len(crc), "reported", len(changed), "both", tp)
-print("precision %.4f" % (tp / len(changed) if changed else 1))
-print("recall %.4f" % (tp / len(crc) if crc else 1))
-missed = sorted(crc - changed)
-kinds = {"__tracepoint_": 0, "__SCK__": 0, "other": 0}
-for n in missed:
-    kinds[next((k for k in kinds if n.startswith(k)), "other")] += 1
-print("missed", len(missed), " ".join("%s=%d" % kv for kv in kinds.items()))
-with open(sys.argv[4], "w") as f:
-    f.writelines(n + "\n" for n in missed)
-PY
-sed 's/^/# /' "$_tmp/stats"
-stat() { awk -v k="$1" '$1 == k { print $2 }' "$_tmp/stats"; }
-check "abi-crc: removed = Module.symvers' removed" test "$(stat removed_equal)" = 1
-check "abi-crc: added = Module.symvers' added" test "$(stat added_equal)" = 1
-check "abi-crc: precision against the CRCs >= 90%" awk -v p="$(stat precision)" 'BEGIN { exit !(p >= 0.9) }'
-check "abi-crc: recall against the CRCs >= 90%" awk -v p="$(stat recall)" 'BEGIN { exit !(p >= 0.9) }'
+python3 "$TOP/tests/long/abi-crc.py" vmlinux "$A/Module.symvers" "$B/Module.symvers" \
+	"$_tmp/report.json" "$_tmp/missed" > "$_tmp/stats"
+# scores STATS PREFIX SUFFIX: abi-crc.py's lines in STATS said (after
+# "# PREFIX"), then checked, named "abi-crc: PREFIXremoved ...", "...
+# precisionSUFFIX >= 90%": the added and removed sets are Module.symvers',
+# precision and recall against the CRCs are 90% at least.
+scores() {
+	local f=$1 p=$2 s=$3
+	sed "s/^/# $p/" "$f"
+	stat() { awk -v k="$1" '$1 == k { print $2 }' "$f"; }
+	check "abi-crc: ${p}removed = Module.symvers' removed" test "$(stat removed_equal)" = 1
+	check "abi-crc: ${p}added = Module.symvers' added" test "$(stat added_equal)" = 1
+	check "abi-crc: ${p}precision$s >= 90%" awk -v p="$(stat precision)" 'BEGIN { exit !(p >= 0.9) }'
+	check "abi-crc: ${p}recall$s >= 90%" awk -v p="$(stat recall)" 'BEGIN { exit !(p >= 0.9) }'
+}
+scores "$_tmp/stats" "" " against the CRCs"
 if [ -s "$_tmp/missed" ]; then
 	expect_exit "abi-crc: the CRC changes not reported, compared by name" 0 "$FRUGAL" btf abi \
 		--symbols "$_tmp/missed" "$A/vmlinux" "$B/vmlinux"
@@ -106,42 +82,9 @@ t, v = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 a = {(s["name"][len("vmlinux: "):], s["status"]) for s in t["symbols"] if s["name"].startswith("vmlinux: ")}
 b = {(s["name"], s["status"]) for s in v["symbols"]}
 sys.exit(a != b)' "$_tmp/tree.json" "$_tmp/report.json"
-python3 - "$A/Module.symvers" "$B/Module.symvers" "$_tmp/tree.json" > "$_tmp/mstats" <<'PY'
-import json, sys
-
-def module_crcs(path):
-    crcs = {}
-    for line in open(path):
-        f = line.rstrip("\n").split("\t")
-        if f[2] != "vmlinux":
-            crcs[f[1]] = f[0]
-    return crcs
-
-a, b = module_crcs(sys.argv[1]), module_crcs(sys.argv[2])
-by = {}
-objs = set()
-for s in json.load(open(sys.argv[3]))["symbols"]:
-    obj, name = s["name"].split(": ", 1)
-    if obj != "vmlinux":
-        objs.add(obj)
-        by.setdefault(s["status"], set()).add(name)
-print("objects", len(objs))
-crc = {n for n in a.keys() & b.keys() if a[n] != b[n]}
-changed = by.get("changed", set())
-tp = len(crc & changed)
-print("exports", len(a), len(b))
-print("removed_equal", int(by.get("removed", set()) == a.keys() - b.keys()), len(a.keys() - b.keys()))
-print("added_equal", int(by.get("added", set()) == b.keys() - a.keys()), len(b.keys() - a.keys()))
-print("crc_changed", len(crc), "reported", len(changed), "both", tp)
-print("precision %.4f" % (tp / len(changed) if changed else 1))
-print("recall %.4f" % (tp / len(crc) if crc else 1))
-PY
-sed 's/^/# modules: /' "$_tmp/mstats"
-mstat() { awk -v k="$1" '$1 == k { print $2 }' "$_tmp/mstats"; }
-check "abi-crc: modules: removed = Module.symvers' removed" test "$(mstat removed_equal)" = 1
-check "abi-crc: modules: added = Module.symvers' added" test "$(mstat added_equal)" = 1
-check "abi-crc: modules: precision >= 90%" awk -v p="$(mstat precision)" 'BEGIN { exit !(p >= 0.9) }'
-check "abi-crc: modules: recall >= 90%" awk -v p="$(mstat recall)" 'BEGIN { exit !(p >= 0.9) }'
+python3 "$TOP/tests/long/abi-crc.py" modules "$A/Module.symvers" "$B/Module.symvers" \
+	"$_tmp/tree.json" > "$_tmp/mstats"
+scores "$_tmp/mstats" "modules: " ""
 
 # A module on the other ABI's vmlinux: its release tells; on that vmlinux's
 # raw BTF (no release), its BTF does.

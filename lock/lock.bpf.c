@@ -1573,10 +1573,11 @@ static __always_inline void on_release(void *ctx, __u64 lock)
 }
 
 /*
- * At any task's end that took a lock a traced task waits on: who holds
- * it from now.  A release the kernel does not report (none waited in
- * its wait list: a mutex's or an rwsem's waiters may all be spinning) is
- * then not taken for the start of the next holder's hold.
+ * At any task's end that took a lock a traced task waits on: a hold
+ * begins now.  A release the kernel did not report before it (no waiter
+ * slept in the wait list: a mutex's or an rwsem's waiters may all spin)
+ * then does not stretch the next reported holder's share back over the
+ * previous hold.
  */
 static __always_inline void note_acquired(__u64 lock, __u64 now)
 {

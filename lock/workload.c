@@ -427,18 +427,44 @@ static bool wait_done(const struct bench *b, unsigned int n)
 }
 
 /*
+ * --start-on-usr1: is task TID of PID asleep in the gate's read, waiting
+ * for data (its wchan pipe_read), past the pipe's mutex?  A worker still
+ * contending on that mutex when a tracer attaches would end a wait whose
+ * begin the tracer never saw.  Unknown (no wchan) counts as yes.
+ */
+static bool task_gated(pid_t pid, const char *tid)
+{
+	char path[64], buf[32];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%s/wchan", (int)pid, tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	n = io__read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = 0;
+	return !strcmp(buf, "pipe_read") || !strcmp(buf, "0");
+}
+
+/*
  * Is task TID of PID parked where a worker ends, blocked in clock_nanosleep
  * (until --hold is over) or, the pipe reader, in read?  A worker's done byte
  * is in the pipe before its write returns: it may still be in that write's
  * tail (waking the reader) when the bench says "run over".
  */
-static bool task_parked(pid_t pid, const char *tid)
+static bool task_parked(pid_t pid, const char *tid, bool gate)
 {
 	char path[64], buf[32];
 	ssize_t n;
 	long nr;
 	int fd;
 
+	if (gate)
+		return task_gated(pid, tid);
 	snprintf(path, sizeof(path), "/proc/%d/task/%s/syscall", (int)pid, tid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -452,8 +478,9 @@ static bool task_parked(pid_t pid, const char *tid)
 	return strncmp(buf, "running", 7) && (nr == SYS_clock_nanosleep || nr == SYS_read);
 }
 
-/* Every task of PID but SELF parked?  An unreadable /proc counts as yes. */
-static bool tasks_parked(pid_t pid, pid_t self)
+/* Every task of PID but SELF parked (GATE: at the gate)?  An unreadable
+ * /proc counts as yes. */
+static bool tasks_parked(pid_t pid, pid_t self, bool gate)
 {
 	struct iodir d;
 	struct iodir_entry e;
@@ -465,7 +492,7 @@ static bool tasks_parked(pid_t pid, pid_t self)
 		return true;
 	while (all && iodir__next(&d, &e, false) > 0)
 		if (atoi(e.name) != self)
-			all = task_parked(pid, e.name);
+			all = task_parked(pid, e.name, gate);
 	iodir__close(&d);
 	return all;
 }
@@ -482,10 +509,33 @@ static bool wait_parked(const struct bench *b, const pid_t *pids, unsigned int n
 	unsigned int i;
 
 	while (!past(&b->clk->leave)) {
-		bool all = tasks_parked(getpid(), self);
+		bool all = tasks_parked(getpid(), self, false);
 
 		for (i = 0; all && i < npids; i++)
-			all = tasks_parked(pids[i], 0);
+			all = tasks_parked(pids[i], 0, false);
+		if (all)
+			return true;
+		nanosleep(&tick, NULL);
+	}
+	return false;
+}
+
+/*
+ * --start-on-usr1: wait (30 s at most) until every worker sleeps at the
+ * gate, so that a tracer attached on "ready" finds no wait open.  True
+ * when all do.
+ */
+static bool wait_gated(const pid_t *pids, unsigned int npids)
+{
+	struct timespec tick = { 0, 1000000 };
+	pid_t self = (pid_t)syscall(SYS_gettid);
+	unsigned int i, n;
+
+	for (n = 0; n < 30000; n++) {
+		bool all = tasks_parked(getpid(), self, true);
+
+		for (i = 0; all && i < npids; i++)
+			all = tasks_parked(pids[i], 0, true);
 		if (all)
 			return true;
 		nanosleep(&tick, NULL);
@@ -612,6 +662,8 @@ int lock_bench_main(int argc, char **argv)
 		nthreads++;
 	}
 	if (b.on_usr1) {
+		if (!wait_gated(pids, npids))
+			fprintf(stderr, "frugal bench lock: not every worker reached the gate in 30 s\n");
 		fprintf(stderr, "frugal bench lock: ready, %u threads and %u processes\n",
 			nthreads, npids);
 		err = wait_usr1();

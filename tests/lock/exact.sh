@@ -62,7 +62,7 @@ check "exact: begins seen + begins skipped == perf's contention_begin" test "$(j
 	"d['accounting']['begins'] + d['accounting']['lost_skipped_begin'] == $PERF_BEGIN and d['accounting']['nested_taken'] == 0")" = True
 check "exact: rows + filtered + losses == completed" test "$(json $J \
 	'sum(r["contended"] for r in d["rows"]) + d["accounting"]["filtered"] + d["accounting"]["lost_no_begin"] + d["accounting"]["lost_ringbuf"]')" = "$completed"
-check "exact: nothing lost but counted skipped runs" test "$(losses_explained $J)" = True
+check_losses "exact: nothing lost but counted skipped runs" $J
 
 # --nested: a second program per tracepoint takes the runs nested in the
 # first: the same identities, where a nested run taken may be one that
@@ -75,7 +75,7 @@ check "--nested: completed + ends skipped == perf's contention_end ($(seen $J) v
 	test "$(matches_kernel $J "$PERF_END")" = True
 check "--nested: begins seen + begins skipped == perf's contention_begin" test "$(json $J \
 	"$PERF_BEGIN <= d['accounting']['begins'] + d['accounting']['lost_skipped_begin'] <= $PERF_BEGIN + d['accounting']['nested_taken']")" = True
-check "--nested: nothing lost but counted skipped runs" test "$(losses_explained $J)" = True
+check_losses "--nested: nothing lost but counted skipped runs" $J
 
 # --as-nested: every run takes the path of a contention nested in our own
 # programs (interrupts cannot be made to arrive on cue): keys built in the
@@ -102,7 +102,7 @@ check "nested path: one row per key (buffered waits merged into the kernel's row
 	'len(d["rows"]) == len(set((r["caller"], tuple(r["stack"])) for r in d["rows"]))')" = True
 check "nested path: every row has its stack (the kernel row's definition)" test "$(json $J \
 	'd["accounting"]["lost_stack"] > 0 or all(r["stack"] and r["caller"] != "[unknown]" for r in d["rows"])')" = True
-check "nested path: nothing lost but counted skipped runs" test "$(losses_explained $J)" = True
+check_losses "nested path: nothing lost but counted skipped runs" $J
 check "nested path: completed + ends skipped == perf's contention_end ($(seen $J) vs $PERF_END)" \
 	test "$(matches_kernel $J "$PERF_END")" = True
 
@@ -112,7 +112,7 @@ completed=$(json $J 'd["accounting"]["completed"]')
 check "overflow: >= 200 tasks contended ($(json $J 'len(d["rows"])') rows)" test "$(json $J 'len(d["rows"])')" -ge 200
 check "overflow: the kernel table held 8 rows, the ring carried the rest" test "$(json $J \
 	'd["accounting"]["merged_from_overflow"] > 0 and d["map_entries"] == 8')" = True
-check "overflow: nothing lost but counted skipped runs" test "$(losses_explained $J)" = True
+check_losses "overflow: nothing lost but counted skipped runs" $J
 check "overflow: rows + losses == completed" test "$(json $J \
 	'sum(r["contended"] for r in d["rows"]) + d["accounting"]["lost_no_begin"]')" = "$completed"
 check "overflow: completed + ends skipped == perf's contention_end ($(seen $J) vs $PERF_END)" \

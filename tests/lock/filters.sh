@@ -24,7 +24,7 @@ check "-Y rwsem:W: only rwsem:W rows" test "$(json "$_tmp/yw.json" \
 check "-L: an address nobody locks gives no rows, all filtered ($(json "$_tmp/L.json" \
 	'[d["accounting"][k] for k in ("completed", "filtered", "lost_no_begin", "lost_ringbuf")]'))" \
 	test "$(json "$_tmp/L.json" 'len(d["rows"]) == 0 and d["accounting"]["filtered"] > 0 and d["accounting"]["completed"] == d["accounting"]["filtered"] + d["accounting"]["lost_no_begin"] + d["accounting"]["lost_ringbuf"]')" = True
-check "-L: ... and any loss is explained by skipped or dropped begins" test "$(losses_explained "$_tmp/L.json")" = True
+check_losses "-L: ... and any loss is explained by skipped or dropped begins" "$_tmp/L.json"
 expect_exit "-L: a symbol that does not exist is a usage error" 2 "$FRUGAL" lock -L no_such_lock_symbol -d 0.1
 check "-L: the message names the value" grep -q "no_such_lock_symbol" <<<"$err"
 sym=$(awk '$2 ~ /^[dDbB]$/ { print $3; exit }' /proc/kallsyms)

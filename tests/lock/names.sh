@@ -41,7 +41,7 @@ check "file: the flame graph's frame reads '$NAME'" grep -q "$NAME" "$_tmp/f.svg
 check "file: the profile's frame reads '$NAME'" sh -c "zcat '$_tmp/f.pb.gz' | grep -aq '$NAME'"
 check "file: rows + filtered + losses == completed" test "$(json "$_tmp/f.json" \
 	'sum(r["contended"] for r in d["rows"]) + d["accounting"]["filtered"] + d["accounting"]["lost_no_begin"] + d["accounting"]["lost_ringbuf"] == d["accounting"]["completed"]')" = True
-check "file: nothing lost but counted skipped runs" test "$(losses_explained "$_tmp/f.json")" = True
+check_losses "file: nothing lost but counted skipped runs" "$_tmp/f.json"
 
 # the table's symbol column, CSV's fields, the folded frame
 "$FRUGAL" lock -l -- $F >"$_tmp/f.txt" 2>/dev/null
@@ -66,5 +66,5 @@ if [ -n "$want" ]; then
 fi
 check "bench: every row named by a member names its struct" holds "$_tmp/b.json" \
 	'all(r["name"] == r["member"] + " of " + r["object_type"] for r in d["rows"] if r.get("member"))'
-check "bench: nothing lost but counted skipped runs" test "$(losses_explained "$_tmp/b.json")" = True
+check_losses "bench: nothing lost but counted skipped runs" "$_tmp/b.json"
 finish

@@ -29,6 +29,7 @@ struct lock_accounting {
 	uint64_t release_runs, release_ns, release_misses;	/* -o at release */
 	bool have_stats;
 	bool at_release;		/* -o: holders at release (the LC_SHARES ... lines) */
+	bool hold;			/* --hold: the rows are holds (the LC_HOLD* lines) */
 	uint64_t open_waits;		/* begun, not ended, when read (since the start) */
 	/* The stop could not wait out the programs' runs in flight (the
 	 * links were closed instead): the last events may be missing.  0 or 1. */

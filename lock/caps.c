@@ -78,7 +78,7 @@ const struct kbtf_query *lock_facts__get(enum lock_fact f)
 
 static int kbtf_facts(const struct lock_opts *o)
 {
-	return lock_facts__resolve(o->mode, o->owner, !o->skip_nested, o->user);
+	return lock_facts__resolve(o->mode, o->owner || o->hold, !o->skip_nested, o->user);
 }
 
 /*
@@ -105,7 +105,7 @@ void lock_caps__probe_btf(struct lock_caps *k, const char *btf_path, const struc
 	k->btf_err = -err;
 	k->contention_begin = !err && kq[LOCK_Q_BEGIN].id;
 	k->contention_end = !err && kq[LOCK_Q_END].id;
-	k->contended_release = !err && o->owner && kq[LOCK_Q_RELEASE].id;
+	k->contended_release = !err && (o->owner || o->hold) && kq[LOCK_Q_RELEASE].id;
 	k->task_storage = k->loop = k->task_pt_regs = k->futex_events = true;
 }
 
@@ -125,7 +125,7 @@ void lock_caps__probe(struct lock_caps *k, const char *btf_path, const struct lo
 		"task storage maps %s; bpf_loop %s%s%s; probed in %.1f ms\n",
 		k->btf_err ? strerror(k->btf_err) : "read", k->contention_begin ? "yes" : "no",
 		k->contention_end ? "yes" : "no",
-		!o->owner ? "" : k->contended_release ? ", contended_release yes" :
+		!o->owner && !o->hold ? "" : k->contended_release ? ", contended_release yes" :
 		", contended_release no", k->task_storage ? "yes" : "no",
 		k->loop ? "yes" : "no",
 		o->user ? (k->task_pt_regs ? "; bpf_task_pt_regs yes" : "; bpf_task_pt_regs no") : "",
@@ -142,6 +142,9 @@ bool lock_caps__missing(const struct lock_caps *k, const struct lock_opts *o, ch
 	else if (!o->user_only && (!k->contention_begin || !k->contention_end))
 		snprintf(buf, size, "this kernel has no lock:%s event (Linux 5.19 or later has it)",
 			 k->contention_begin ? "contention_end" : "contention_begin");
+	else if (o->hold && !k->contended_release)
+		snprintf(buf, size, "--hold: this kernel has no lock:contended_release event "
+			 "(Debian's 7.3 kernel has it)");
 	else if (o->owner && o->owner_at == LOCK_OWNER_AT_RELEASE && !k->contended_release)
 		snprintf(buf, size, "--owner-at release: this kernel has no lock:contended_release "
 			 "event (Debian's 7.3 kernel has it)");

@@ -99,6 +99,7 @@ struct lock_collect *lock_collect__open(const struct lock_collect_cfg *cfg)
 	for (int i = 0; i < NR_LINKS; i++)
 		c->links[i] = -1;
 	c->interval = cfg->interval;
+	c->hold = cfg->hold;
 	err = lock_collect__load(c, cfg, &off_task_mm);
 	err = err ?: open_buffers(c, cfg);
 	if (!err && cfg->user) {
@@ -233,17 +234,22 @@ static int read_counters(struct lock_collect *c, struct lock_accounting *a)
 	uint64_t v[LC_NR];
 	int err = lock_counters__read(bpf_map__fd(c->skel->maps.counters), LC_NR, v);
 
-	/* AGGR_HIT and ENDS are computed here, never counted by the programs. */
+	/* AGGR_HIT, ENDS and HOLDS are computed here, never counted by the programs. */
 	for (uint32_t i = 0; !err && i < LC_NR; i++)
-		if (i != LC_AGGR_HIT && i != LC_ENDS)
+		if (i != LC_AGGR_HIT && i != LC_ENDS && i != LC_HOLDS)
 			a->c[i] += v[i];
 	/* Every end lands in exactly one of these (lock.h); AGGR_HIT is the sum
 	 * of the kernel rows' counts, from read_rows(), less the shares of
 	 * waits charged to several holders (-o at release). */
 	a->c[LC_AGGR_HIT] -= a->c[LC_SHARES] < a->c[LC_AGGR_HIT] ? a->c[LC_SHARES] :
 			     a->c[LC_AGGR_HIT];
+	/* --hold: the rows are holds; each traced wait's end is HOLD_WAITS. */
+	if (c->hold) {
+		a->c[LC_HOLDS] = a->c[LC_AGGR_HIT];
+		a->c[LC_AGGR_HIT] = 0;
+	}
 	a->c[LC_ENDS] = a->c[LC_AGGR_HIT] + a->c[LC_OVERFLOW] + a->c[LC_LOST_RING] +
-			a->c[LC_FILTERED] + a->c[LC_UNMATCHED];
+			a->c[LC_FILTERED] + a->c[LC_UNMATCHED] + a->c[LC_HOLD_WAITS];
 	return err;
 }
 
@@ -310,6 +316,7 @@ static int read_all(struct lock_collect *c, struct lock_table *t, struct lock_ac
 				 &a->release_misses);
 	a->have_stats = a->begin_ns || a->end_ns;
 	a->at_release = c->at_release;
+	a->hold = c->hold;
 	err = read_rows(c, t, a, c->interval);
 	err = err ?: read_counters(c, a);
 	if (err)

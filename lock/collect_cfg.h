@@ -51,6 +51,7 @@ struct lock_collect_cfg {
 	bool owner;			/* -o: rows by the locks' owners */
 	bool owner_stacks;		/* -o -v: and their stacks, where the kernel can */
 	enum lock_owner_at owner_at;	/* --owner-at */
+	bool hold;			/* --hold: rows are hold times */
 	bool force_raw_tp;		/* testing the fallback */
 	bool floor;			/* programs that return at once */
 	bool as_nested;			/* every run takes the nested path */

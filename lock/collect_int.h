@@ -25,6 +25,7 @@ struct lock_collect {
 	uint64_t lost_records;		/* lost as the kernel reports it */
 	struct bpf_program *begin, *begin2, *end, *end2, *release;
 	bool at_release;		/* -o: holders at release (lock:contended_release) */
+	bool hold;			/* --hold: the rows are holds */
 	const char *path;
 	size_t tail_size;
 	struct lock_table *table;	/* where ring events go while polling */

@@ -23,6 +23,7 @@ void lock_report_cfg__build(struct lock_report_cfg *rc, const struct lock_opts *
 	*rc = (struct lock_report_cfg){
 		.mode = o->mode,
 		.owner = o->owner,
+		.hold = o->hold,
 		.user = o->user,
 		.user_only = o->user_only,
 		.sort = o->sort,
@@ -84,6 +85,7 @@ void lock_collect_cfg__build(struct lock_collect_cfg *cc, const struct lock_opts
 	cc->owner = o->owner;
 	cc->owner_stacks = o->owner && o->verbose_stacks;
 	cc->owner_at = o->owner_at;
+	cc->hold = o->hold;
 	cc->force_raw_tp = o->force_raw_tp;
 	cc->floor = o->floor;
 	cc->as_nested = o->as_nested;

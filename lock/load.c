@@ -34,7 +34,8 @@
 /* The kernel's BTF facts this run needs (caps.c). */
 static int kbtf_facts(const struct lock_collect_cfg *cfg)
 {
-	return lock_facts__resolve(cfg->mode, cfg->owner, !cfg->skip_nested, cfg->user);
+	return lock_facts__resolve(cfg->mode, cfg->owner || cfg->hold, !cfg->skip_nested,
+				   cfg->user);
 }
 
 /* The placeholder calls to make kfunc calls (see lock.h), for the programs
@@ -274,6 +275,7 @@ static int set_owner_at(struct lock_collect *c, const struct lock_collect_cfg *c
 	c->at_release = cfg->owner && cfg->owner_at != LOCK_OWNER_AT_BEGIN &&
 			kbtf_facts(cfg) == 0 && KQ(RELEASE)->id;
 	c->skel->rodata->release_mode = c->at_release;
+	c->skel->rodata->hold_mode = cfg->hold;
 	if (cfg->owner && cfg->owner_at == LOCK_OWNER_AT_RELEASE && !c->at_release)
 		return -ENOENT;
 	return 0;
@@ -372,7 +374,7 @@ static int size_maps(struct lock_collect *c, const struct lock_collect_cfg *cfg,
 	err = err ?: bpf_map__set_max_entries(s->maps.ranges,
 					      cfg->f.nr_ranges ? cfg->f.nr_ranges : 1);
 	err = err ?: bpf_map__set_max_entries(s->maps.releases,
-					      c->at_release ? LOCK_RELEASE_LOCKS : 1);
+					      c->at_release || cfg->hold ? LOCK_RELEASE_LOCKS : 1);
 	return err;
 }
 
@@ -389,7 +391,7 @@ static int configure(struct lock_collect *c, const struct lock_collect_cfg *cfg,
 	err = set_owner_at(c, cfg);
 	if (err)
 		return err;
-	set_autoload(c->skel, btf, cfg->follow_forks, !cfg->skip_nested, c->at_release);
+	set_autoload(c->skel, btf, cfg->follow_forks, !cfg->skip_nested, c->at_release || cfg->hold);
 	return set_offsets(ro, cfg) ?: set_owner(ro, cfg, btf) ?: size_maps(c, cfg, nr_cpus);
 }
 

@@ -98,6 +98,8 @@ static void *(*kmem_cache_of)(__u64 addr) = (void *)LOCK_KMEM_CACHE_CALL;
 const volatile bool owner_stacks;
 /* -o where the kernel has lock:contended_release: holders at release. */
 const volatile bool release_mode;
+/* --hold: rows are the hold times of contended locks (lock:contended_release). */
+const volatile bool hold_mode;
 static struct task_struct *(*task_from_pid)(__s32 pid) = (void *)LOCK_TASK_FROM_PID_CALL;
 static void (*task_release)(struct task_struct *t) = (void *)LOCK_TASK_RELEASE_CALL;
 /* --floor: every program returns at once (what attaching alone costs). */
@@ -1542,6 +1544,8 @@ static __always_inline __u32 holder_row(void *ctx, __u32 pid, __u64 hold)
 	return s.row;
 }
 
+static __always_inline void on_hold(void *ctx, struct lock_releases *rs, __u64 lock);
+
 static __always_inline void on_release(void *ctx, __u64 lock)
 {
 	struct lock_releases *rs = bpf_map_lookup_elem(&releases, &lock);
@@ -1551,6 +1555,10 @@ static __always_inline void on_release(void *ctx, __u64 lock)
 
 	if (!rs)
 		return;
+	if (hold_mode) {
+		on_hold(ctx, rs, lock);
+		return;
+	}
 	pid = (__u32)bpf_get_current_pid_tgid();
 	now = bpf_ktime_get_ns();
 	since = __sync_lock_test_and_set(&rs->last, now);
@@ -1586,19 +1594,86 @@ static __always_inline void note_acquired(__u64 lock, __u64 now)
 	if (!rs)
 		return;
 	rs->acq_ts = now;
+	rs->acq_pid = (__u32)bpf_get_current_pid_tgid();
 }
 
-/* At a begin: the lock's entry, made if there is none. */
-static __always_inline void track_releases(__u64 lock)
+/* At a begin: the lock's entry, made if there is none, with its type. */
+static __always_inline void track_releases(__u64 lock, __u32 flags)
 {
-	struct lock_releases *rs;
+	struct lock_releases *rs = bpf_map_lookup_elem(&releases, &lock);
 
-	if (bpf_map_lookup_elem(&releases, &lock) ||
-	    bpf_map_update_elem(&releases, &lock, &no_releases, BPF_NOEXIST))
+	if (rs)
+		return;
+	if (bpf_map_update_elem(&releases, &lock, &no_releases, BPF_NOEXIST))
 		return;
 	rs = bpf_map_lookup_elem(&releases, &lock);
-	if (rs)
-		rs->born = bpf_ktime_get_ns();
+	if (!rs)
+		return;
+	rs->born = bpf_ktime_get_ns();
+	rs->flags = flags;
+}
+
+/*
+ * --hold: a traced task releases LOCK, contended, at NOW.  Its hold began
+ * at its own contended acquisition, if the lock's last one was its (then
+ * taken: one acquisition, one hold); else the acquisition was not seen
+ * (uncontended, or before the start) and it is counted.  The row is
+ * keyed as a wait's would be: the holder's stack here, its task, the
+ * lock, its cgroup.
+ */
+static __always_inline void on_hold(void *ctx, struct lock_releases *rs, __u64 lock)
+{
+	__u32 pid = (__u32)bpf_get_current_pid_tgid();
+	__u64 now = bpf_ktime_get_ns(), t = rs->acq_ts, ns;
+	struct lock_slot s = { .lock = lock, .flags = rs->flags };
+	struct lock_rec_def *d;
+	__u32 *p;
+
+	if (!is_target())
+		return;
+	if (rs->acq_pid != pid || !t || t > now) {
+		count(LC_HOLD_NO_ACQ);
+		return;
+	}
+	rs->acq_pid = 0;
+	ns = now - t;
+	d = bpf_map_lookup_elem(&scratch, &(__u32){ SCRATCH_RELEASE });
+	if (!d)
+		return;
+	switch (aggr_mode) {
+	case LOCK_AGGR_CALLER:
+		__builtin_memset(d->tail.stack, 0, sizeof(d->tail.stack));
+		if (bpf_get_stack(ctx, d->tail.stack, sizeof(d->tail.stack), 0) <= 0)
+			count(LC_STACK_FAIL);
+		s.key = hash_stack(d->tail.stack);
+		break;
+	case LOCK_AGGR_TASK:
+		s.key = pid;
+		break;
+	case LOCK_AGGR_ADDR:
+		s.key = lock;
+		break;
+	default:
+		s.key = bpf_get_current_cgroup_id();
+		break;
+	}
+	p = bpf_map_lookup_elem(&row_of, &s.key);
+	if (p) {
+		s.row = *p + 1;
+	} else {
+		d->key = s.key;
+		d->flags = s.flags;
+		new_row(ctx, d, &s);
+	}
+	if (s.row && row_add(s.row - 1, ns, s.flags))
+		return;
+	{
+		struct lock_rec_wait r = { .kind = LOCK_REC_WAIT, .flags = s.flags, .key = s.key,
+					   .ns = ns };
+
+		count(bpf_perf_event_output(ctx, &bufs, BPF_F_CURRENT_CPU, &r, sizeof(r)) ?
+		      LC_HOLD_LOST : LC_HOLD_SENT);
+	}
 }
 
 /* A wait's shares: the first one found (the newest holder's) is the main
@@ -1734,10 +1809,12 @@ static __always_inline void on_begin(void *ctx, struct lock_cpu_state *cs, __u64
 	s.sp = w.sp;
 	if (!accepted(lock, flags))
 		s.flags |= LOCK_SLOT_FILTERED;
+	else if (hold_mode)
+		s.flags |= LOCK_SLOT_HOLD;
 	else
 		key_of(ctx, &w, &s, nest);
-	if (release_mode && !(s.flags & LOCK_SLOT_MASK))
-		track_releases(lock);
+	if ((release_mode || hold_mode) && !(s.flags & (LOCK_SLOT_FILTERED | LOCK_SLOT_LOST)))
+		track_releases(lock, flags & LCB_F_MASK);
 	if (s.row)
 		warm_row(s.row - 1);
 	/* The wait starts now: our own cost above is not the lock's. */
@@ -1762,7 +1839,7 @@ static __always_inline void on_end(void *ctx, struct lock_cpu_state *cs, __u64 l
 	struct lock_slot s;
 	bool found = false;
 
-	if (release_mode && !ret)
+	if ((release_mode || hold_mode) && !ret)
 		note_acquired(lock, now);
 	if (cs->depth)
 		found = POP(cs, LOCK_CPU_DEPTH, lock, sp, &s);
@@ -1779,6 +1856,12 @@ static __always_inline void on_end(void *ctx, struct lock_cpu_state *cs, __u64 l
 	}
 	if (s.flags & LOCK_SLOT_FILTERED) {
 		count(LC_FILTERED);
+		return;
+	}
+	if (s.flags & LOCK_SLOT_HOLD) {
+		count(LC_HOLD_WAITS);
+		if (!ret)
+			count(LC_HOLD_ACQ);
 		return;
 	}
 	ns = now - s.ts;

@@ -176,6 +176,8 @@ struct lock_releases {
 	__u64 last;		/* the last release's ts */
 	__u64 acq_ts;		/* the last contended acquisition (any task's) */
 	__u32 seq;		/* releases written so far */
+	__u32 acq_pid;		/* --hold: who made it (0: taken by a hold since) */
+	__u32 flags;		/* --hold: the lock's type, from the waits on it */
 	__u32 pad;
 	struct lock_release r[LOCK_RELEASES];
 };
@@ -205,8 +207,9 @@ struct lock_slot {
 };
 
 #define LOCK_SLOT_FILTERED	(1U << 24)	/* -Y/-L/-S said no at the begin */
+#define LOCK_SLOT_HOLD		(1U << 25)	/* --hold: the wait is not a row, its end an acquisition */
 #define LOCK_SLOT_LOST		(1U << 26)	/* the definition was lost: so is the wait */
-#define LOCK_SLOT_MASK		(LOCK_SLOT_FILTERED | LOCK_SLOT_LOST)
+#define LOCK_SLOT_MASK		(LOCK_SLOT_FILTERED | LOCK_SLOT_LOST | LOCK_SLOT_HOLD)
 
 struct lock_cpu_state {
 	__u32 running[2];		/* the first program of the begin / end pair runs */
@@ -255,6 +258,13 @@ enum lock_counter {
 	LC_REL_SEEN,		/* waits charged to the holders that released during them */
 	LC_REL_NONE,		/* waits no contended release ended: owner at begin */
 	LC_REL_LOST,		/* waits whose releases were not all kept: the rest at begin */
+	/* --hold (lock:contended_release) */
+	LC_HOLD_WAITS,		/* ends of traced waits, not rows: --hold reports holds */
+	LC_HOLD_ACQ,		/* ... of those, acquisitions (the lock taken) */
+	LC_HOLDS,		/* holds in the kernel's rows (computed: their counts) */
+	LC_HOLD_SENT,		/* holds sent to the buffers (table full) */
+	LC_HOLD_LOST,		/* holds the buffers had no room for */
+	LC_HOLD_NO_ACQ,		/* a traced task's contended release, its acquisition not seen */
 	LC_NR,
 };
 

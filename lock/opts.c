@@ -23,7 +23,7 @@ enum {
 	OPT_TID = CLI_OPT_LONG, OPT_MAX_STACK, OPT_STACK_SKIP, OPT_JSON, OPT_RING,
 	OPT_RAW_TP, OPT_NO_WALK, OPT_STACK_CHECK, OPT_FLOOR, OPT_AS_NESTED,
 	OPT_SKIP_NESTED, OPT_NESTED, OPT_FOLDED, OPT_WEIGHT, OPT_SVG, OPT_PPROF,
-	OPT_OUTPUT, OPT_USER_ONLY, OPT_USTACK, OPT_DEBUG_DIR, OPT_OWNER_AT,
+	OPT_OUTPUT, OPT_USER_ONLY, OPT_USTACK, OPT_DEBUG_DIR, OPT_OWNER_AT, OPT_HOLD,
 };
 
 /* The -F fields and -k keys, in enum lock_sort's order. */
@@ -221,6 +221,7 @@ const struct cli_opt lock_cli_opts[] = {
 	CLI_OPT_CALLBACK("lock-addr", 'l', no_argument, NULL, "aggregate by lock", set_mode, LOCK_AGGR_ADDR),
 	CLI_OPT_CALLBACK("lock-cgroup", 'g', no_argument, NULL, "aggregate by cgroup", set_mode, LOCK_AGGR_CGROUP),
 	CLI_OPT_BOOL("lock-owner", 'o', LO, owner, true, "by the locks' holders: at release where the kernel can, else the owner at the wait's begin; implies -t"),
+	CLI_OPT_BOOL("hold", OPT_HOLD, LO, hold, true, "hold times of contended locks, not waits: by the holder's stack at release, or -t, -l, -g (needs lock:contended_release)"),
 	CLI_OPT_WORD("owner-at", OPT_OWNER_AT, LO, owner_at, owner_at_word, "point", "WHEN", "-o: release (each holder that released during the wait; lock:contended_release), begin (mutex, rwsem writer, rt-mutex owner), auto (default)"),
 	CLI_OPT_GROUP("How long"),
 	CLI_OPT_DOUBLE("duration", 'd', LO, duration, 0.001, 1e7, "SECS", "stop after SECS seconds"),
@@ -358,6 +359,8 @@ static int check_options(struct lock_opts *o, int nmodes, bool have_cmd)
 		return cli_usage_err("-o cannot be combined with -l or -g");
 	if (o->owner_at && !o->owner)
 		return cli_usage_err("--owner-at needs -o");
+	if (o->hold && o->owner)
+		return cli_usage_err("--hold cannot be combined with -o");
 	if (o->top && (o->nformats || o->nfiles || o->output))
 		return cli_usage_err("top cannot be combined with --json, -x, --folded, --svg, --pprof or --output");
 	if (o->top && !o->interval)
@@ -372,6 +375,8 @@ static int check_options(struct lock_opts *o, int nmodes, bool have_cmd)
 		o->user = true;
 	if (o->user && o->owner)
 		return cli_usage_err("-o cannot be combined with -U (a futex has no owner the kernel knows)");
+	if (o->user && o->hold)
+		return cli_usage_err("--hold cannot be combined with -U (a futex's release is not seen)");
 	if (o->user_only && (o->lock_arg || o->callstack_arg))
 		return cli_usage_err("--user-only cannot be combined with -L or -S (kernel addresses and symbols)");
 	if (o->ustack_size & (o->ustack_size - 1))

@@ -62,6 +62,7 @@ struct lock_opts {
 	bool quiet;			/* -q: no logs, even with -v */
 	bool owner;			/* -o: -t's rows are the owners, not the waiters */
 	unsigned int owner_at;		/* --owner-at: enum lock_owner_at */
+	bool hold;			/* --hold: hold times, not waits */
 	bool user;			/* -U: futex waits too */
 	bool user_only;			/* --user-only: futex waits alone */
 	unsigned int ustack_size;	/* --user-stack-size: bytes copied per wait */

@@ -53,6 +53,8 @@ static void header(struct lock_out *out)
 	FILE *f = out->f;
 
 	fprintf(f, "{\"tool\":\"frugal lock\",\"mode\":\"%s\"", mode_names[rc->mode]);
+	/* --hold: each row's count and times are holds, not waits */
+	fprintf(f, ",\"measure\":\"%s\"", rc->hold ? "hold" : "wait");
 	if (rc->owner) {	/* -o: the task rows are the locks' owners */
 		fprintf(f, ",\"owner\":true");
 		put_member(f, "owner_at", ri->owner_at ? ri->owner_at : "");

@@ -338,6 +338,8 @@ static void header(struct lock_out *out)
 {
 	const struct lock_run_info *ri = out->ri;
 	struct pprof *pp = calloc(1, sizeof(*pp));
+	const char *nname = out->rc->hold ? "holds" : "contentions";
+	const char *tname = out->rc->hold ? "hold" : "delay";
 	char buf[512];
 
 	out->priv = pp;
@@ -346,11 +348,12 @@ static void header(struct lock_out *out)
 		return;
 	}
 	pp_string(pp, "");	/* string_table[0] must be "" */
-	pp_value_type(pp, &pp->sec[SEC_HEAD], PROFILE_SAMPLE_TYPE, "contentions", "count");
-	pp_value_type(pp, &pp->sec[SEC_HEAD], PROFILE_SAMPLE_TYPE, "delay", "nanoseconds");
-	pp_value_type(pp, &pp->sec[SEC_HEAD], PROFILE_PERIOD_TYPE, "contentions", "count");
+	/* --hold: holds and their time, not contentions and delay */
+	pp_value_type(pp, &pp->sec[SEC_HEAD], PROFILE_SAMPLE_TYPE, nname, "count");
+	pp_value_type(pp, &pp->sec[SEC_HEAD], PROFILE_SAMPLE_TYPE, tname, "nanoseconds");
+	pp_value_type(pp, &pp->sec[SEC_HEAD], PROFILE_PERIOD_TYPE, nname, "count");
 	pb_uint(&pp->sec[SEC_HEAD], PROFILE_PERIOD, 1);
-	pb_uint(&pp->sec[SEC_HEAD], PROFILE_DEFAULT_SAMPLE_TYPE, pp_string(pp, "delay"));
+	pb_uint(&pp->sec[SEC_HEAD], PROFILE_DEFAULT_SAMPLE_TYPE, pp_string(pp, tname));
 	pp->lock_type_key = pp_string(pp, "lock_type");
 	/* (the mode shows in the frames: a task, lock or cgroup at the root) */
 	snprintf(buf, sizeof(buf), "frugal lock, attached with %s, kernel %s%s%s",

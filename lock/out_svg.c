@@ -484,7 +484,8 @@ static void put_head(struct lock_out *out, int height)
 		"Lock contention flame graph</text>\n<text class=\"t2\" x=\"%d\" y=\"44\" "
 		"text-anchor=\"middle\">frugal lock, %s, width: %s", height, SVG_W, height, css,
 		SVG_W / 2, SVG_W / 2, out->rc->owner ? "by lock owner" : mode_names[out->rc->mode],
-		out->rc->weight == LOCK_WEIGHT_CONTENDED ? "contentions" : "total wait");
+		out->rc->weight == LOCK_WEIGHT_CONTENDED ? (out->rc->hold ? "holds" : "contentions") :
+		out->rc->hold ? "total hold" : "total wait");
 	if (ri) {
 		fprintf(f, ", %.2f s, ", ri->seconds);
 		xml_put(f, ri->attach ? ri->attach : "", 16);

@@ -40,7 +40,8 @@ static void header(struct lock_out *out)
 	}
 	for (i = 0; i < LOCK_NR_COLUMNS; i++)
 		if (rc->fields & lock_columns[i].field)
-			fprintf(f, "%*s ", i ? 12 : 10, lock_columns[i].header);
+			fprintf(f, "%*s ", i ? 12 : 10, rc->hold ? lock_columns[i].hold_header :
+				lock_columns[i].header);
 	switch (rc->mode) {
 	case LOCK_AGGR_TASK:
 		fprintf(f, "%10s   %s\n\n", "pid", "comm");

@@ -72,6 +72,7 @@ struct lock_column {
 	unsigned int field;
 	enum lock_sort sort;
 	const char *header, *key;	/* the table's header, CSV's and -F's name */
+	const char *hold_header;	/* the table's header with --hold */
 };
 extern const struct lock_column lock_columns[];
 #define LOCK_NR_COLUMNS 5

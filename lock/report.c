@@ -33,11 +33,11 @@ static const struct lock_output *const formats[] = {
 };
 
 const struct lock_column lock_columns[LOCK_NR_COLUMNS] = {
-	{ LOCK_FIELD_CONTENDED,	 LOCK_SORT_CONTENDED,	"contended",	"contended" },
-	{ LOCK_FIELD_WAIT_TOTAL, LOCK_SORT_WAIT_TOTAL,	"total wait",	"wait_total" },
-	{ LOCK_FIELD_WAIT_MAX,	 LOCK_SORT_WAIT_MAX,	"max wait",	"wait_max" },
-	{ LOCK_FIELD_WAIT_MIN,	 LOCK_SORT_WAIT_MIN,	"min wait",	"wait_min" },
-	{ LOCK_FIELD_AVG_WAIT,	 LOCK_SORT_AVG_WAIT,	"avg wait",	"avg_wait" },
+	{ LOCK_FIELD_CONTENDED,	 LOCK_SORT_CONTENDED,	"contended",	"contended", "holds" },
+	{ LOCK_FIELD_WAIT_TOTAL, LOCK_SORT_WAIT_TOTAL,	"total wait",	"wait_total", "total hold" },
+	{ LOCK_FIELD_WAIT_MAX,	 LOCK_SORT_WAIT_MAX,	"max wait",	"wait_max", "max hold" },
+	{ LOCK_FIELD_WAIT_MIN,	 LOCK_SORT_WAIT_MIN,	"min wait",	"wait_min", "min hold" },
+	{ LOCK_FIELD_AVG_WAIT,	 LOCK_SORT_AVG_WAIT,	"avg wait",	"avg_wait", "avg hold" },
 };
 
 const char *const lock_name_headers[][2] = {
@@ -439,6 +439,20 @@ static size_t acct_lines(const struct lock_accounting *a, uint64_t rows_sum,
 	L("in_rows", "  in rows (all of them, printed or not)", rows_sum);
 	L("aggregated_in_kernel", "    aggregated in kernel", c[LC_AGGR_HIT]);
 	L("merged_from_overflow", "    merged from overflow ring", a->merged);
+	if (a->hold) {
+		uint64_t seen = c[LC_HOLDS] + a->merged + c[LC_HOLD_LOST];
+
+		L("holds", "holds measured (--hold)", c[LC_HOLDS] + a->merged);
+		L("holds_in_kernel", "  aggregated in kernel", c[LC_HOLDS]);
+		L("holds_lost_ringbuf", "  lost: ring buffer full", c[LC_HOLD_LOST]);
+		L("hold_acquisitions", "contended acquisitions (ends that took the lock)",
+		  c[LC_HOLD_ACQ]);
+		L("hold_no_release", "  release not seen (uncontended, or held at stop)",
+		  c[LC_HOLD_ACQ] > seen ? c[LC_HOLD_ACQ] - seen : 0);
+		L("hold_no_acquisition", "contended releases, acquisition not seen",
+		  c[LC_HOLD_NO_ACQ]);
+		L("hold_waits", "waits ended (not rows with --hold)", c[LC_HOLD_WAITS]);
+	}
 	if (a->at_release) {
 		L("shares", "    shares of waits behind several holders (-o)", c[LC_SHARES]);
 		L("releases", "contended releases recorded (-o)", c[LC_RELEASES]);

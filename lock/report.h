@@ -30,6 +30,7 @@ struct lock_ustacks;
 struct lock_report_cfg {
 	enum lock_aggr mode;
 	bool owner;			/* -o: the task rows are the locks' owners */
+	bool hold;			/* --hold: the rows are hold times */
 	bool user, user_only;		/* -U: user rows too; --user-only: no kernel lines */
 	enum lock_sort sort;		/* -k */
 	unsigned int fields;		/* -F: enum lock_field bits */

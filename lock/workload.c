@@ -29,6 +29,8 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <sys/ioctl.h>
+#include <linux/userfaultfd.h>
 
 #include "cli/tools.h"
 #include "lib/io.h"
@@ -51,6 +53,15 @@ struct bench {
 	char *holder_buf;		/* --owner: what the holder writes, HOLDER_BYTES */
 	pid_t holder_tid;		/* --owner: the holder's thread id, said at the end */
 	double waiter_pause;		/* --waiter-pause: seconds between a waiter's writes */
+	double holder_pause;		/* --holder-pause: seconds between the holder's writes */
+	/* --holder-hold: the holder's page, whose faults the resolver answers
+	 * after holder_hold seconds, and its own timing of those holds */
+	double holder_hold;
+	int ufd;
+	char *upage;
+	size_t upage_size;
+	volatile bool holder_over;
+	unsigned long long uholds, uhold_ns, uhold_max_ns;
 	/* --owner: the workers' own timing of their writes, said at the end */
 	unsigned long long holder_writes, holder_ns, holder_max_ns, waiter_writes, waiter_ns;
 	bool timing_said;
@@ -148,10 +159,74 @@ static unsigned long long now_ns(void)
 	return t.tv_sec * 1000000000ULL + t.tv_nsec;
 }
 
+/*
+ * --holder-hold SECS: the holder writes one page from a userfaultfd page
+ * that is missing at each write.  The write takes the inode lock, then
+ * faults in its source, and sleeps in the fault, the lock held, until
+ * this resolver answers it SECS later: holds of a length the bench
+ * chooses, timed by its own clock from the fault's arrival to its answer.
+ */
+static void *resolver(void *arg)
+{
+	struct bench *b = arg;
+	long long p = (long long)(b->holder_hold * 1e9);
+	struct timespec hold = { p / 1000000000, p % 1000000000 };
+	struct pollfd pfd = { .fd = b->ufd, .events = POLLIN };
+	struct uffd_msg msg;
+
+	prctl(PR_SET_NAME, "resolver");
+	start_line(b);
+	while (!b->holder_over && !past(&b->clk->leave)) {
+		struct uffdio_zeropage z = { .range = { (uintptr_t)b->upage, b->upage_size } };
+		unsigned long long t;
+
+		if (poll(&pfd, 1, 100) <= 0 || read(b->ufd, &msg, sizeof(msg)) != sizeof(msg) ||
+		    msg.event != UFFD_EVENT_PAGEFAULT)
+			continue;
+		t = now_ns();
+		nanosleep(&hold, NULL);
+		if (ioctl(b->ufd, UFFDIO_ZEROPAGE, &z) && errno != EEXIST)
+			break;
+		t = now_ns() - t;
+		b->uholds++;
+		b->uhold_ns += t;
+		b->uhold_max_ns = t > b->uhold_max_ns ? t : b->uhold_max_ns;
+	}
+	return NULL;
+}
+
+/* --holder-hold: the holder's page, registered for its missing faults. */
+static int holder_page(struct bench *b)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+
+	b->upage_size = (size_t)sysconf(_SC_PAGESIZE);
+	b->ufd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (b->ufd < 0)
+		return cli_err("userfaultfd", "%s", strerror(errno));
+	if (ioctl(b->ufd, UFFDIO_API, &api))
+		return cli_err("userfaultfd", "UFFDIO_API: %s", strerror(errno));
+	b->upage = mmap(NULL, b->upage_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			-1, 0);
+	if (b->upage == MAP_FAILED) {
+		b->upage = NULL;
+		return cli_err("mmap", "%s", strerror(errno));
+	}
+	reg.range.start = (uintptr_t)b->upage;
+	reg.range.len = b->upage_size;
+	if (ioctl(b->ufd, UFFDIO_REGISTER, &reg))
+		return cli_err("userfaultfd", "UFFDIO_REGISTER: %s", strerror(errno));
+	return 0;
+}
+
 static void *holder(void *arg)
 {
 	struct bench *b = arg;
+	long long p = (long long)(b->holder_pause * 1e9);
+	struct timespec pause = { p / 1000000000, p % 1000000000 };
 	unsigned long long t, ns = 0, max = 0, n = 0;
+	ssize_t w;
 
 	/* Named before anything it does can make others wait (frugal keeps
 	 * the comm a task had at its first contention). */
@@ -160,15 +235,25 @@ static void *holder(void *arg)
 	start_line(b);
 	do {
 		t = now_ns();
-		if (pwrite(b->memfd, b->holder_buf, HOLDER_BYTES, 0) < 0)
+		if (b->upage) {
+			/* missing again: the write's copy faults on it */
+			madvise(b->upage, b->upage_size, MADV_DONTNEED);
+			w = pwrite(b->memfd, b->upage, b->upage_size, 0);
+		} else {
+			w = pwrite(b->memfd, b->holder_buf, HOLDER_BYTES, 0);
+		}
+		if (w < 0)
 			break;
 		t = now_ns() - t;
 		ns += t;
 		max = t > max ? t : max;
+		if (p)
+			nanosleep(&pause, NULL);
 	} while (++n, !past(&b->clk->stop));
 	b->holder_writes = n;
 	b->holder_ns = ns;
 	b->holder_max_ns = max;
+	b->holder_over = true;
 	worker_done(b);
 	wait_until(&b->clk->leave);
 	return NULL;
@@ -343,7 +428,8 @@ fail:
 	return cli_err("fork", "%s", strerror(errno));
 }
 
-enum { OPT_DELAY = CLI_OPT_LONG, OPT_HOLD, OPT_OWNER, OPT_PTHREAD, OPT_USR1, OPT_PAUSE };
+enum { OPT_DELAY = CLI_OPT_LONG, OPT_HOLD, OPT_OWNER, OPT_PTHREAD, OPT_USR1, OPT_PAUSE,
+       OPT_HPAUSE, OPT_HHOLD };
 
 const struct cli_opt lock_bench_cli_opts[] = {
 	{ "threads", 'T', required_argument, "N", "threads hammering mmap/mprotect/munmap (mmap_lock; default 4)" },
@@ -354,6 +440,8 @@ const struct cli_opt lock_bench_cli_opts[] = {
 	{ "hold", OPT_HOLD, required_argument, "SECS", "after the run, keep every worker alive SECS more seconds" },
 	{ "owner", OPT_OWNER, required_argument, "N", "also a 'holder' thread holding a file's inode lock, N 'waiter' threads" },
 	{ "waiter-pause", OPT_PAUSE, required_argument, "SECS", "--owner: a waiter's pause between its writes (default 0.001; 0: none)" },
+	{ "holder-hold", OPT_HHOLD, required_argument, "SECS", "--owner: the holder writes a page whose copy faults (userfaultfd), the lock held SECS until the bench answers" },
+	{ "holder-pause", OPT_HPAUSE, required_argument, "SECS", "--owner: the holder's pause between its writes (default 0), so that it waits to take the lock again" },
 	{ "pthread", OPT_PTHREAD, required_argument, "N", "also N threads on one pthread mutex (user-space contention, for -U)" },
 	{ "help", 'h', no_argument, NULL, "this help" },
 	{ NULL, 0, 0, NULL, NULL },
@@ -371,6 +459,8 @@ static int parse_one(void *ctx, int c, const char *arg)
 	case OPT_HOLD: return cli_parse_double("--hold", arg, 0, 3600, &b->hold);
 	case OPT_OWNER: return cli_parse_u64("--owner", arg, 0, BENCH_MAX_TASKS, &b->owner);
 	case OPT_PAUSE: return cli_parse_double("--waiter-pause", arg, 0, 1, &b->waiter_pause);
+	case OPT_HPAUSE: return cli_parse_double("--holder-pause", arg, 0, 1, &b->holder_pause);
+	case OPT_HHOLD: return cli_parse_double("--holder-hold", arg, 0.001, 1, &b->holder_hold);
 	case OPT_USR1: b->on_usr1 = true; return 0;
 	case OPT_PTHREAD: return cli_parse_u64("--pthread", arg, 0, BENCH_MAX_TASKS, &b->pthreads);
 	case 'h': b->help = true; return CLI_OPTS_STOP;
@@ -402,6 +492,9 @@ static void owner_timing(struct bench *b)
 	fprintf(stderr, "frugal bench lock: holder: %llu writes, %.6f s in them (longest %.6f s); "
 		"waiters: %llu writes, %.6f s in them\n", b->holder_writes, b->holder_ns / 1e9,
 		b->holder_max_ns / 1e9, b->waiter_writes, b->waiter_ns / 1e9);
+	if (b->upage)
+		fprintf(stderr, "frugal bench lock: holder's faults held: %llu, %.6f s in them "
+			"(longest %.6f s)\n", b->uholds, b->uhold_ns / 1e9, b->uhold_max_ns / 1e9);
 }
 
 /* Wait for N workers' bytes, but never past the end of --hold (a worker
@@ -581,7 +674,7 @@ static int wait_usr1(void)
 int lock_bench_main(int argc, char **argv)
 {
 	struct bench b = { .threads = 4, .procs = 4, .duration = 2, .waiter_pause = 0.001,
-			   .done = { -1, -1 }, .gate = { -1, -1 }, .memfd = -1 };
+			   .done = { -1, -1 }, .gate = { -1, -1 }, .memfd = -1, .ufd = -1 };
 	pthread_t *tids = NULL;
 	pid_t *pids = NULL;
 	unsigned int npids = 0, i, nthreads = 0;
@@ -596,7 +689,7 @@ int lock_bench_main(int argc, char **argv)
 		}
 		return err;
 	}
-	tids = calloc(b.threads + (b.owner ? b.owner + 1 : 0) + b.pthreads + 1, sizeof(*tids));
+	tids = calloc(b.threads + (b.owner ? b.owner + 2 : 0) + b.pthreads + 1, sizeof(*tids));
 	pthread_mutex_init(&b.mutex, NULL);
 	pids = calloc(b.procs + 1, sizeof(*pids));
 	err = tids && pids ? 0 : cli_err(NULL, "out of memory");
@@ -612,6 +705,8 @@ int lock_bench_main(int argc, char **argv)
 	}
 	if (!err && b.owner && (b.memfd = memfd_create("frugal-owner", MFD_CLOEXEC)) < 0)
 		err = cli_err("memfd_create", "%s", strerror(errno));
+	if (!err && b.owner && b.holder_hold > 0)
+		err = holder_page(&b);
 	/*
 	 * The holder's buffer, made before any thread: its mmap and page
 	 * faults take mmap_lock, and a wait on that is not the inode lock's
@@ -647,6 +742,14 @@ int lock_bench_main(int argc, char **argv)
 	}
 	for (i = 0; b.owner && i <= b.owner; i++) {
 		err = pthread_create(&tids[nthreads], NULL, i ? waiter : holder, &b);
+		if (err) {
+			err = cli_err("pthread_create", "%s", strerror(err));
+			goto out;
+		}
+		nthreads++;
+	}
+	if (b.upage) {
+		err = pthread_create(&tids[nthreads], NULL, resolver, &b);
 		if (err) {
 			err = cli_err("pthread_create", "%s", strerror(err));
 			goto out;
@@ -708,6 +811,10 @@ out:
 		close(b.gate[0]);
 	if (b.memfd >= 0)
 		close(b.memfd);
+	if (b.ufd >= 0)
+		close(b.ufd);
+	if (b.upage)
+		munmap(b.upage, b.upage_size);
 	if (b.clk)
 		munmap(b.clk, sizeof(*b.clk));
 	free(b.holder_buf);

@@ -299,6 +299,56 @@ def check_holders():
         f"{100.0 * holder / max(total, 1):.1f}% of the waiters' wait)",
         json.dumps({k: d.get(k) for k in ("owner_at", "owner_why", "rows")})[:600])
 
+def check_hold():
+    """--hold where the kernel has lock:contended_release, on the fixture's
+    holder alone (tests/kernels/guest-init, fixture()); else refused in one
+    line."""
+    r = Run("hold")
+    if r.rc is None:
+        say(False, "--hold: the run", "no result: the guest stopped before this command")
+        return
+    if "contended_release yes" not in r.err:
+        said = [l for l in r.err.splitlines() if "--hold: this kernel has no lock:contended_release" in l]
+        say(r.rc == 1 and len(said) == 1 and not r.out.strip(),
+            "--hold without lock:contended_release: refused in one line", tail(r.err))
+        return
+    if not r.ran("--hold -t: the run"):
+        return
+    d = r.json() or {}
+    a, rows = d.get("accounting", {}), d.get("rows", [])
+    say(d.get("measure") == "hold", "--hold: the report says its rows are holds", str(d.get("measure")))
+    say(0 < a.get("holds", 0) <= a.get("hold_acquisitions", 0) and
+        sum(x["contended"] for x in rows) == a["in_rows"] == a["holds"],
+        f"--hold: the rows add up to the holds ({a.get('holds')} of {a.get('hold_acquisitions')} "
+        "contended acquisitions)", json.dumps(a))
+    h = [x for x in rows if x["comm"] == "holder"]
+    t = fixture_timing(r)
+    if not h or not t:
+        say(False, "--hold -t: the holder's row and the fixture's timing",
+            json.dumps(rows)[:400] + "\n" + (read(r.name + ".bench") or ""))
+        return
+    n = sum(x["contended"] for x in h)
+    mean = sum(x["wait_total_ns"] for x in h) / n / 1e9
+    m = re.search(r"holder's faults held: (\d+), ([\d.]+) s in them", read(r.name + ".bench") or "")
+    held = [float(x) for x in m.groups()] if m else [0, 0]
+    own = held[1] / max(held[0], 1)
+    say(held[0] > 0 and abs(mean - own) <= 0.1 * own,
+        f"--hold -t: the holder's mean hold ({mean * 1e3:.1f} ms, {n} holds) within 10% of the "
+        f"fixture's by its own clock ({own * 1e3:.1f} ms, {held[0]:.0f} holds)",
+        read(r.name + ".bench") or "")
+    longest = max(x["wait_max_ns"] for x in h) / 1e9
+    say(longest <= t[2], f"--hold -t: its longest hold ({longest * 1e3:.1f} ms) within its longest "
+        f"write ({t[2] * 1e3:.1f} ms)", "")
+    r = Run("hold_stack")
+    if not r.ran("--hold: the run by stack"):
+        return
+    d = r.json() or {}
+    say(any(f.split("+")[0] in ("up_write", "shmem_file_write_iter") for x in d.get("rows", [])
+            for f in x.get("stack", [])),
+        "--hold: the holder's stack at its release, in the write path",
+        json.dumps(d.get("rows", []))[:600])
+
+
 def check_addr():
     r = Run("addr")
     if not r.ran("-l: the run"):
@@ -436,6 +486,7 @@ def main():
     check_user_table()
     check_owner()
     check_holders()
+    check_hold()
     check_addr()
     check_svg()
     check_interval()

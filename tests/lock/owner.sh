@@ -40,7 +40,11 @@ else
 		"$FRUGAL" lock -o --owner-at release -d 0.1
 	check "--owner-at release: one line says why" \
 		test "$(grep -c 'no lock:contended_release event' "$_tmp/stderr")" = 1
+	expect_exit "--hold is refused without lock:contended_release" 1 "$FRUGAL" lock --hold -d 0.1
+	check "--hold: one line says why" test "$(grep -c -- '--hold: this kernel has no lock:contended_release event' "$_tmp/stderr")" = 1
 fi
+expect_exit "--hold with -o is refused" 2 "$FRUGAL" lock --hold -o -d 0.1
+expect_exit "--hold with -U is refused" 2 "$FRUGAL" lock --hold -U -d 0.1
 check "owner: the holder is a row" test "$(json "$_tmp/o.json" \
 	'any(r["comm"] == "holder" for r in d["rows"])')" = True
 # Of the waits that began with an owner recorded: a wait that began while

@@ -521,7 +521,7 @@ static bool wait_done(const struct bench *b, unsigned int n)
 
 /*
  * --start-on-usr1: is task TID of PID asleep in the gate's read, waiting
- * for data (its wchan pipe_read), past the pipe's mutex?  A worker still
+ * for data (its wchan [anon_]pipe_read), past the pipe's mutex?  A worker still
  * contending on that mutex when a tracer attaches would end a wait whose
  * begin the tracer never saw.  Unknown (no wchan) counts as yes.
  */
@@ -540,7 +540,8 @@ static bool task_gated(pid_t pid, const char *tid)
 	if (n <= 0)
 		return true;
 	buf[n] = 0;
-	return !strcmp(buf, "pipe_read") || !strcmp(buf, "0");
+	/* pipe_read; anon_pipe_read since the pipe code split it (6.16) */
+	return strstr(buf, "pipe_read") || !strcmp(buf, "0");
 }
 
 /*

@@ -540,7 +540,7 @@ static bool task_gated(pid_t pid, const char *tid)
 	if (n <= 0)
 		return true;
 	buf[n] = 0;
-	/* pipe_read; anon_pipe_read since the pipe code split it (6.16) */
+	/* pipe_read; anon_pipe_read on newer kernels (6.18 here) */
 	return strstr(buf, "pipe_read") || !strcmp(buf, "0");
 }
 

@@ -540,7 +540,7 @@ static bool task_gated(pid_t pid, const char *tid)
 	if (n <= 0)
 		return true;
 	buf[n] = 0;
-	/* pipe_read; anon_pipe_read on newer kernels (6.18 here) */
+	/* pipe_read; anon_pipe_read on newer kernels (6.18 has it) */
 	return strstr(buf, "pipe_read") || !strcmp(buf, "0");
 }
 

@@ -192,6 +192,8 @@ static void *resolver(void *arg)
 		b->uhold_ns += t;
 		b->uhold_max_ns = t > b->uhold_max_ns ? t : b->uhold_max_ns;
 	}
+	/* counted among the threads the bench waits for before "run over" */
+	worker_done(b);
 	return NULL;
 }
 

@@ -598,22 +598,28 @@ static bool tasks_parked(pid_t pid, pid_t self, bool gate)
  * stopped on "run over" misses nothing and sees nothing more; never past
  * --hold.  True when all are.
  */
-static bool wait_parked(const struct bench *b, const pid_t *pids, unsigned int npids)
+static bool wait_all(const pid_t *pids, unsigned int npids, bool gate,
+		     const struct timespec *until)
 {
 	struct timespec tick = { 0, 1000000 };
 	pid_t self = (pid_t)syscall(SYS_gettid);
 	unsigned int i;
 
-	while (!past(&b->clk->leave)) {
-		bool all = tasks_parked(getpid(), self, false);
+	while (!past(until)) {
+		bool all = tasks_parked(getpid(), self, gate);
 
 		for (i = 0; all && i < npids; i++)
-			all = tasks_parked(pids[i], 0, false);
+			all = tasks_parked(pids[i], 0, gate);
 		if (all)
 			return true;
 		nanosleep(&tick, NULL);
 	}
 	return false;
+}
+
+static bool wait_parked(const struct bench *b, const pid_t *pids, unsigned int npids)
+{
+	return wait_all(pids, npids, false, &b->clk->leave);
 }
 
 /*
@@ -623,20 +629,11 @@ static bool wait_parked(const struct bench *b, const pid_t *pids, unsigned int n
  */
 static bool wait_gated(const pid_t *pids, unsigned int npids)
 {
-	struct timespec tick = { 0, 1000000 };
-	pid_t self = (pid_t)syscall(SYS_gettid);
-	unsigned int i, n;
+	struct timespec until;
 
-	for (n = 0; n < 30000; n++) {
-		bool all = tasks_parked(getpid(), self, true);
-
-		for (i = 0; all && i < npids; i++)
-			all = tasks_parked(pids[i], 0, true);
-		if (all)
-			return true;
-		nanosleep(&tick, NULL);
-	}
-	return false;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	ts_add(&until, 30);
+	return wait_all(pids, npids, true, &until);
 }
 
 /* The run's instants: the start SECS from now, then -d, then --hold. */

@@ -61,6 +61,37 @@ BENCH_BINS := $(patsubst bench/%.c,$(O)/bench/%,$(BENCH_SRCS))
 
 all: $(O)/frugal
 
+# libbpf 1.7's dedup, for btf/dedup_lb.c only.  The encoder's output is
+# what btf__dedup() makes of its types, and each pahole release ran on its
+# libbpf: 1.24 on Debian 12's 1.1, 1.30 on Debian 13's 1.5 (which 1.1
+# matches on every kernel we check), 1.32 on sid's 1.7, whose dedup folds a
+# module's types into the base otherwise.  So --pahole_compat=1.32 dedups
+# with Debian sid's libbpf (>= 1.7), compiled from its source package
+# (scripts/fetch-libbpf.sh, cached; LIBBPF_BTF_SRC=DIR names a tree
+# instead) into one object whose API is renamed btflib_* (names.h maps
+# each name for the compiler) and whose internals are local, so that it
+# links beside the system's libbpf, which everything else uses.
+LB        := $(O)/libbpf-btf
+LB_CFLAGS := -I$(LB)/include -include $(LB)/names.h
+
+$(LB)/names.h:
+	$(call msg,LIBBPF,$(LB))
+	$(Q)rm -rf $(LB) && mkdir -p $(LB)
+	$(Q)src=$${LIBBPF_BTF_SRC:-$$(scripts/fetch-libbpf.sh)} || \
+		{ echo "make: the BTF encoder's libbpf: scripts/fetch-libbpf.sh failed (LIBBPF_BTF_SRC=DIR names a libbpf >= 1.7 source tree)" >&2; exit 1; }; \
+	$(MAKE) -s --no-print-directory -C "$$src/src" MAKEFLAGS= BUILD_STATIC_ONLY=1 CFLAGS="-g -O2" \
+		OBJDIR=$(abspath $(LB))/obj DESTDIR=$(abspath $(LB)) PREFIX= INCLUDEDIR=/include \
+		$(abspath $(LB))/obj/libbpf.a install_headers >$(LB)/build.log 2>&1 || \
+		{ echo "make: building libbpf from $$src failed: $$(tail -1 $(LB)/build.log)" >&2; exit 1; }
+	$(Q)ld -r -o $(LB)/all.o --whole-archive $(LB)/obj/libbpf.a && \
+	objcopy --localize-hidden $(LB)/all.o $(LB)/local.o && \
+	nm -g --defined-only $(LB)/local.o | awk '{ print $$3, "btflib_" $$3 }' > $(LB)/syms && \
+	objcopy --redefine-syms=$(LB)/syms $(LB)/local.o $(LB)/libbpf-btf.o && \
+	awk '{ print "#define", $$1, $$2 }' $(LB)/syms > $(LB)/names.h.tmp && \
+	rm -f $(LB)/all.o $(LB)/local.o && mv $(LB)/names.h.tmp $@
+
+$(LB)/libbpf-btf.o: $(LB)/names.h
+
 $(O)/frugal: $(O)/cli/main.o $(O)/libfrugal.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -87,11 +118,11 @@ $(O)/asan/frugal: $(O)/asan/cli/main.o $(O)/asan/libfrugal.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(SAN) -o $@ $^ $(LDLIBS)
 
-$(O)/libfrugal.a: $(CORE_OBJS)
+$(O)/libfrugal.a: $(CORE_OBJS) $(LB)/libbpf-btf.o
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(O)/asan/libfrugal.a: $(ASAN_OBJS)
+$(O)/asan/libfrugal.a: $(ASAN_OBJS) $(LB)/libbpf-btf.o
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
@@ -105,7 +136,11 @@ $(O)/%.o: %.c | $(SKELS)
 $(O)/asan/%.o: %.c | $(SKELS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(SAN) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -MMD -MP -c -o $@ $<
+
+LB_OBJS := $(O)/btf/dedup_lb.o $(O)/asan/btf/dedup_lb.o $(O)/fuzz/obj/btf/dedup_lb.o
+$(LB_OBJS): private CPPFLAGS += $(LB_CFLAGS)
+$(LB_OBJS): $(LB)/names.h
 
 # BPF: clang -target bpf -> bpftool gen skeleton -> *.skel.h.
 # vmlinux.h is generated from the running kernel's BTF (see docs/ARCHITECTURE.md).
@@ -139,9 +174,9 @@ $(O)/asan/tests/%: tests/unit/%.c tests/test.h $(O)/asan/libfrugal.a
 $(O)/fuzz/obj/%.o: %.c | $(SKELS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CLANG) $(CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -MMD -MP -c -o $@ $<
+	$(Q)$(CLANG) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -MMD -MP -c -o $@ $<
 
-$(O)/fuzz/libfrugal.a: $(FUZZ_OBJS)
+$(O)/fuzz/libfrugal.a: $(FUZZ_OBJS) $(LB)/libbpf-btf.o
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
@@ -219,11 +254,13 @@ check-static: deps
 # copy of the tree (git's files, committed or not) under $(O)/deb/, so that
 # the .deb and its .buildinfo and .changes land in $(O)/deb/, not in the
 # tree's parent.  `make check-deb` installs it (into this system), runs
-# lintian and checks it, then purges it.
+# lintian and checks it, then purges it.  The BTF encoder's libbpf source
+# (scripts/fetch-libbpf.sh) is handed to the package build fetched.
 deb:
 	$(Q)rm -rf $(O)/deb && mkdir -p $(O)/deb/src
 	$(Q)git ls-files -z -co --exclude-standard | tar --null -T - -cf - | tar -xf - -C $(O)/deb/src
-	$(Q)cd $(O)/deb/src && dpkg-buildpackage -us -uc -b -jauto
+	$(Q)src=$${LIBBPF_BTF_SRC:-$$(scripts/fetch-libbpf.sh)} && \
+	cd $(O)/deb/src && LIBBPF_BTF_SRC=$$src dpkg-buildpackage -us -uc -b -jauto
 	$(Q)rm -rf $(O)/deb/src
 
 check-deb: deps

@@ -481,7 +481,8 @@ static void render_ref(const struct btf *btf, struct sbuf *s, __u32 id, int dept
 		render_ref(btf, s, t->type, depth + 1);
 		break;
 	case BTF_KIND_TYPE_TAG:
-		sb_putf(s, "tag(%s) ", name);
+		/* kind_flag: an attribute (__attribute__((NAME))), not a btf_type_tag. */
+		sb_putf(s, "%s(%s) ", btf_kflag(t) ? "attr" : "tag", name);
 		render_ref(btf, s, t->type, depth + 1);
 		break;
 	case BTF_KIND_ARRAY:

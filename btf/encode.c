@@ -28,14 +28,17 @@
 #include <unistd.h>
 
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 
+#include "btf/dedup_lb.h"
 #include "btf/encode_int.h"
 #include "btf/encode_write.h"
 #include "lib/array.h"
 #include "lib/dwarf_die.h"
 #include "lib/dwarf_scan.h"
+#include "lib/io.h"
 
 #define BATCH_BYTES (6u << 20)
 /* Split BTF: drop the file's clean pages after this much .debug_info. */
@@ -582,6 +585,77 @@ static void src_prime(struct dwarf_src *s, const struct encoder *e)
 	src_release(s, 0, s->info_len);
 }
 
+/*
+ * Split BTF under pahole 1.32's rules is deduplicated by libbpf 1.7, as
+ * pahole 1.32 is (Makefile: "libbpf 1.7's dedup"): it folds a module's
+ * copies of base types that the system's libbpf 1.1 keeps.  Its base is
+ * ours (pruned or whole), parsed once more by that libbpf.  vmlinux keeps
+ * the system's dedup: both give the same bytes on it, and
+ * tests/btf/kernel*-pahole132.sh hold vmlinux to pahole 1.32's too.
+ */
+static int open_lb(struct enc_ctx *ctx)
+{
+	const void *raw;
+	uint32_t size;
+
+	raw = btf__raw_data(ctx->base, &size);
+	ctx->lb = raw ? dedup_lb__new(raw, size) : NULL;
+	if (!ctx->lb)
+		return set_err(ctx->opts, -ENOMEM, "base BTF: libbpf %s cannot read it",
+			       dedup_lb__version());
+	return 0;
+}
+
+/*
+ * RAW (SIZE bytes) as split BTF on BASE.  libbpf 1.1 declares
+ * btf__new_split() but exports it only from 1.3 on: through a memory file.
+ */
+static struct btf *new_split(const void *raw, uint32_t size, struct btf *base)
+{
+	int fd = memfd_create("btf", MFD_CLOEXEC), err;
+	struct btf *btf = NULL;
+	char path[32];
+
+	if (fd < 0)
+		return NULL;
+	if (!io__write_full(fd, raw, size)) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		btf = btf__parse_raw_split(path, base);
+		if (libbpf_get_error(btf))
+			btf = NULL;
+	}
+	err = errno;
+	close(fd);
+	errno = err;
+	return btf;
+}
+
+/* *BTF deduplicated: by the system's libbpf, or through CTX's libbpf 1.7 (open_lb). */
+static int enc_dedup(struct enc_ctx *ctx, struct btf **btf)
+{
+	const void *raw;
+	struct btf *nb;
+	uint32_t size;
+	void *out;
+	int err;
+
+	if (!ctx->lb)
+		return btf__dedup(*btf, NULL);
+	raw = btf__raw_data(*btf, &size);
+	if (!raw)
+		return -ENOMEM;
+	err = dedup_lb__run(ctx->lb, raw, size, &out, &size);
+	if (err)
+		return err;
+	nb = new_split(out, size, ctx->base);
+	free(out);
+	if (!nb)
+		return -errno;
+	btf__free(*btf);
+	*btf = nb;
+	return 0;
+}
+
 static int run_job(struct encoder *e, struct job *j, struct dwarf_src *s)
 {
 	struct enc_batch *b = &j->b;
@@ -637,7 +711,7 @@ static int run_job(struct encoder *e, struct job *j, struct dwarf_src *s)
 	batch_scratch_free(b);
 	t1 = thread_cpu();
 	j->t_encode = t1 - t0;
-	err = btf__dedup(b->btf, NULL);
+	err = enc_dedup(&e->ctx, &b->btf);
 	j->t_dedup = thread_cpu() - t1;
 	if (err)
 		return enc_batch__err(b, err, "BTF dedup failed: %s", strerror(-err));
@@ -803,7 +877,7 @@ static int drop_funcs(struct encoder *e)
 
 static int acc_dedup(struct encoder *e)
 {
-	int err = btf__dedup(e->acc, NULL);
+	int err = enc_dedup(&e->ctx, &e->acc);
 
 	if (err)
 		return err;
@@ -1286,6 +1360,7 @@ static void encoder_free(struct encoder *e)
 	free(e->ctx.secs);
 	free(e->ctx.objs);
 	btf__free(e->acc);
+	dedup_lb__free(e->ctx.lb);
 	if (e->pruned)
 		enc_base__free(e->pruned);	/* ctx.base is its */
 	else
@@ -1323,6 +1398,8 @@ static int encode(const struct btf_enc_opts *opts, bool prune)
 		err = prune_base(&e);
 	if (!err && prune && !e.pruned)
 		err = load_base(&e);
+	if (!err && e.ctx.base && opts->rules >= BTF_RULES_PAHOLE_1_32)
+		err = open_lb(&e.ctx);
 	if (err)
 		goto out;
 	err = -ENOMEM;

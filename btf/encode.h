@@ -23,6 +23,7 @@ enum btf_feat {
 	BTF_FEAT_DECL_TAG_KFUNCS	= 1u << 8,
 	BTF_FEAT_REPRODUCIBLE_BUILD	= 1u << 9,	/* always true for us */
 	BTF_FEAT_GLOBAL_VAR		= 1u << 10,
+	BTF_FEAT_ATTRIBUTES		= 1u << 11,	/* arena kfuncs' address_space(1) */
 };
 
 /* What pahole -J encodes when no --btf_features is given. */

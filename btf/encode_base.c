@@ -231,8 +231,9 @@ static int prune_strs(const struct hset *mod, const char *strs, uint32_t len, ch
  * qualifier, array or prototype by the ids it refers to, which no module
  * type is mapped to, and an anonymous struct or union member by member,
  * each a failed comparison.  (A named type that refers to one is kept: a
- * module FWD may still be resolved to it by name.)  Kinds VAR and DATASEC
- * dedup never looks at.
+ * module FWD may still be resolved to it by name.  But a FUNC, matched
+ * only with its prototype, drops with it: libbpf 1.7 refuses a FUNC whose
+ * type is not a prototype.)  Kinds VAR and DATASEC dedup never looks at.
  */
 enum { T_UNSEEN, T_VISITING, T_KEEP, T_DROP };
 
@@ -294,7 +295,8 @@ static bool drops(struct tprune *p, uint32_t id, int depth)
 	if (btf_kind(t) == BTF_KIND_DATASEC || btf_kind(t) == BTF_KIND_VAR)
 		d = false;
 	else if (t->name_off)
-		d = !NEED_HAS(p->need, t->name_off);
+		d = !NEED_HAS(p->need, t->name_off) ||
+		    (btf_kind(t) == BTF_KIND_FUNC && drops(p, t->type, depth + 1));
 	else if (depth >= 32)
 		d = false;
 	else {

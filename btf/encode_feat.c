@@ -30,12 +30,12 @@ static const struct {
 	{ "consistent_func",	BTF_FEAT_CONSISTENT_FUNC,	true, NULL },
 	{ "decl_tag_kfuncs",	BTF_FEAT_DECL_TAG_KFUNCS,	true, NULL },
 	{ "reproducible_build",	BTF_FEAT_REPRODUCIBLE_BUILD,	false, NULL },
-	{ "distilled_base",	0, false, "needs libbpf 1.5's btf__distill_base() (ours is older)" },
+	{ "distilled_base",	0, false, "not implemented (libbpf's btf__distill_base())" },
 	{ "global_var",		BTF_FEAT_GLOBAL_VAR,		false, NULL },
-	{ "attributes",		0, false, "needs libbpf 1.6's btf__add_type_attr() (ours is older)" },
+	{ "attributes",		BTF_FEAT_ATTRIBUTES,		false, NULL },
 	{ "true_signature",	0, false, "not implemented (pahole 1.32's prototypes of changed-ABI clones)" },
 	{ "force_cu_merging",	0, false, "not implemented (pahole 1.32's merge of all units into one)" },
-	/* docs/btf.md: libbpf 1.1 cannot write BTF's layout section. */
+	/* docs/btf.md: libbpf 1.7 cannot write BTF's layout section. */
 	{ "layout",		0, false, "needs a libbpf with btf__new_empty_opts() (newer than 1.7)" },
 };
 

@@ -21,10 +21,7 @@
 
 #include "btf/encode_int.h"
 
-typedef void (*id_fn)(__u32 *id, void *arg);
-
-/* Call FN on every type id T refers to. */
-static void visit_ids(struct btf_type *t, id_fn fn, void *arg)
+void enc_visit_ids(struct btf_type *t, enc_id_fn fn, void *arg)
 {
 	int i, n = btf_vlen(t);
 
@@ -56,12 +53,12 @@ static void visit_ids(struct btf_type *t, id_fn fn, void *arg)
 	}
 }
 
-static void mark(__u32 *id, void *arg)
+static void mark(uint32_t *id, void *arg)
 {
 	((uint8_t *)arg)[*id] = 1;
 }
 
-static void remap(__u32 *id, void *arg)
+static void remap(uint32_t *id, void *arg)
 {
 	*id = ((const __u32 *)arg)[*id];
 }
@@ -95,7 +92,7 @@ static int rebuild(struct btf **pbtf, const struct btf *base, __u32 *map, __u32 
 			return err;
 		}
 		t = (struct btf_type *)btf__type_by_id(nb, err);
-		visit_ids(t, remap, map);
+		enc_visit_ids(t, remap, map);
 	}
 	btf__free(old);
 	*pbtf = nb;
@@ -111,7 +108,7 @@ static void mark_refs(const struct btf *b, __u32 start, __u32 n, const uint8_t *
 	memset(refd, 0, n);
 	for (id = start; id < n; id++)
 		if (!gone || !gone[id])
-			visit_ids((struct btf_type *)btf__type_by_id(b, id), mark, refd);
+			enc_visit_ids((struct btf_type *)btf__type_by_id(b, id), mark, refd);
 }
 
 int enc_gc(struct btf **pbtf, const struct btf *base, const uint8_t *drop, bool protos)

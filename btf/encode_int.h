@@ -13,6 +13,7 @@
 #include "lib/idxmap.h"
 
 struct btf;
+struct dedup_lb;
 
 /* A per-CPU variable's ELF symbol: offset inside .data..percpu. */
 struct enc_pcpu {
@@ -95,6 +96,8 @@ struct enc_ctx {
 	struct enc_obj *objs;		/* global_var: by name, then offset */
 	size_t nobjs;
 	struct btf *base;		/* split BTF base, or NULL */
+	struct dedup_lb *lb;		/* split BTF under pahole 1.32's rules:
+					 * libbpf 1.7's dedup on base (enc_dedup) */
 	int lang_excl[16];
 	int nlang_excl;
 };
@@ -208,6 +211,11 @@ struct btf *enc_base__btf(const struct enc_base *eb);
  * base may have had). */
 int enc_base__check(const struct enc_base *eb, const struct btf *split);
 void enc_base__free(struct enc_base *eb);
+
+/* Call FN on every type id T refers to (encode_gc.c). */
+typedef void (*enc_id_fn)(uint32_t *id, void *arg);
+struct btf_type;
+void enc_visit_ids(struct btf_type *t, enc_id_fn fn, void *arg);
 
 /* decl_tag_kfuncs: tag the FUNCs of kfuncs in BTF (encode_kfunc.c). */
 int enc_tag_kfuncs(const struct enc_ctx *ctx, struct btf *btf);

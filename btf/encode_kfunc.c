@@ -11,6 +11,13 @@
  * (pahole marks the function, then tags it once), and with KF_FASTCALL
  * (6.13+) a second one, "bpf_fastcall" (pahole 1.28+), taken from the last
  * of its symbols in symbol table order, as pahole overwrites the flags.
+ *
+ * With `attributes` (pahole 1.32 on libbpf 1.6+), a
+ * kfunc whose flags say that its return value or first or second argument
+ * points into a BPF arena (KF_ARENA_RET, _ARG1, _ARG2: 6.16+) gets a
+ * prototype of its own, where that pointer's target carries the attribute
+ * "address_space(1)" (a TYPE_TAG with kind_flag set), as pahole writes it.
+ * That is independent of decl_tag, as in pahole.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -25,6 +32,11 @@
 #define FUNC_PFX "__BTF_ID__func__"
 #define BTF_SET8_KFUNCS (1u << 0)
 #define KF_FASTCALL (1u << 12)		/* include/linux/btf.h */
+#define KF_ARENA_RET (1u << 13)
+#define KF_ARENA_ARG1 (1u << 14)
+#define KF_ARENA_ARG2 (1u << 15)
+#define KF_ARENA (KF_ARENA_RET | KF_ARENA_ARG1 | KF_ARENA_ARG2)
+#define ARENA_ATTR "address_space(1)"
 
 struct range {
 	uint64_t lo, hi;
@@ -164,28 +176,134 @@ static int collect_kfuncs(const struct elf_file *ef, const struct elf_symtab *st
 	return 0;
 }
 
-/* Tag each FUNC of BTF (from id FIRST) that is a kfunc. */
-static int tag_funcs(struct btf *btf, uint32_t first, const struct kfunc *k, size_t n)
+/*
+ * A type tag with kind_flag set: an attribute.  libbpf 1.6 has
+ * btf__add_type_attr(); ours writes the tag and sets the flag in place
+ * (its dedup compares the whole info word, flag included).
+ */
+static int add_type_attr(struct btf *btf, const char *value, int ref)
+{
+	int id = btf__add_type_tag(btf, value, ref);
+
+	if (id > 0)
+		((struct btf_type *)btf__type_by_id(btf, id))->info |= 1u << 31;
+	return id;
+}
+
+/* PTR, a pointer, with its target behind the arena attribute: a new PTR's id. */
+static int arena_ptr(struct btf *btf, uint32_t ptr)
+{
+	const struct btf_type *t = btf__type_by_id(btf, ptr);
+	int id;
+
+	if (!t || !btf_is_ptr(t))
+		return -EINVAL;
+	id = add_type_attr(btf, ARENA_ATTR, t->type);
+	return id < 0 ? id : btf__add_ptr(btf, id);
+}
+
+struct count_refs {
+	uint32_t id, n;
+};
+
+static void count_ref(uint32_t *id, void *arg)
+{
+	struct count_refs *c = arg;
+
+	c->n += *id == c->id;
+}
+
+/* How many references BTF's own types (from id FIRST) make to type ID. */
+static uint32_t refs_to(struct btf *btf, uint32_t first, uint32_t id)
+{
+	struct count_refs c = { id, 0 };
+	uint32_t i, n = btf__type_cnt(btf);
+
+	for (i = first; i < n; i++)
+		enc_visit_ids((struct btf_type *)btf__type_by_id(btf, i), count_ref, &c);
+	return c.n;
+}
+
+/*
+ * FUNC (a kfunc with FLAGS & KF_ARENA) with the attribute on the pointers
+ * FLAGS names.  pahole builds a prototype per function and dedups after:
+ * the kfunc's own prototype changes in place when nothing else uses it
+ * (none is left over), else the FUNC gets a new one.  Types are looked up
+ * again after each addition, which may move them.
+ */
+static int arena_proto(struct btf *btf, uint32_t first, uint32_t func, uint32_t flags)
+{
+	uint32_t proto = btf__type_by_id(btf, func)->type, i, n;
+	bool own = proto >= first && refs_to(btf, first, proto) == 1;
+	int id, ret, args[2] = { -1, -1 };
+	struct btf_type *t;
+
+	t = (struct btf_type *)btf__type_by_id(btf, proto);
+	n = btf_vlen(t);
+	ret = flags & KF_ARENA_RET ? arena_ptr(btf, t->type) : (int)t->type;
+	for (i = 0; i < 2 && i < n && ret >= 0; i++) {
+		if (!(flags & (i ? KF_ARENA_ARG2 : KF_ARENA_ARG1)))
+			continue;
+		t = (struct btf_type *)btf__type_by_id(btf, proto);
+		args[i] = arena_ptr(btf, btf_params(t)[i].type);
+		if (args[i] < 0)
+			return args[i];
+	}
+	if (ret < 0)
+		return ret;
+	if (!own) {
+		id = btf__add_func_proto(btf, ret);
+		for (i = 0; i < n && id >= 0; i++) {
+			const struct btf_param *p = &btf_params(btf__type_by_id(btf, proto))[i];
+			char *name = strdup(btf__name_by_offset(btf, p->name_off));
+			int err = name ? btf__add_func_param(btf, name, i < 2 && args[i] >= 0 ?
+							     args[i] : (int)p->type) : -ENOMEM;
+
+			free(name);	/* adding may move the strings it pointed into */
+			if (err < 0)
+				id = err;
+		}
+		if (id < 0)
+			return id;
+		/* The FUNC keeps its id, which the decl tags name. */
+		((struct btf_type *)btf__type_by_id(btf, func))->type = id;
+		return 0;
+	}
+	t = (struct btf_type *)btf__type_by_id(btf, proto);
+	t->type = ret;
+	for (i = 0; i < 2 && i < n; i++)
+		if (args[i] >= 0)
+			btf_params(t)[i].type = args[i];
+	return 0;
+}
+
+/*
+ * Each FUNC of BTF (from id FIRST) that is a kfunc: tagged when TAGS, its
+ * arena pointers given the attribute when ATTRS.
+ */
+static int tag_funcs(struct btf *btf, uint32_t first, const struct kfunc *k, size_t n,
+		     bool tags, bool attrs)
 {
 	uint32_t id, last = btf__type_cnt(btf);
 	const struct btf_type *t;
 	const struct kfunc *kf;
-	int err;
+	int err = 0;
 
-	for (id = first; id < last; id++) {
+	for (id = first; id < last && err >= 0; id++) {
 		t = btf__type_by_id(btf, id);
 		if (!btf_is_func(t))
 			continue;
 		kf = kfunc_find(k, n, btf__name_by_offset(btf, t->name_off));
 		if (!kf)
 			continue;
-		err = btf__add_decl_tag(btf, "bpf_kfunc", id, -1);
-		if (err >= 0 && (kf->flags & KF_FASTCALL))
+		if (attrs && (kf->flags & KF_ARENA))
+			err = arena_proto(btf, first, id, kf->flags);
+		if (err >= 0 && tags)
+			err = btf__add_decl_tag(btf, "bpf_kfunc", id, -1);
+		if (err >= 0 && tags && (kf->flags & KF_FASTCALL))
 			err = btf__add_decl_tag(btf, "bpf_fastcall", id, -1);
-		if (err < 0)
-			return err;
 	}
-	return 0;
+	return err < 0 ? err : 0;
 }
 
 int enc_tag_kfuncs(const struct enc_ctx *ctx, struct btf *btf)
@@ -202,7 +320,9 @@ int enc_tag_kfuncs(const struct enc_ctx *ctx, struct btf *btf)
 	int err;
 
 	/* pahole tags kfuncs only when it encodes decl tags at all. */
-	if (!(ctx->feats & BTF_FEAT_DECL_TAG))
+	bool tags = ctx->feats & BTF_FEAT_DECL_TAG, attrs = ctx->feats & BTF_FEAT_ATTRIBUTES;
+
+	if (!tags && !attrs)
 		return 0;
 	scn = elf_file__section(ef, ".BTF_ids", &ids);
 	if (!scn || elf_file__symtab(ef, &st))
@@ -214,7 +334,7 @@ int enc_tag_kfuncs(const struct enc_ctx *ctx, struct btf *btf)
 	if (!err && nsets)
 		err = collect_kfuncs(ef, &st, elf_ndxscn(scn), &ids, data, sets, nsets, &k, &n);
 	if (!err && n)
-		err = tag_funcs(btf, first, k, kfuncs_uniq(k, n));
+		err = tag_funcs(btf, first, k, kfuncs_uniq(k, n), tags, attrs);
 	free(k);
 	free(sets);
 	return err;

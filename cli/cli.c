@@ -53,14 +53,17 @@ int cli_usage_err(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int cli_vlog(const char *fmt, va_list ap)
+{
+	return cli_verbose ? vfprintf(stderr, fmt, ap) : 0;
+}
+
 void cli_log(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!cli_verbose)
-		return;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vlog(fmt, ap);
 	va_end(ap);
 }
 
@@ -104,9 +107,7 @@ int cli_parse_double(const char *opt, const char *arg, double min, double max,
 __attribute__((format(printf, 2, 0)))
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	if (!cli_verbose || level == LIBBPF_DEBUG)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
+	return level == LIBBPF_DEBUG ? 0 : cli_vlog(fmt, ap);
 }
 
 void cli_libbpf_logs(void)

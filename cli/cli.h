@@ -11,6 +11,7 @@
 #define FRUGAL_CLI_H
 
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -258,7 +259,11 @@ int cli_group__run(const struct cli_group *g, int argc, char **argv);
 /* -v given: what libbpf and the tools log goes to stderr. */
 extern int cli_verbose;
 void cli_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* libbpf's messages are logs: shown with -v only, never its debug level. */
+int cli_vlog(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+/*
+ * libbpf's messages are logs: shown with -v only, never its debug level.
+ * This is the system's libbpf, lock/'s; btf/ has its own (btf_libbpf_logs()).
+ */
 void cli_libbpf_logs(void);
 /* Seconds on the monotonic clock: for durations, and -v's timings. */
 double cli_now(void);

@@ -11,7 +11,8 @@
 # then apt_ready (reads the package lists unless read before), apt_download
 # PKG..., apt_dep PKG REGEX (prints the first dependency of PKG matching
 # REGEX; call apt_ready first, outside the $(...), so that its exit status
-# is the script's).  Failures: die (exit 1), and
+# is the script's).  With APT_SOURCES=1 set before apt_private, the lists
+# are of source packages, and apt_source PKG downloads one.  Failures: die (exit 1), and
 # unreachable (exit 3) when the archive cannot be reached, which the tests
 # report as a skip rather than a failure.
 #
@@ -49,19 +50,20 @@ apt_private() {
 }
 
 apt_update() {
-	local s
+	local s kind=deb list=binary-amd64_Packages
+	[ -n "${APT_SOURCES:-}" ] && kind=deb-src list=source_Sources
 	mkdir -p "$APT/lists/partial" "$APT/cache/archives/partial"
 	for s in $APT_SUITES; do
 		case $s in
-		*-security) echo "deb [signed-by=$KEYRING] $(apt_mirror security) $s main" ;;
-		*) echo "deb [signed-by=$KEYRING] $(apt_mirror) $s main" ;;
+		*-security) echo "$kind [signed-by=$KEYRING] $(apt_mirror security) $s main" ;;
+		*) echo "$kind [signed-by=$KEYRING] $(apt_mirror) $s main" ;;
 		esac
 	done > "$APT/sources.list"
 	# apt-get update may say only "W: Failed to fetch" and exit 0: the
 	# first suite's package list must be there.
 	s=${APT_SUITES%% *}
 	if ! timeout 600 apt-get "${APT_OPTS[@]}" update >/dev/null 2>"$APT/update.err" ||
-	   ! ls "$APT"/lists/*_"${s}"_main_binary-amd64_Packages* >/dev/null 2>&1; then
+	   ! ls "$APT"/lists/*_"${s}"_main_"$list"* >/dev/null 2>&1; then
 		rm -f "$APT/sources.list"	# try again next time
 		unreachable "apt-get update ($APT_SUITES, $(apt_mirror)): $(grep -v 'unsandboxed' "$APT/update.err" | tail -1)"
 	fi
@@ -78,6 +80,14 @@ apt_download() {
 		timeout 900 apt-get "${APT_OPTS[@]}" download "$@" >/dev/null 2>"$APT/download.err" ||
 			unreachable "apt-get download $*: $(grep -v '^W:' "$APT/download.err" | tail -1)"
 	fi
+}
+
+# apt_source PKG: PKG's source package (its .dsc and the files it names,
+# checked against the archive's signed index) into the current directory.
+apt_source() {
+	apt_ready
+	timeout 900 apt-get "${APT_OPTS[@]}" source --download-only "$1" >/dev/null 2>"$APT/source.err" ||
+		unreachable "apt-get source $1: $(grep -v '^W:' "$APT/source.err" | tail -1)"
 }
 
 # apt_dep PKG REGEX: the first package PKG depends on whose name matches

@@ -6,7 +6,7 @@ set -eu
 PKGS="make gcc libc6-dev pkg-config clang llvm libclang-rt-14-dev libbpf-dev libelf-dev libdw-dev
 zlib1g-dev libzstd-dev libbz2-dev liblzma-dev bpftool dwarves elfutils binutils linux-perf bpftrace
 python3 jq valgrind time stress-ng tmux chromium golang-go abigail-tools
-libc6-dbg busybox-static cpio qemu-system-x86 debhelper lintian
+libc6-dbg busybox-static cpio qemu-system-x86 debhelper dpkg-dev lintian
 man-db bash-completion"
 
 missing=

@@ -10,7 +10,7 @@
 #    in an executable and in relocatable objects (ET_REL, as modules are).
 #  - pahole 1.32's names: --supported_btf_features lists what we honour, in
 #    pahole's order; under --btf_features_strict a name pahole knows that we
-#    cannot honour (layout, attributes, ...) is ignored with exit 0, as
+#    cannot honour (layout, distilled_base, ...) is ignored with exit 0, as
 #    pahole ignores what its libbpf cannot encode; an unknown one exits 1
 #    with one line naming it and the supported list.
 . "$(dirname "$0")/../lib.sh"
@@ -91,7 +91,7 @@ else
 fi
 
 # ---- pahole 1.32's names -----------------------------------------------------
-SUPPORTED=encode_force,var,float,decl_tag,type_tag,enum64,optimized_func,consistent_func,decl_tag_kfuncs,reproducible_build,global_var
+SUPPORTED=encode_force,var,float,decl_tag,type_tag,enum64,optimized_func,consistent_func,decl_tag_kfuncs,reproducible_build,global_var,attributes
 expect_exit "--supported_btf_features: exit 0" 0 "$FRUGAL" btf encode --supported_btf_features
 if [ "$out" = "$SUPPORTED" ] && [ -z "$err" ]; then pass "--supported_btf_features: the honoured features, pahole's order"
 else fail "--supported_btf_features: the honoured features, pahole's order" "got '$out' (stderr '$err')"; fi
@@ -100,14 +100,14 @@ else fail "--supported_btf_features: the honoured features, pahole's order" "got
 SID=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}/sid/pahole
 if [ -s "$SID/VERSION" ]; then
 	theirs=$("$SID/bin/pahole" --supported_btf_features |
-		tr ',' '\n' | grep -vxE 'distilled_base|attributes|true_signature|force_cu_merging|layout' | paste -sd,)
+		tr ',' '\n' | grep -vxE 'distilled_base|true_signature|force_cu_merging|layout' | paste -sd,)
 	if [ "$theirs" = "$out" ]; then pass "--supported_btf_features: sid's pahole 1.32's list less what we do not honour"
 	else fail "--supported_btf_features: sid's pahole 1.32's list less what we do not honour" "pahole: '$theirs', ours: '$out'"; fi
 else
 	skip "--supported_btf_features against pahole 1.32" "sid's pahole not cached (scripts/fetch-sid.sh)"
 fi
 "$FRUGAL" btf encode --btf_features=var,optimized_func --btf_encode_detached="$W/plain.btf" "$W/o"
-for f in layout attributes distilled_base true_signature force_cu_merging; do
+for f in layout distilled_base true_signature force_cu_merging; do
 	rm -f "$W/strict.btf"
 	expect_exit "--btf_features_strict=...,$f: known to pahole 1.32, ignored, exit 0" 0 \
 		"$FRUGAL" btf encode --btf_features_strict=var,optimized_func,$f \

@@ -7,6 +7,11 @@
 # without decl_tag.  The fixture lays out .BTF_ids as the kernel's macros
 # do: two flagged sets and one plain set.  Where scripts/fetch-trixie.sh has
 # cached pahole 1.30, its tags on the fixture must be ours.
+# attributes (pahole 1.32): the pointers a kfunc's KF_ARENA_* flags name
+# get "address_space(1)" on their target (a type tag with kind_flag): on
+# arena_alloc's own prototype, as the plain function with the same one
+# keeps it untouched, and on arena_free's prototype in place (no prototype
+# left unused); only with decl_tag_kfuncs; as sid's pahole 1.32 when cached.
 . "$(dirname "$0")/../lib.sh"
 
 W=$_tmp
@@ -14,7 +19,14 @@ cat > "$W/kf.c" <<'SRC'
 int my_kfunc(int x) { return x + 1; }
 int fast_kfunc(int x) { return x + 2; }
 int not_kfunc(int x) { return x - 1; }
-int main(void) { return my_kfunc(0) + fast_kfunc(0) + not_kfunc(1) - 4; }
+void *arena_alloc(void *map, void *addr, unsigned int cnt) { return cnt ? addr : map; }
+void *plain_ptr(void *map, void *addr, unsigned int cnt) { return cnt ? map : addr; }
+int arena_free(void *map, void *ptr) { return map == ptr; }
+int main(void)
+{
+	return my_kfunc(0) + fast_kfunc(0) + not_kfunc(1) - 4 + !!arena_alloc(0, 0, 0) +
+	       !!plain_ptr(0, 0, 0) + arena_free(0, 0);
+}
 __asm__(
 "	.pushsection .BTF_ids,\"a\"\n"
 "	.local __BTF_ID__set8__kfuncs\n"
@@ -28,6 +40,12 @@ __asm__(
 "__BTF_ID__func__fast_kfunc__3:\n"
 "	.zero 4\n"
 "	.long 0x1000\n"		/* KF_FASTCALL */
+"__BTF_ID__func__arena_alloc__5:\n"
+"	.zero 4\n"
+"	.long 0xa000\n"		/* KF_ARENA_RET | KF_ARENA_ARG2 */
+"__BTF_ID__func__arena_free__6:\n"
+"	.zero 4\n"
+"	.long 0xc000\n"		/* KF_ARENA_ARG1 | KF_ARENA_ARG2 */
 "	.size __BTF_ID__set8__kfuncs, . - __BTF_ID__set8__kfuncs\n"
 "	.local __BTF_ID__set8__plain\n"
 "	.type __BTF_ID__set8__plain, @object\n"
@@ -78,7 +96,7 @@ tags() {
 		sort | tr '\n' ' '
 }
 
-want="fast_kfunc:bpf_fastcall fast_kfunc:bpf_kfunc my_kfunc:bpf_kfunc "
+want="arena_alloc:bpf_kfunc arena_free:bpf_kfunc fast_kfunc:bpf_fastcall fast_kfunc:bpf_kfunc my_kfunc:bpf_kfunc "
 for f in kf.o kf; do
 	got=$(tags "$W/$f" --btf_features=default)
 	if [ "$got" = "$want" ]; then pass "decl_tag_kfuncs on $f: the kfunc sets' functions, once each, fastcall too"
@@ -90,6 +108,53 @@ for f in kf.o kf; do
 	if [ -z "$got" ]; then pass "decl_tag_kfuncs without decl_tag on $f: no tag"
 	else fail "decl_tag_kfuncs without decl_tag on $f: no tag" "tagged: '$got'"; fi
 done
+
+# attributes: FILE's BTF with default's features, and with attributes too.
+# attrs FILE [MORE]: the `frugal btf diff` lines between the two, sorted.
+attrs() {
+	"$FRUGAL" btf encode --btf_features=default${2-} --btf_encode_detached="$W/plain.btf" "$1" &&
+	"$FRUGAL" btf encode --btf_features=default${2-},attributes --btf_encode_detached="$W/attr.btf" "$1" ||
+		{ echo "(the encoder failed)"; return; }
+	"$FRUGAL" btf diff --full "$W/plain.btf" "$W/attr.btf" > "$W/attr.diff" 2>&1
+	grep -E '^[-+~] ' "$W/attr.diff" | sort | tr '\n' '|'
+}
+for f in kf.o kf; do
+	got=$(attrs "$W/$f")
+	if [ "$got" = "~ func arena_alloc|~ func arena_free|" ]; then
+		pass "attributes on $f: the two arena kfuncs change, nothing else"
+	else fail "attributes on $f: the two arena kfuncs change, nothing else" "'$got'"; fi
+	if grep -q 'return \*attr(address_space(1)) void' "$W/attr.diff" &&
+	   [ "$(grep -c 'attr(address_space(1))' "$W/attr.diff")" = 4 ]; then
+		pass "attributes on $f: arena_alloc's return and second argument, arena_free's two"
+	else fail "attributes on $f: arena_alloc's return and second argument, arena_free's two" \
+		"$(grep -c 'attr(' "$W/attr.diff") attr( lines: $(tr '\n' '|' < "$W/attr.diff" | head -c 600)"; fi
+	# An attribute and a pointer per arena pointer (they come after the
+	# last dedup: one each time), and one prototype, arena_alloc's own:
+	# arena_free's changed in place.
+	n0=$(bpftool btf dump file "$W/plain.btf" | grep -c '^\[')
+	n1=$(bpftool btf dump file "$W/attr.btf" | grep -c '^\[')
+	if [ "$n1" = $((n0 + 9)) ]; then
+		pass "attributes on $f: 8 types (4 attributes, 4 pointers) and one prototype more"
+	else fail "attributes on $f: 8 types (4 attributes, 4 pointers) and one prototype more" "$n0 -> $n1"; fi
+done
+got=$("$FRUGAL" btf encode --btf_features=var,decl_tag,attributes --btf_encode_detached="$W/a.btf" "$W/kf.o" &&
+      "$FRUGAL" btf encode --btf_features=var,decl_tag --btf_encode_detached="$W/b.btf" "$W/kf.o" &&
+      cmp "$W/a.btf" "$W/b.btf" && echo same)
+if [ "$got" = same ]; then pass "attributes without decl_tag_kfuncs: nothing changes"
+else fail "attributes without decl_tag_kfuncs: nothing changes" "the outputs differ"; fi
+SID=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}/sid/pahole
+if [ -s "$SID/VERSION" ]; then
+	for f in kf.o kf; do
+		"$SID/bin/pahole" -J --btf_features=default,attributes --btf_encode_detached="$W/p132.btf" \
+			"$W/$f" >/dev/null 2>&1
+		"$FRUGAL" btf encode --pahole_compat=1.32 --btf_features=default,attributes \
+			--btf_encode_detached="$W/f132.btf" "$W/$f"
+		expect_exit "attributes on $f: no canonical difference from pahole 1.32" 0 \
+			"$FRUGAL" btf diff -q "$W/p132.btf" "$W/f132.btf"
+	done
+else
+	skip "attributes against pahole 1.32" "sid's pahole not cached (scripts/fetch-sid.sh)"
+fi
 
 # The same against pahole 1.30 (Debian trixie's, scripts/fetch-trixie.sh).
 T130=$(bash "$TOP/scripts/fetch-trixie.sh" --pahole 2>"$W/fetch.err")

@@ -3,10 +3,9 @@
 # vmlinux and a spread of its modules (scripts/fetch-trixie.sh) encoded by
 # Debian sid's pahole 1.32 (scripts/fetch-sid.sh, run through sid's own
 # loader, nothing installed) and by frugal with the flags a 6.12 build
-# passes, compared with `frugal btf diff`: vmlinux in every kind, modules
-# (split BTF, each encoder on its own vmlinux BTF) in every kind but
-# typedefs and anonymous types, which pahole 1.32's libbpf 1.7 repeats from
-# the base (docs/btf.md).  Each difference, as "FILE: LINE", must match a
+# passes, compared with `frugal btf diff` in every kind: vmlinux, and
+# modules (split BTF, each encoder on its own vmlinux BTF; both dedup with
+# libbpf 1.7, docs/btf.md).  Each difference, as "FILE: LINE", must match a
 # line of tests/btf/kernel-pahole132-known.txt, and each line there must
 # still match one, so the list only shrinks.
 #

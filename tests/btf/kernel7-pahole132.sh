@@ -7,11 +7,9 @@
 # passes to a pahole >= 1.31 (scripts/Makefile.btf: 6.12's list plus
 # `attributes` (6.16+) and `layout` (pahole >= 1.31); Debian's
 # KBUILD_BUILD_TIMESTAMP adds `+reproducible_build`), compared as
-# kernel612-pahole132.sh does: vmlinux in every kind, modules (split BTF,
-# each encoder on its own vmlinux BTF) in every kind but typedefs and
-# anonymous types.  Each difference, as "FILE: LINE", must match a line of
-# tests/btf/kernel7-pahole132-known.txt, and each line there must still
-# match one.  In `make check` (the download is under 400 MB): the first run
+# kernel612-pahole132.sh does, in every kind.  Each difference, as "FILE:
+# LINE", must match a line of tests/btf/kernel7-pahole132-known.txt, and
+# each line there must still match one.  In `make check` (the download is under 400 MB): the first run
 # here took about 3 minutes (unpacking the package, pahole's references made
 # and cached in btf-ref/), later ones 1.5 minutes.
 #

@@ -4,7 +4,8 @@
  * anonymous unions, each with two members of the next, is 2^40 copies of
  * the last written inline; the canon must still render it, in labelled
  * form, small and the same whatever the type ids.  Small repeats stay
- * inline, as before.
+ * inline, as before.  A type tag and an attribute (a type tag with
+ * kind_flag set) on the same type read differently.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -133,9 +134,45 @@ out:
 	TEST_END();
 }
 
+/* f(int tag(user) *a, int attr(address_space(1)) *b): two different arguments. */
+static void test_attr(void)
+{
+	struct btf *b = btf__new_empty();
+	struct btf_canon *c = NULL;
+	const char *text;
+	int i32, tag, attr, p1, p2, proto;
+
+	TEST_BEGIN("a type tag and an attribute are told apart");
+	if (!CHECK(b, "btf__new_empty failed"))
+		goto out;
+	i32 = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	tag = btf__add_type_tag(b, "user", i32);
+	attr = btf__add_type_tag(b, "address_space(1)", i32);
+	if (attr > 0)	/* libbpf 1.6's btf__add_type_attr(), by hand */
+		((struct btf_type *)btf__type_by_id(b, attr))->info |= 1u << 31;
+	p1 = btf__add_ptr(b, tag);
+	p2 = btf__add_ptr(b, attr);
+	proto = btf__add_func_proto(b, i32);
+	btf__add_func_param(b, "a", p1);
+	btf__add_func_param(b, "b", p2);
+	if (!CHECK(attr > 0 && btf__add_func(b, "f", BTF_FUNC_GLOBAL, proto) > 0, "building failed"))
+		goto out;
+	c = btf_canon__new(b, BTF_CANON_ALL);
+	text = text_of(c, "func f");
+	CHECK(text && strstr(text, "tag(user)"), "no tag(user) in '%s'", text ? text : "(none)");
+	CHECK(text && strstr(text, "attr(address_space(1))"), "no attr(address_space(1)) in '%s'",
+	      text ? text : "(none)");
+	CHECK(count(text, "tag(") == 1, "one tag( in '%s'", text ? text : "(none)");
+out:
+	btf_canon__free(c);
+	btf__free(b);
+	TEST_END();
+}
+
 int main(void)
 {
 	test_chain();
 	test_small_repeat();
+	test_attr();
 	TEST_EXIT();
 }

@@ -8,12 +8,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "btf/dedup_lb.h"
 #include "cli/cli.h"
+#include "lib/io.h"
 
 struct dedup_lb {
 	struct btf *base;
@@ -48,24 +51,29 @@ void dedup_lb__free(struct dedup_lb *d)
 	free(d);
 }
 
-int dedup_lb__run(struct dedup_lb *d, const void *raw, uint32_t size, void **out,
-		  uint32_t *out_size)
+int dedup_lb__run(struct dedup_lb *d, int fd, uint32_t size)
 {
-	struct btf *btf = btf__new_split(raw, size, d->base);
+	void *raw = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
 	const void *data;
+	struct btf *btf;
+	uint32_t len;
 	int err;
 
-	*out = NULL;
-	if (!btf)
+	if (raw == MAP_FAILED)
 		return -errno;
+	btf = btf__new_split(raw, size, d->base);	/* a copy */
+	err = btf ? 0 : -errno;
+	munmap(raw, size);
+	if (err)
+		return err;
 	err = btf__dedup(btf, NULL);
-	data = err ? NULL : btf__raw_data(btf, out_size);
+	data = err ? NULL : btf__raw_data(btf, &len);
 	if (!err && !data)
 		err = -ENOMEM;
-	if (!err && !(*out = malloc(*out_size)))
-		err = -ENOMEM;
 	if (!err)
-		memcpy(*out, data, *out_size);
+		err = io__pwrite_full(fd, data, len, 0);
+	if (!err && ftruncate(fd, len))
+		err = -errno;
 	btf__free(btf);
 	return err;
 }

@@ -16,11 +16,11 @@ struct dedup_lb *dedup_lb__new(const void *base, uint32_t size);
 void dedup_lb__free(struct dedup_lb *d);
 
 /*
- * RAW (SIZE bytes, split BTF on D's base) deduplicated: 0, *OUT (malloc'd;
- * the caller frees it) and *OUT_SIZE, or a negative errno.
+ * The raw split BTF (on D's base) in file FD, SIZE bytes from offset 0,
+ * deduplicated and written back over it (the file truncated to fit): 0 or
+ * a negative errno.  The input is read once, then only libbpf's copy is.
  */
-int dedup_lb__run(struct dedup_lb *d, const void *raw, uint32_t size, void **out,
-		  uint32_t *out_size);
+int dedup_lb__run(struct dedup_lb *d, int fd, uint32_t size);
 
 /* The libbpf version, e.g. "1.7". */
 const char *dedup_lb__version(void);

@@ -607,53 +607,44 @@ static int open_lb(struct enc_ctx *ctx)
 }
 
 /*
- * RAW (SIZE bytes) as split BTF on BASE.  libbpf 1.1 declares
- * btf__new_split() but exports it only from 1.3 on: through a memory file.
+ * *BTF deduplicated: by the system's libbpf, or through CTX's libbpf 1.7
+ * (open_lb).  That round trip goes through one memory file: the raw BTF
+ * is written to it and *BTF freed before libbpf 1.7 reads it, and the
+ * result comes back through it (libbpf 1.1 declares btf__new_split() but
+ * exports it only from 1.3 on, so it parses the file).  So no more than
+ * two copies of a module's types before dedup live at once.  On failure
+ * *BTF may be NULL.
  */
-static struct btf *new_split(const void *raw, uint32_t size, struct btf *base)
-{
-	int fd = memfd_create("btf", MFD_CLOEXEC), err;
-	struct btf *btf = NULL;
-	char path[32];
-
-	if (fd < 0)
-		return NULL;
-	if (!io__write_full(fd, raw, size)) {
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-		btf = btf__parse_raw_split(path, base);
-		if (libbpf_get_error(btf))
-			btf = NULL;
-	}
-	err = errno;
-	close(fd);
-	errno = err;
-	return btf;
-}
-
-/* *BTF deduplicated: by the system's libbpf, or through CTX's libbpf 1.7 (open_lb). */
 static int enc_dedup(struct enc_ctx *ctx, struct btf **btf)
 {
 	const void *raw;
-	struct btf *nb;
+	char path[32];
 	uint32_t size;
-	void *out;
-	int err;
+	int fd, err;
 
 	if (!ctx->lb)
 		return btf__dedup(*btf, NULL);
 	raw = btf__raw_data(*btf, &size);
 	if (!raw)
 		return -ENOMEM;
-	err = dedup_lb__run(ctx->lb, raw, size, &out, &size);
-	if (err)
-		return err;
-	nb = new_split(out, size, ctx->base);
-	free(out);
-	if (!nb)
+	fd = memfd_create("btf", MFD_CLOEXEC);
+	if (fd < 0)
 		return -errno;
-	btf__free(*btf);
-	*btf = nb;
-	return 0;
+	err = io__write_full(fd, raw, size);
+	if (!err) {
+		btf__free(*btf);
+		*btf = NULL;
+		err = dedup_lb__run(ctx->lb, fd, size);
+	}
+	if (!err) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		*btf = btf__parse_raw_split(path, ctx->base);
+		err = libbpf_get_error(*btf);
+		if (err)
+			*btf = NULL;
+	}
+	close(fd);
+	return err;
 }
 
 static int run_job(struct encoder *e, struct job *j, struct dwarf_src *s)

@@ -15,6 +15,9 @@
 #                       the same for trixie-backports' newest cloud kernel
 #                       debug package (7.x, about 350 MB), no pahole, in
 #                       ${FRUGAL_CACHE}/trixie-backports
+#   scripts/fetch-trixie.sh --backports --source
+#                       also linux-source-X.Y of that kernel (about 150 MB),
+#                       for a kernel build (tests/long/kernel-build.sh)
 #
 # Layout of DIR (= ${FRUGAL_CACHE}/trixie):
 #   apt/                 private apt state (sources.list, lists, cache)
@@ -27,6 +30,8 @@
 #                        asked for are unpacked)
 #   kernel-dbg/modules.list   "SIZE PATH" of every module in the package
 #   kernel-dbg/deb/      the package itself (~320 MB), for later modules
+#   kernel-src/PACKAGE   "NAME VERSION" of linux-source-X.Y (--source; last)
+#   kernel-src/linux-source.tar.xz   its tarball
 #
 # Exit status: 0, 1 on an error, 3 when the archive cannot be reached.
 # FRUGAL_TRIXIE_MIRROR (or FRUGAL_DEBIAN_MIRROR) overrides the Debian mirror
@@ -48,10 +53,12 @@ fi
 mode=
 case "${1-}" in
 "") ;;
---pahole|--modules|--all-modules) mode=$1 ;;
-*) echo "usage: $0 [--backports] [--pahole | --modules < LIST | --all-modules]" >&2; exit 2 ;;
+--pahole|--modules|--all-modules|--source) mode=$1 ;;
+*) echo "usage: $0 [--backports] [--pahole | --modules < LIST | --all-modules | --source]" >&2; exit 2 ;;
 esac
 [ "$SUITE$mode" != trixie-backports--pahole ] || { echo "$0: no pahole from trixie-backports" >&2; exit 2; }
+[ "$mode" != --source ] || [ "$SUITE" = trixie-backports ] ||
+	{ echo "$0: --source is for --backports' kernel" >&2; exit 2; }
 
 WHO=fetch-trixie
 # shellcheck source=scripts/apt-private.sh
@@ -136,9 +143,30 @@ fetch_modules() {
 	rm -f "$want" "$want.all"
 }
 
+# ---- the source of that kernel's release (--source) ---------------------------------
+fetch_source() {
+	local S=$DIR/kernel-src ver pkg
+	[ -s "$S/PACKAGE" ] && return 0
+	read -r _ ver < "$DIR/kernel-dbg/PACKAGE"	# 7.3.4-1~bpo13+1
+	pkg=linux-source-$(echo "$ver" | cut -d. -f1-2)
+	rm -rf "$S"
+	mkdir -p "$S/deb"
+	(cd "$S/deb" && apt_download "$pkg")
+	dpkg-deb --fsys-tarfile "$S"/deb/*.deb | tar -x -C "$S" -f - --wildcards './usr/src/linux-source-*.tar.xz' ||
+		die "$pkg: cannot unpack its tarball"
+	mv "$S"/usr/src/linux-source-*.tar.xz "$S/linux-source.tar.xz"
+	echo "$pkg $(dpkg-deb -f "$S"/deb/*.deb Version)" > "$S/PACKAGE.tmp"
+	rm -rf "$S/usr" "$S/deb"
+	mv "$S/PACKAGE.tmp" "$S/PACKAGE"
+}
+
 [ "$SUITE" = trixie-backports ] || fetch_pahole
 if [ "$mode" != --pahole ]; then
 	fetch_kernel
-	[ -z "$mode" ] || fetch_modules
+	case $mode in
+	--source) fetch_source ;;
+	"") ;;
+	*) fetch_modules ;;
+	esac
 fi
 echo "$DIR"

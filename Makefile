@@ -65,12 +65,13 @@ all: $(O)/frugal
 # what btf__dedup() makes of its types, and each pahole release ran on its
 # libbpf: 1.24 on Debian 12's 1.1, 1.30 on Debian 13's 1.5 (which 1.1
 # matches on every kernel we check), 1.32 on sid's 1.7, whose dedup folds a
-# module's types into the base otherwise.  So --pahole_compat=1.32 dedups
-# with Debian sid's libbpf (>= 1.7), compiled from its source package
-# (scripts/fetch-libbpf.sh, cached; LIBBPF_BTF_SRC=DIR names a tree
-# instead) into one object whose API is renamed btflib_* (names.h maps
-# each name for the compiler) and whose internals are local, so that it
-# links beside the system's libbpf, which everything else uses.
+# module's types into the base otherwise.  So pahole 1.32's output (the
+# default) dedups split BTF with Debian sid's libbpf (>= 1.7), compiled
+# from its source package (scripts/fetch-libbpf.sh, cached;
+# LIBBPF_BTF_SRC=DIR names a tree instead) into one object whose API is
+# renamed btflib_* (names.h maps each name for the compiler) and whose
+# internals are local, so that it links beside the system's libbpf, which
+# everything else uses.
 LB        := $(O)/libbpf-btf
 LB_CFLAGS := -I$(LB)/include -include $(LB)/names.h
 
@@ -223,7 +224,7 @@ check: deps
 	$(Q)$(MAKE) --no-print-directory check-build
 	$(Q)O=$(O) bash tests/run
 
-# A real kernel build with frugal as PAHOLE (about 10 minutes; not in check).
+# Real kernel builds with frugal as PAHOLE, 6.12 and 7.x (about 25 minutes; not in check).
 check-kernel-build: deps
 	$(Q)$(MAKE) --no-print-directory $(O)/frugal
 	$(Q)O=$(O) bash tests/run long/kernel-build

@@ -38,7 +38,7 @@ FEATS="--btf_gen_floats --lang_exclude=rust"
 GTIME=/usr/bin/time	# GNU time (package "time"): peak RSS via %M
 
 TIMEOUT=${BENCH_TIMEOUT:-300}
-COMPAT=()	# frugal's extra options (part 3: --pahole_compat=1.32)
+COMPAT=()	# frugal's extra options (part 2: --pahole_compat=1.30, 3: 1.32)
 
 [ -x "$FRUGAL" ] || { echo "bench-btf: $FRUGAL missing (make $FRUGAL)" >&2; exit 1; }
 [ -x "$GTIME" ] || { echo "bench-btf: $GTIME missing (scripts/install-deps.sh installs 'time')" >&2; exit 1; }
@@ -186,6 +186,7 @@ K612=$TDIR/kernel-dbg
 V612=$(readlink -f "$K612/vmlinux")
 F612="--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs --lang_exclude=rust"
 PAHOLE=$P130 FEATS=$F612 VMLINUX=$V612
+COMPAT=(--pahole_compat=1.30)	# frugal's default is 1.32
 : > "$tmp/runs"
 rm -f "$tmp"/*.btf	# part 1's outputs share the names
 echo "bench-btf: $(cat "$K612/PACKAGE"), $(basename "$V612"), $(( $(stat -c %s "$V612") >> 20 )) MiB"

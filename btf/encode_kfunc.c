@@ -17,7 +17,8 @@
  * points into a BPF arena (KF_ARENA_RET, _ARG1, _ARG2: 6.16+) gets a
  * prototype of its own, where that pointer's target carries the attribute
  * "address_space(1)" (a TYPE_TAG with kind_flag set), as pahole writes it.
- * That is independent of decl_tag, as in pahole.
+ * That is independent of decl_tag, as in pahole; under pahole 1.32's rules
+ * only, as Debian's pahole 1.30, on libbpf 1.5, has no way to write it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -320,7 +321,9 @@ int enc_tag_kfuncs(const struct enc_ctx *ctx, struct btf *btf)
 	int err;
 
 	/* pahole tags kfuncs only when it encodes decl tags at all. */
-	bool tags = ctx->feats & BTF_FEAT_DECL_TAG, attrs = ctx->feats & BTF_FEAT_ATTRIBUTES;
+	bool tags = ctx->feats & BTF_FEAT_DECL_TAG;
+	/* Debian's pahole 1.30 (libbpf 1.5) cannot write them, 1.32 (libbpf 1.7) does. */
+	bool attrs = (ctx->feats & BTF_FEAT_ATTRIBUTES) && ctx->opts->rules >= BTF_RULES_PAHOLE_1_32;
 
 	if (!tags && !attrs)
 		return 0;

@@ -11,7 +11,8 @@
 # get "address_space(1)" on their target (a type tag with kind_flag): on
 # arena_alloc's own prototype, as the plain function with the same one
 # keeps it untouched, and on arena_free's prototype in place (no prototype
-# left unused); only with decl_tag_kfuncs; as sid's pahole 1.32 when cached.
+# left unused); only with decl_tag_kfuncs, and not as pahole 1.30; as
+# sid's pahole 1.32 when cached.
 . "$(dirname "$0")/../lib.sh"
 
 W=$_tmp
@@ -142,6 +143,9 @@ got=$("$FRUGAL" btf encode --btf_features=var,decl_tag,attributes --btf_encode_d
       cmp "$W/a.btf" "$W/b.btf" && echo same)
 if [ "$got" = same ]; then pass "attributes without decl_tag_kfuncs: nothing changes"
 else fail "attributes without decl_tag_kfuncs: nothing changes" "the outputs differ"; fi
+got=$(FRUGAL_PAHOLE_COMPAT=1.30 attrs "$W/kf.o")
+if [ -z "$got" ]; then pass "attributes as pahole 1.30 (Debian's, libbpf 1.5): ignored"
+else fail "attributes as pahole 1.30 (Debian's, libbpf 1.5): ignored" "'$got'"; fi
 SID=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}/sid/pahole
 if [ -s "$SID/VERSION" ]; then
 	for f in kf.o kf; do
@@ -167,7 +171,7 @@ case $? in
 esac
 for f in kf.o kf; do
 	for feats in default var,decl_tag_kfuncs; do
-		ours=$(tags "$W/$f" --btf_features=$feats)
+		ours=$(FRUGAL_PAHOLE_COMPAT=1.30 tags "$W/$f" --btf_features=$feats)
 		theirs=$(PAHOLE=$P130 tags "$W/$f" --btf_features=$feats)
 		if [ "$ours" = "$theirs" ]; then pass "kfunc tags on $f with $feats: as pahole 1.30's"
 		else fail "kfunc tags on $f with $feats: as pahole 1.30's" "ours '$ours', pahole's '$theirs'"; fi

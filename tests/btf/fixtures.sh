@@ -108,7 +108,7 @@ FEATS130="--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimiz
 T130=$(bash "$TOP/scripts/fetch-trixie.sh" --pahole 2>"$W/fetch.err")
 case $? in
 0)	for o in "${objs[@]}"; do
-		PAHOLE=$T130/pahole/bin/pahole encode_pair \
+		FRUGAL_PAHOLE_COMPAT=1.30 PAHOLE=$T130/pahole/bin/pahole encode_pair \
 			"encode $(basename "$o") like pahole 1.30 (6.12's flags)" "$o" $FEATS130
 	done ;;
 3)	skip "fixtures against pahole 1.30" "Debian trixie unreachable: $(tail -1 "$W/fetch.err")" ;;

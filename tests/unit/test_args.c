@@ -330,7 +330,7 @@ static void test_encode(void)
 	TEST_END();
 }
 
-/* encode's feature switches bind to opts.features' bits; the newer ones mark pahole 1.30. */
+/* encode's feature switches bind to opts.features' bits; the newer ones mark the default pahole, 1.32. */
 static void test_encode_bound(void)
 {
 	char *bits[] = { "pahole", "-J", "--btf_gen_floats", "--skip_encoding_btf_vars",
@@ -347,7 +347,7 @@ static void test_encode_bound(void)
 	CHECK_EQ(a.opts.rules, BTF_RULES_PAHOLE_1_24);
 	CHECK_EQ(enc_parse(&a, ARGC(newer), newer), 0);
 	CHECK_EQ(a.opts.features, BTF_FEAT_LEGACY | BTF_FEAT_OPTIMIZED_FUNC);
-	CHECK_EQ(a.opts.rules, BTF_RULES_PAHOLE_1_30);
+	CHECK_EQ(a.opts.rules, BTF_RULES_PAHOLE_1_32);
 	TEST_END();
 
 	/* --pahole_compat names the release whatever the switches say. */

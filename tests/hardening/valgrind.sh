@@ -25,6 +25,9 @@ vg() {
 }
 vg "btf encode" 0 "$FRUGAL" btf encode -j2 --btf_encode_detached="$W/a.btf" "$W/a.o"
 "$FRUGAL" btf encode --btf_encode_detached="$W/b.btf" "$W/b.o"
+# Split BTF as pahole 1.32 (the default's rules): through libbpf 1.7's dedup.
+vg "btf encode, split BTF deduplicated by libbpf 1.7" 0 "$FRUGAL" btf encode \
+	--btf_features=default --btf_base="$W/a.btf" --btf_encode_detached="$W/s.btf" "$W/b.o"
 vg "btf diff" 1 "$FRUGAL" btf diff "$W/a.btf" "$W/b.btf"
 vg "btf stat" 0 "$FRUGAL" btf stat "$W/a.btf"
 vg "btf encode, bad input" 1 "$FRUGAL" btf encode --btf_encode_detached="$W/x.btf" "$W/a.btf"

@@ -35,6 +35,7 @@
 #include "btf/dedup_lb.h"
 #include "btf/encode_int.h"
 #include "btf/encode_write.h"
+#include "cli/cli.h"
 #include "lib/array.h"
 #include "lib/dwarf_die.h"
 #include "lib/dwarf_scan.h"
@@ -637,6 +638,8 @@ static int enc_dedup(struct enc_ctx *ctx, struct btf **btf)
 		err = dedup_lb__run(ctx->lb, fd, size);
 	}
 	if (!err) {
+		cli_log("btf: libbpf %s dedup: %u bytes of BTF in, %lld out\n", dedup_lb__version(),
+			size, (long long)lseek(fd, 0, SEEK_END));
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 		*btf = btf__parse_raw_split(path, ctx->base);
 		err = libbpf_get_error(*btf);

@@ -227,7 +227,7 @@ check: deps
 # Real kernel builds with frugal as PAHOLE, 6.12 and 7.x (about 25 minutes; not in check).
 check-kernel-build: deps
 	$(Q)$(MAKE) --no-print-directory $(O)/frugal
-	$(Q)O=$(O) bash tests/run long/kernel-build
+	$(Q)O=$(O) TEST_TIMEOUT=5400 bash tests/run long/kernel-build
 
 # Debian's 5.10, 6.1, 6.12 and 7.x cloud kernels booted under qemu (TCG),
 # frugal lock's checks inside each (about 4 minutes; not in check, CI runs it).

@@ -235,22 +235,28 @@ static char *supp_value(const char *s, size_t n)
 /*
  * glibc's regcomp copies a repeated part once per count of a bound and
  * once more per '+', so nested ones multiply: the fuzzer found "s++++..."
- * and "((a{255}){255}){255}" taking gigabytes.  A back-reference makes
- * regexec exponential.  Suppressions name symbols: the estimate below
- * (length, doubled per '+', times each bound) allows any sane pattern.
+ * and "((a{255}){255}){255}" taking gigabytes.  Its time then grows about
+ * as the cube of that expanded length: "(.*)*" 1,500 times took 14 s, 200
+ * times 40 ms.  A back-reference makes regexec exponential.  Suppressions
+ * name symbols, so each pattern may expand to ABI_RE_MAX_COST (length,
+ * doubled per '+', times each bound) and a file's patterns together to
+ * ABI_RE_FILE_COST: room for any sane pattern, at most about a second.
  */
-#define ABI_RE_MAX_COST (1u << 16)
+#define ABI_RE_MAX_COST		1024u
+#define ABI_RE_FILE_COST	(16u * ABI_RE_MAX_COST)
 
-static const char *regex_too_costly(const char *v)
+/* The pattern's expanded length, capped just past ABI_RE_MAX_COST; *BACKREF if it has one. */
+static unsigned long long regex_cost(const char *v, bool *backref)
 {
 	unsigned long long cost = strlen(v) + 1;
 	unsigned long k;
 	const char *p;
 	char *end;
 
+	*backref = false;
 	for (p = v; *p && cost <= ABI_RE_MAX_COST; p++) {
 		if (*p == '\\' && p[1] >= '1' && p[1] <= '9')
-			return "a back-reference";
+			*backref = true;
 		if (*p == '+')
 			cost *= 2;
 		if (*p != '{')
@@ -264,14 +270,16 @@ static const char *regex_too_costly(const char *v)
 		}
 		p--;
 	}
-	return cost > ABI_RE_MAX_COST ? "too many repetitions (nested '+' or {n,m})" : NULL;
+	return cost;
 }
 
-static int supp_property(struct abi_supp_rule *r, const char *key, size_t kn, const char *val,
+static int supp_property(struct abi_supp *sp, const char *key, size_t kn, const char *val,
 			 size_t vn, unsigned int line, char *why, size_t whylen)
 {
+	struct abi_supp_rule *r = &sp->rules[sp->nrules - 1];
 	char **dst = NULL, *v, msg[128];
-	const char *cost;
+	unsigned long long cost;
+	bool backref;
 	int rc;
 
 	if (is(key, kn, "name") || is(key, kn, "symbol_name"))
@@ -295,11 +303,20 @@ static int supp_property(struct abi_supp_rule *r, const char *key, size_t kn, co
 		*dst = v;
 		return 0;
 	}
-	cost = regex_too_costly(v);
-	if (cost) {
+	cost = regex_cost(v, &backref);
+	if (backref || cost > ABI_RE_MAX_COST || sp->re_cost + cost > ABI_RE_FILE_COST) {
 		free(v);
-		return set_why(why, whylen, line, "regular expression too costly: %s", cost);
+		if (backref)
+			return set_why(why, whylen, line, "regular expression too costly: "
+				       "a back-reference");
+		if (cost > ABI_RE_MAX_COST)
+			return set_why(why, whylen, line, "regular expression too costly: over %u "
+				       "characters with its repetitions ('+', {n,m}) expanded",
+				       ABI_RE_MAX_COST);
+		return set_why(why, whylen, line, "regular expression too costly: the file's "
+			       "patterns expand to over %u characters together", ABI_RE_FILE_COST);
 	}
+	sp->re_cost += cost;
 	rc = regcomp(&r->re, v, REG_EXTENDED | REG_NOSUB);
 	free(v);
 	if (rc) {
@@ -330,6 +347,7 @@ int abi_supp__parse(struct abi_supp *sp, const char *buf, size_t len, char *why,
 	const char *s, *eq, *key, *val;
 	int err = 0;
 
+	sp->re_cost = 0;
 	while (!err && next_line(&c, &s, &n)) {
 		trim(&s, &n);
 		if (!n || *s == '#' || *s == ';')
@@ -354,8 +372,7 @@ int abi_supp__parse(struct abi_supp *sp, const char *buf, size_t len, char *why,
 		val = eq + 1;
 		vn = (size_t)(s + n - val);
 		trim(&val, &vn);
-		err = supp_property(&sp->rules[sp->nrules - 1], key, kn, val, vn, c.line, why,
-				    whylen);
+		err = supp_property(sp, key, kn, val, vn, c.line, why, whylen);
 	}
 	if (!err)
 		err = supp_check_last(sp, first, why, whylen);

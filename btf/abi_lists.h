@@ -46,6 +46,7 @@ struct abi_supp_rule {
 struct abi_supp {
 	struct abi_supp_rule *rules;
 	size_t nrules, cap;
+	unsigned long long re_cost;	/* the file being parsed: its patterns' expanded lengths */
 };
 
 /*

@@ -8,9 +8,8 @@
  * sees every contention of the run; with --start-on-usr1 they start when
  * the bench is sent SIGUSR1, once it has said it is ready (a tracer's
  * test starts the run once its tracers are attached, not after a sleep it
- * hopes is long enough).  --owner adds a lock whose owner is
- * known: one thread ("holder") holds a shmem file's inode lock through
- * long writes while others ("waiter") write a page to it now and then.
+ * hopes is long enough).  --owner adds a lock whose owner is known
+ * (lock/workload_owner.c).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -29,51 +28,16 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <sys/ioctl.h>
-#include <linux/userfaultfd.h>
 
 #include "cli/tools.h"
 #include "lib/io.h"
 #include "lib/iodir.h"
+#include "lock/workload.h"
 
 #define BENCH_MAX_TASKS 4096
 
-/* The run's instants, CLOCK_MONOTONIC, in memory the forked workers share:
- * with --start-on-usr1 they are set only when the signal comes. */
-struct bench_clock {
-	struct timespec start, stop;
-	struct timespec leave;		/* stop + hold: when workers exit */
-};
-
-struct bench {
-	unsigned long long threads, procs, owner, pthreads;
-	pthread_mutex_t mutex;		/* --pthread: the user-space lock */
-	unsigned long long mutex_ops;	/* taken, by all --pthread threads */
-	int memfd;			/* --owner: the file whose inode lock is held */
-	char *holder_buf;		/* --owner: what the holder writes, HOLDER_BYTES */
-	pid_t holder_tid;		/* --owner: the holder's thread id, said at the end */
-	double waiter_pause;		/* --waiter-pause: seconds between a waiter's writes */
-	double holder_pause;		/* --holder-pause: seconds between the holder's writes */
-	/* --holder-hold: the holder's page, whose faults the resolver answers
-	 * after holder_hold seconds, and its own timing of those holds */
-	double holder_hold;
-	int ufd;
-	char *upage;
-	size_t upage_size;
-	volatile bool holder_over;
-	unsigned long long uholds, uhold_ns, uhold_max_ns;
-	/* --owner: the workers' own timing of their writes, said at the end */
-	unsigned long long holder_writes, holder_ns, holder_max_ns, waiter_writes, waiter_ns;
-	bool timing_said;
-	double duration, delay, hold;
-	struct bench_clock *clk;	/* shared with the pipe processes */
-	int done[2];			/* a byte from each worker whose run is over */
-	int gate[2];			/* --start-on-usr1: closed at the start */
-	bool on_usr1, help;
-};
-
 /* This worker has stopped contending. */
-static void worker_done(const struct bench *b)
+void bench_worker_done(const struct bench *b)
 {
 	if (write(b->done[1], "", 1) < 0) {
 		/* The bench then never says "run over"; nothing else depends on it. */
@@ -88,7 +52,7 @@ static void ts_add(struct timespec *ts, double s)
 	ts->tv_nsec = ns % 1000000000;
 }
 
-static bool past(const struct timespec *t)
+bool bench_past(const struct timespec *t)
 {
 	struct timespec now;
 
@@ -97,7 +61,7 @@ static bool past(const struct timespec *t)
 	       (now.tv_sec == t->tv_sec && now.tv_nsec >= t->tv_nsec);
 }
 
-static void wait_until(const struct timespec *t)
+void bench_wait_until(const struct timespec *t)
 {
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, t, NULL) == EINTR)
 		;
@@ -108,14 +72,14 @@ static void wait_until(const struct timespec *t)
  * returns when the bench closes the pipe's last write end, after setting
  * the clock), then the common start instant.
  */
-static void start_line(const struct bench *b)
+void bench_start_line(const struct bench *b)
 {
 	char c;
 
 	if (b->on_usr1)
 		while (read(b->gate[0], &c, 1) < 0 && errno == EINTR)
 			;
-	wait_until(&b->clk->start);
+	bench_wait_until(&b->clk->start);
 }
 
 /* mmap_lock taken for writing three times per round. */
@@ -124,7 +88,7 @@ static void *mmap_worker(void *arg)
 	const struct bench *b = arg;
 	unsigned int n = 0;
 
-	start_line(b);
+	bench_start_line(b);
 	do {
 		char *p = mmap(NULL, 65536, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -134,130 +98,9 @@ static void *mmap_worker(void *arg)
 		p[0] = 1;
 		mprotect(p, 4096, PROT_READ);
 		munmap(p, 65536);
-	} while ((++n & 15) || !past(&b->clk->stop));
-	worker_done(b);
-	wait_until(&b->clk->leave);
-	return NULL;
-}
-
-/*
- * --owner: a write to a shmem file holds its inode's i_rwsem throughout the
- * copy; 8 MB takes milliseconds here, a page microseconds.  The waiters
- * pause between writes (--waiter-pause, 1 ms by default) so that they
- * mostly wait on the holder, not on each other: owner mode must find the
- * holder behind most of the wait.  Without a pause they also wait on each
- * other, behind holds of microseconds.  Each worker times its writes (the
- * wait for the lock, the hold and the copy): the bench says the totals.
- */
-#define HOLDER_BYTES	(8 << 20)
-
-static unsigned long long now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1000000000ULL + t.tv_nsec;
-}
-
-/*
- * --holder-hold SECS: the holder writes one page from a userfaultfd page
- * that is missing at each write.  The write takes the inode lock, then
- * faults in its source, and sleeps in the fault, the lock held, until
- * this resolver answers it SECS later: holds of a length the bench
- * chooses, timed by its own clock from the fault's arrival to its answer.
- */
-static void *resolver(void *arg)
-{
-	struct bench *b = arg;
-	long long p = (long long)(b->holder_hold * 1e9);
-	struct timespec hold = { p / 1000000000, p % 1000000000 };
-	struct pollfd pfd = { .fd = b->ufd, .events = POLLIN };
-	struct uffd_msg msg;
-
-	prctl(PR_SET_NAME, "resolver");
-	start_line(b);
-	while (!b->holder_over && !past(&b->clk->leave)) {
-		struct uffdio_zeropage z = { .range = { (uintptr_t)b->upage, b->upage_size } };
-		unsigned long long t;
-
-		if (poll(&pfd, 1, 100) <= 0 || read(b->ufd, &msg, sizeof(msg)) != sizeof(msg) ||
-		    msg.event != UFFD_EVENT_PAGEFAULT)
-			continue;
-		t = now_ns();
-		nanosleep(&hold, NULL);
-		if (ioctl(b->ufd, UFFDIO_ZEROPAGE, &z) && errno != EEXIST)
-			break;
-		t = now_ns() - t;
-		b->uholds++;
-		b->uhold_ns += t;
-		b->uhold_max_ns = t > b->uhold_max_ns ? t : b->uhold_max_ns;
-	}
-	/* counted among the threads the bench waits for before "run over" */
-	worker_done(b);
-	return NULL;
-}
-
-/* --holder-hold: the holder's page, registered for its missing faults. */
-static int holder_page(struct bench *b)
-{
-	struct uffdio_api api = { .api = UFFD_API };
-	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
-
-	b->upage_size = (size_t)sysconf(_SC_PAGESIZE);
-	b->ufd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
-	if (b->ufd < 0)
-		return cli_err("userfaultfd", "%s", strerror(errno));
-	if (ioctl(b->ufd, UFFDIO_API, &api))
-		return cli_err("userfaultfd", "UFFDIO_API: %s", strerror(errno));
-	b->upage = mmap(NULL, b->upage_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			-1, 0);
-	if (b->upage == MAP_FAILED) {
-		b->upage = NULL;
-		return cli_err("mmap", "%s", strerror(errno));
-	}
-	reg.range.start = (uintptr_t)b->upage;
-	reg.range.len = b->upage_size;
-	if (ioctl(b->ufd, UFFDIO_REGISTER, &reg))
-		return cli_err("userfaultfd", "UFFDIO_REGISTER: %s", strerror(errno));
-	return 0;
-}
-
-static void *holder(void *arg)
-{
-	struct bench *b = arg;
-	long long p = (long long)(b->holder_pause * 1e9);
-	struct timespec pause = { p / 1000000000, p % 1000000000 };
-	unsigned long long t, ns = 0, max = 0, n = 0;
-	ssize_t w;
-
-	/* Named before anything it does can make others wait (frugal keeps
-	 * the comm a task had at its first contention). */
-	prctl(PR_SET_NAME, "holder");
-	b->holder_tid = gettid();
-	start_line(b);
-	do {
-		t = now_ns();
-		if (b->upage) {
-			/* missing again: the write's copy faults on it */
-			madvise(b->upage, b->upage_size, MADV_DONTNEED);
-			w = pwrite(b->memfd, b->upage, b->upage_size, 0);
-		} else {
-			w = pwrite(b->memfd, b->holder_buf, HOLDER_BYTES, 0);
-		}
-		if (w < 0)
-			break;
-		t = now_ns() - t;
-		ns += t;
-		max = t > max ? t : max;
-		if (p)
-			nanosleep(&pause, NULL);
-	} while (++n, !past(&b->clk->stop));
-	b->holder_writes = n;
-	b->holder_ns = ns;
-	b->holder_max_ns = max;
-	b->holder_over = true;
-	worker_done(b);
-	wait_until(&b->clk->leave);
+	} while ((++n & 15) || !bench_past(&b->clk->stop));
+	bench_worker_done(b);
+	bench_wait_until(&b->clk->leave);
 	return NULL;
 }
 
@@ -292,40 +135,13 @@ static void *pthread_worker(void *arg)
 	struct bench *b = arg;
 
 	prctl(PR_SET_NAME, "pthread-worker");
-	start_line(b);
+	bench_start_line(b);
 	do {
 		pthread_locked_work(b);
 		spin_ns(PT_WORK_NS);
-	} while (!past(&b->clk->stop));
-	worker_done(b);
-	wait_until(&b->clk->leave);
-	return NULL;
-}
-
-static void *waiter(void *arg)
-{
-	struct bench *b = arg;
-	long long p = (long long)(b->waiter_pause * 1e9);
-	struct timespec pause = { p / 1000000000, p % 1000000000 };
-	unsigned long long t, ns = 0, n = 0;
-	char page[4096];
-
-	prctl(PR_SET_NAME, "waiter");
-	memset(page, 'w', sizeof(page));
-	start_line(b);
-	do {
-		t = now_ns();
-		if (pwrite(b->memfd, page, sizeof(page), 0) < 0)
-			break;
-		ns += now_ns() - t;
-		n++;
-		if (p)
-			nanosleep(&pause, NULL);
-	} while (!past(&b->clk->stop));
-	__atomic_fetch_add(&b->waiter_writes, n, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&b->waiter_ns, ns, __ATOMIC_RELAXED);
-	worker_done(b);
-	wait_until(&b->clk->leave);
+	} while (!bench_past(&b->clk->stop));
+	bench_worker_done(b);
+	bench_wait_until(&b->clk->leave);
 	return NULL;
 }
 
@@ -354,13 +170,13 @@ static void pipe_writer(const struct bench *b, int fd, unsigned int i)
 
 	pin(i);
 	memset(buf, 'x', sizeof(buf));
-	start_line(b);
+	bench_start_line(b);
 	do {
 		if (write(fd, buf, sizeof(buf)) < 0 && errno != EINTR)
 			break;
-	} while ((++n & 15) || !past(&b->clk->stop));
-	worker_done(b);
-	wait_until(&b->clk->leave);
+	} while ((++n & 15) || !bench_past(&b->clk->stop));
+	bench_worker_done(b);
+	bench_wait_until(&b->clk->leave);
 	_exit(0);
 }
 
@@ -485,20 +301,6 @@ static int parse(int argc, char **argv, struct bench *b)
 	return 0;
 }
 
-/* --owner: the workers' own timing of their writes, said once. */
-static void owner_timing(struct bench *b)
-{
-	if (!b->owner || b->timing_said)
-		return;
-	b->timing_said = true;
-	fprintf(stderr, "frugal bench lock: holder: %llu writes, %.6f s in them (longest %.6f s); "
-		"waiters: %llu writes, %.6f s in them\n", b->holder_writes, b->holder_ns / 1e9,
-		b->holder_max_ns / 1e9, b->waiter_writes, b->waiter_ns / 1e9);
-	if (b->upage)
-		fprintf(stderr, "frugal bench lock: holder's faults held: %llu, %.6f s in them "
-			"(longest %.6f s)\n", b->uholds, b->uhold_ns / 1e9, b->uhold_max_ns / 1e9);
-}
-
 /* Wait for N workers' bytes, but never past the end of --hold (a worker
  * killed by someone else never writes).  True when all came. */
 static bool wait_done(const struct bench *b, unsigned int n)
@@ -605,7 +407,7 @@ static bool wait_all(const pid_t *pids, unsigned int npids, bool gate,
 	pid_t self = (pid_t)syscall(SYS_gettid);
 	unsigned int i;
 
-	while (!past(until)) {
+	while (!bench_past(until)) {
 		bool all = tasks_parked(getpid(), self, gate);
 
 		for (i = 0; all && i < npids; i++)
@@ -703,19 +505,8 @@ int lock_bench_main(int argc, char **argv)
 		if (!err)
 			err = cli_err("mmap", "%s", strerror(errno));
 	}
-	if (!err && b.owner && (b.memfd = memfd_create("frugal-owner", MFD_CLOEXEC)) < 0)
-		err = cli_err("memfd_create", "%s", strerror(errno));
-	if (!err && b.owner && b.holder_hold > 0)
-		err = holder_page(&b);
-	/*
-	 * The holder's buffer, made before any thread: its mmap and page
-	 * faults take mmap_lock, and a wait on that is not the inode lock's
-	 * (a -o row keeps its owner's stack from the first wait on it).
-	 */
-	if (!err && b.owner && !(b.holder_buf = malloc(HOLDER_BYTES)))
-		err = cli_err(NULL, "out of memory");
-	if (b.holder_buf)
-		memset(b.holder_buf, 'h', HOLDER_BYTES);
+	if (!err && b.owner)
+		err = bench_owner_setup(&b);
 	if (err)
 		goto out;
 	if (b.on_usr1) {
@@ -741,7 +532,7 @@ int lock_bench_main(int argc, char **argv)
 		nthreads++;
 	}
 	for (i = 0; b.owner && i <= b.owner; i++) {
-		err = pthread_create(&tids[nthreads], NULL, i ? waiter : holder, &b);
+		err = pthread_create(&tids[nthreads], NULL, i ? bench_waiter : bench_holder, &b);
 		if (err) {
 			err = cli_err("pthread_create", "%s", strerror(err));
 			goto out;
@@ -749,7 +540,7 @@ int lock_bench_main(int argc, char **argv)
 		nthreads++;
 	}
 	if (b.upage) {
-		err = pthread_create(&tids[nthreads], NULL, resolver, &b);
+		err = pthread_create(&tids[nthreads], NULL, bench_resolver, &b);
 		if (err) {
 			err = cli_err("pthread_create", "%s", strerror(err));
 			goto out;
@@ -781,7 +572,7 @@ int lock_bench_main(int argc, char **argv)
 	 */
 	if (wait_done(&b, nthreads + (npids ? npids - 1 : 0)) && wait_parked(&b, pids, npids)) {
 		/* Said before "run over", on which tests stop (and kill us). */
-		owner_timing(&b);
+		bench_owner_timing(&b);
 		fprintf(stderr, "frugal bench lock: run over\n");
 	}
 out:
@@ -801,7 +592,7 @@ out:
 	 * named itself (frugal keeps a task's first comm): tests match its id. */
 	if (!err && b.owner) {
 		fprintf(stderr, "frugal bench lock: the holder is thread %d\n", (int)b.holder_tid);
-		owner_timing(&b);
+		bench_owner_timing(&b);
 	}
 	if (b.done[0] >= 0) {
 		close(b.done[0]);
@@ -809,15 +600,9 @@ out:
 	}
 	if (b.gate[0] >= 0)
 		close(b.gate[0]);
-	if (b.memfd >= 0)
-		close(b.memfd);
-	if (b.ufd >= 0)
-		close(b.ufd);
-	if (b.upage)
-		munmap(b.upage, b.upage_size);
 	if (b.clk)
 		munmap(b.clk, sizeof(*b.clk));
-	free(b.holder_buf);
+	bench_owner_free(&b);
 	free(tids);
 	free(pids);
 	return err;

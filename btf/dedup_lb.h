@@ -16,11 +16,13 @@ struct dedup_lb *dedup_lb__new(const void *base, uint32_t size);
 void dedup_lb__free(struct dedup_lb *d);
 
 /*
- * The raw split BTF (on D's base) in file FD, SIZE bytes from offset 0,
- * deduplicated and written back over it (the file truncated to fit): 0 or
- * a negative errno.  The input is read once, then only libbpf's copy is.
+ * A split BTF on D's base, as libbpf 1.1 keeps one, in file FD: its types,
+ * TYPES bytes from offset 0, then its strings, STRS bytes.  Deduplicated
+ * and written back over it as raw BTF (the file truncated to fit): 0 or a
+ * negative errno.  libbpf 1.7 parses no raw copy of the whole: the types
+ * are read a chunk at a time into a BTF that holds the strings once.
  */
-int dedup_lb__run(struct dedup_lb *d, int fd, uint32_t size);
+int dedup_lb__run(struct dedup_lb *d, int fd, uint32_t types, uint32_t strs);
 
 /* The libbpf version, e.g. "1.7". */
 const char *dedup_lb__version(void);

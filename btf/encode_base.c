@@ -43,6 +43,7 @@
 #include <bpf/btf.h>
 
 #include "btf/encode_int.h"
+#include "btf/type_bytes.h"
 #include "lib/array.h"
 #include "lib/dwarf_scan.h"
 #include "lib/idxmap.h"
@@ -159,26 +160,6 @@ static int visit_strs(const struct btf *btf, const struct btf_type *t, str_fn fn
 		break;
 	}
 	return err;
-}
-
-/* Bytes of the type at T (its record and what follows it). */
-static size_t type_size(const struct btf_type *t)
-{
-	size_t n = btf_vlen(t);
-
-	switch (btf_kind(t)) {
-	case BTF_KIND_INT:		return sizeof(*t) + sizeof(__u32);
-	case BTF_KIND_ARRAY:		return sizeof(*t) + sizeof(struct btf_array);
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:		return sizeof(*t) + n * sizeof(struct btf_member);
-	case BTF_KIND_ENUM:		return sizeof(*t) + n * sizeof(struct btf_enum);
-	case BTF_KIND_ENUM64:		return sizeof(*t) + n * sizeof(struct btf_enum64);
-	case BTF_KIND_FUNC_PROTO:	return sizeof(*t) + n * sizeof(struct btf_param);
-	case BTF_KIND_VAR:		return sizeof(*t) + sizeof(struct btf_var);
-	case BTF_KIND_DATASEC:		return sizeof(*t) + n * sizeof(struct btf_var_secinfo);
-	case BTF_KIND_DECL_TAG:		return sizeof(*t) + sizeof(struct btf_decl_tag);
-	default:			return sizeof(*t);
-	}
 }
 
 /* The pruned base, and the module's names it was pruned to. */
@@ -326,7 +307,7 @@ static int prune_types(const char *types, uint32_t type_len, const uint8_t *need
 		size_t sz;
 
 		if (off + sizeof(*t) > type_len ||
-		    off + (sz = type_size(t)) > type_len || t->name_off >= str_len) {
+		    off + (sz = btf_type_bytes(t)) > type_len || t->name_off >= str_len) {
 			err = -EINVAL;
 			goto out;
 		}
@@ -347,7 +328,7 @@ static int prune_types(const char *types, uint32_t type_len, const uint8_t *need
 			memcpy(out + o, &empty, sizeof(empty));
 			o += sizeof(empty);
 		} else {
-			size_t sz = type_size(t);
+			size_t sz = btf_type_bytes(t);
 
 			memcpy(out + o, t, sz);
 			o += (uint32_t)sz;
@@ -403,9 +384,9 @@ static int count_types(const char *types, uint32_t len, uint32_t *n)
 	while (off < len) {
 		const struct btf_type *t = (const void *)(types + off);
 
-		if (off + sizeof(*t) > len || off + type_size(t) > len)
+		if (off + sizeof(*t) > len || off + btf_type_bytes(t) > len)
 			return -EINVAL;
-		off += (uint32_t)type_size(t);
+		off += (uint32_t)btf_type_bytes(t);
 		(*n)++;
 	}
 	return 0;

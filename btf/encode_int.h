@@ -98,6 +98,7 @@ struct enc_ctx {
 	struct btf *base;		/* split BTF base, or NULL */
 	struct dedup_lb *lb;		/* split BTF under pahole 1.32's rules:
 					 * libbpf 1.7's dedup on base (enc_dedup) */
+	uint32_t base_strs;		/* with lb: the base's bytes of strings */
 	int lang_excl[16];
 	int nlang_excl;
 };

@@ -427,6 +427,16 @@ void elf_file__drop_clean(struct elf_file *ef)
 			drop_pages(ef, &sh);
 }
 
+void elf_file__drop_all(struct elf_file *ef)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(ef->elf, scn)))
+		if (gelf_getshdr(scn, &sh))
+			drop_pages(ef, &sh);
+}
+
 int elf_file__relocate_debug(struct elf_file *ef)
 {
 	struct elf_symtab st;

@@ -67,6 +67,13 @@ int elf_file__relocate_debug(struct elf_file *ef);
  */
 void elf_file__drop_clean(struct elf_file *ef);
 
+/*
+ * Give back the mapped pages of every section, the relocated ones too:
+ * their edits are lost, and they read as in the file again.  For when
+ * nothing will read the relocated DWARF any more.
+ */
+void elf_file__drop_all(struct elf_file *ef);
+
 /* Section named NAME (first one), its header in *shdr; NULL if none. */
 Elf_Scn *elf_file__section(const struct elf_file *ef, const char *name, GElf_Shdr *shdr);
 const char *elf_file__section_name(const struct elf_file *ef, const GElf_Shdr *shdr);

@@ -1289,13 +1289,19 @@ static int prune_base(struct encoder *e)
 	extra[n++] = "bpf_fastcall";
 	for (i = 0; i < e->ctx.nsecs; i++)
 		extra[n++] = e->ctx.secs[i].name;
-	err = map_base(e->ctx.opts->base, &bm, &raw, &size);
-	if (!err)
-		err = enc_base__prune(raw, size, &dw, extra, n, &e->pruned);
+	err = enc_base__names(&dw, extra, n, &e->pruned);
 	free(extra);
-	unmap_base(&bm);
 	/* The strings are read again by the encoder when it needs them. */
 	elf_file__drop_clean(&e->ctx.ef);
+	if (!err)
+		err = map_base(e->ctx.opts->base, &bm, &raw, &size);
+	if (!err)
+		err = enc_base__prune(e->pruned, raw, size);
+	unmap_base(&bm);
+	if (err) {
+		enc_base__free(e->pruned);
+		e->pruned = NULL;
+	}
 	if (err == -ENOMEM)
 		return set_err(e->ctx.opts, err, "cannot prune the base BTF: %s", strerror(-err));
 	if (!err)

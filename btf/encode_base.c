@@ -392,35 +392,41 @@ static int count_types(const char *types, uint32_t len, uint32_t *n)
 	return 0;
 }
 
-int enc_base__prune(const void *raw, size_t size, const struct dwarf_scan_secs *dw,
-		    const char *const *extra, size_t nextra, struct enc_base **out)
+int enc_base__names(const struct dwarf_scan_secs *dw, const char *const *extra, size_t nextra,
+		    struct enc_base **out)
 {
-	const struct btf_header *hdr;
-	const char *types, *strs;
-	struct btf_header *nh;
-	struct enc_base *eb;
-	uint32_t type_len, ntypes;
-	uint8_t *need = NULL;
-	char *blob = NULL;
+	struct enc_base *eb = calloc(1, sizeof(*eb));
 	size_t i;
 	int err;
 
 	*out = NULL;
+	if (!eb)
+		return -ENOMEM;
+	err = dwarf_scan__walk(dw, add_str, &eb->names, NULL);
+	for (i = 0; !err && i < nextra; i++)
+		err = hset_add(&eb->names, extra[i]);
+	if (err)
+		enc_base__free(eb);
+	else
+		*out = eb;
+	return err;
+}
+
+int enc_base__prune(struct enc_base *eb, const void *raw, size_t size)
+{
+	const struct btf_header *hdr;
+	const char *types, *strs;
+	struct btf_header *nh;
+	uint32_t type_len, ntypes;
+	uint8_t *need = NULL;
+	char *blob = NULL;
+	int err;
+
 	err = raw_parts(raw, size, &hdr, &types, &strs);
 	if (!err)
 		err = count_types(types, hdr->type_len, &ntypes);
 	if (err)
 		return err;
-	eb = calloc(1, sizeof(*eb));
-	if (!eb) {
-		err = -ENOMEM;
-		goto out;
-	}
-	err = dwarf_scan__walk(dw, add_str, &eb->names, NULL);
-	for (i = 0; !err && i < nextra; i++)
-		err = hset_add(&eb->names, extra[i]);
-	if (err)
-		goto out;
 	need = calloc(hdr->str_len / 8 + 1, 1);
 	blob = malloc(sizeof(*hdr) + hdr->type_len + hdr->str_len);
 	if (!need || !blob) {
@@ -449,10 +455,6 @@ int enc_base__prune(const void *raw, size_t size, const struct dwarf_scan_secs *
 out:
 	free(blob);
 	free(need);
-	if (err)
-		enc_base__free(eb);
-	else
-		*out = eb;
 	return err;
 }
 

@@ -198,15 +198,19 @@ bool enc_ctx__obj_in(const struct enc_ctx *ctx, const char *name, uint32_t shndx
 int enc_gc(struct btf **pbtf, const struct btf *base, const uint8_t *drop, bool protos);
 
 /*
- * A module's base (RAW, SIZE bytes of BTF) pruned to the strings of its
- * DWARF (DW) and EXTRA (strings the encoder makes): the same type ids and
- * string offsets, far less for libbpf to index (encode_base.c).  0,
- * -ENOTSUP when RAW or the DWARF cannot be read for it, or -errno.
+ * A module's base pruned to the strings of its DWARF (DW) and EXTRA
+ * (strings the encoder makes): the same type ids and string offsets, far
+ * less for libbpf to index (encode_base.c).  In two steps: the module's
+ * names read (its DWARF then read no more for this), then the base (RAW,
+ * SIZE bytes of BTF) pruned to them, to be freed with enc_base__free()
+ * either way.  0, -ENOTSUP when RAW or the DWARF cannot be read for it,
+ * or -errno.
  */
 struct enc_base;
 struct dwarf_scan_secs;
-int enc_base__prune(const void *raw, size_t size, const struct dwarf_scan_secs *dw,
-		    const char *const *extra, size_t nextra, struct enc_base **out);
+int enc_base__names(const struct dwarf_scan_secs *dw, const char *const *extra, size_t nextra,
+		    struct enc_base **out);
+int enc_base__prune(struct enc_base *eb, const void *raw, size_t size);
 struct btf *enc_base__btf(const struct enc_base *eb);
 /* 0, or -EAGAIN when SPLIT uses a string the pruning did not know (and the
  * base may have had). */

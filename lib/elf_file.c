@@ -342,13 +342,43 @@ bool elf_file__can_relocate(const struct elf_file *ef)
 	return ef->ehdr.e_machine == EM_X86_64 || ef->ehdr.e_machine == EM_AARCH64;
 }
 
+/*
+ * Give back the mapped pages of file bytes [OFF, OFF + LEN) read for the
+ * last time.  Only pages wholly inside: a page shared with a section
+ * edited in memory would lose the edits.  Pages only read come back from
+ * the file if a later reader wants them.
+ */
+static void drop_span(struct elf_file *ef, uint64_t off, uint64_t len)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start, end;
+	size_t size;
+	char *map = elf_rawfile(ef->elf, &size);
+
+	if (!map || off > size || len > size - off)
+		return;
+	start = ((uintptr_t)map + off + page - 1) & ~(page - 1);
+	end = ((uintptr_t)map + off + len) & ~(page - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_DONTNEED);
+}
+
+/* The same for a whole section (the relocations once applied: 29 MB in a
+ * large module). */
+static void drop_pages(struct elf_file *ef, const GElf_Shdr *sh)
+{
+	if (sh->sh_type != SHT_NOBITS)
+		drop_span(ef, sh->sh_offset, sh->sh_size);
+}
+
+#define RELA_STEP (1u << 20)
+
 static int apply_rela(struct elf_file *ef, Elf_Scn *rscn, const GElf_Shdr *rsh,
 		      Elf_Data *target, Elf_Data *syms)
 {
 	bool swap = ef->ehdr.e_ident[EI_DATA] != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 						  ? ELFDATA2LSB : ELFDATA2MSB);
 	Elf_Data *rd = elf_getdata(rscn, NULL);
-	size_t i, n;
+	size_t i, n, step;
 	GElf_Rela r;
 	GElf_Sym sym;
 	uint64_t v;
@@ -357,7 +387,13 @@ static int apply_rela(struct elf_file *ef, Elf_Scn *rscn, const GElf_Shdr *rsh,
 	if (!rd || !rsh->sh_entsize || swap)
 		return -EINVAL;
 	n = rsh->sh_size / rsh->sh_entsize;
+	step = RELA_STEP / rsh->sh_entsize ?: 1;
 	for (i = 0; i < n; i++) {
+		/* Each MB of relocations read goes back at once: a large
+		 * module's are more than its DWARF (36 MB in 7.3's xfs.ko). */
+		if (i && !(i % step))
+			drop_span(ef, rsh->sh_offset + (i - step) * rsh->sh_entsize,
+				  step * rsh->sh_entsize);
 		if (!gelf_getrela(rd, (int)i, &r))
 			return -EINVAL;
 		w = reloc_width(ef->ehdr.e_machine, GELF_R_TYPE(r.r_info));
@@ -379,28 +415,6 @@ static int apply_rela(struct elf_file *ef, Elf_Scn *rscn, const GElf_Shdr *rsh,
 		}
 	}
 	return 0;
-}
-
-/*
- * Give back the mapped pages of a section read for the last time (the
- * relocations once applied: 29 MB in a large module).  Only pages wholly
- * inside the section: a page it shares with a section edited in memory
- * would lose the edits.  Pages only read come back from the file if a
- * later reader wants them.
- */
-static void drop_pages(struct elf_file *ef, const GElf_Shdr *sh)
-{
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start, end;
-	size_t size;
-	char *map = elf_rawfile(ef->elf, &size);
-
-	if (!map || sh->sh_type == SHT_NOBITS || sh->sh_offset > size ||
-	    sh->sh_size > size - sh->sh_offset)
-		return;
-	start = ((uintptr_t)map + sh->sh_offset + page - 1) & ~(page - 1);
-	end = ((uintptr_t)map + sh->sh_offset + sh->sh_size) & ~(page - 1);
-	if (end > start)
-		madvise((void *)start, end - start, MADV_DONTNEED);
 }
 
 /* Is section NDX the target of a relocation section (edited when applied)? */

@@ -87,7 +87,10 @@ check_losses "--nested: nothing lost but counted skipped runs" $J
 # contend (on the run queue of our reader): we see that contention, and
 # perf's counting drops it, one more end for us than for perf (about 1
 # run in 10 under load with 128 KB buffers, 3 in 10 with 4 KB ones).
-RING_KB=8192
+# This run sends 37,000 to 53,000 waits here, 66,000 once under a heavy
+# load, past 8 MB buffers' mark (65,536 events of 64 bytes, counted as if
+# every event went to one CPU's buffer): 32 MB ones leave four times that.
+RING_KB=32768
 run nested "--as-nested --ring-size $RING_KB" 1 "-T 6 -P 4"
 J=$_tmp/nested.json
 completed=$(json $J 'd["accounting"]["completed"]')

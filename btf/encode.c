@@ -497,10 +497,11 @@ static int plan_jobs(struct encoder *e)
 	for (i = 0; i < e->ncus; i++) {
 		bytes += e->cus[i].end - e->cus[i].start;
 		/*
-		 * Split BTF is one batch: libbpf cannot append split BTF, and
-		 * its dedup of a module depends on which CUs meet in it (as one
-		 * batch, smc.ko keeps the unreferenced copy of struct rcuwait
-		 * that pahole's output has; in batches it does not).
+		 * Split BTF is one batch: libbpf 1.1 cannot append split BTF,
+		 * and a module's dedup depends on which CUs meet in it, libbpf
+		 * 1.7's too (as one batch, 6.12's smc.ko and 7.3's xfs.ko keep
+		 * the unreferenced copy of struct rcuwait that pahole's output
+		 * has; in batches they do not).
 		 */
 		if ((bytes >= BATCH_BYTES && !e->ctx.base) || i + 1 == e->ncus) {
 			e->jobs[e->njobs].first = first;

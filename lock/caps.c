@@ -76,6 +76,11 @@ const struct kbtf_query *lock_facts__get(enum lock_fact f)
 	return &kq[f];
 }
 
+const char *lock_facts__path(void)
+{
+	return kq_path;
+}
+
 static int kbtf_facts(const struct lock_opts *o)
 {
 	return lock_facts__resolve(o->mode, o->owner || o->hold, !o->skip_nested, o->user);

@@ -66,5 +66,7 @@ enum lock_fact {
 int lock_facts__resolve(enum lock_aggr mode, bool owner, bool nested, bool user);
 /* Fact F as answered: id 0 or offset < 0 when the BTF lacks it. */
 const struct kbtf_query *lock_facts__get(enum lock_fact f);
+/* The BTF the facts are asked of (NULL: the kernel's). */
+const char *lock_facts__path(void);
 
 #endif

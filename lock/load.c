@@ -22,6 +22,7 @@
 #include "lock/collect_cfg.h"
 #include "lock/collect_int.h"
 #include "lock/lock.skel.h"
+#include "lock/objdesc.h"
 
 #ifdef __x86_64__
 #define WALKER_ARCH	1
@@ -147,7 +148,7 @@ static bool owner_stacks(const struct lock_collect_cfg *cfg, bool btf)
 	       KQ(TASK_FROM_PID)->id && KQ(TASK_RELEASE)->id;
 }
 
-static size_t tail_size_of(const struct lock_collect_cfg *cfg, bool slab_names, bool btf)
+static size_t tail_size_of(const struct lock_collect_cfg *cfg, bool slab_tail, bool btf)
 {
 	if (cfg->mode == LOCK_AGGR_CALLER)
 		return cfg->max_stack * sizeof(uint64_t);
@@ -156,7 +157,7 @@ static size_t tail_size_of(const struct lock_collect_cfg *cfg, bool slab_names, 
 		return sizeof(((union lock_tail *)0)->owner);
 	if (cfg->mode == LOCK_AGGR_TASK)
 		return LOCK_COMM_LEN;
-	return slab_names ? sizeof(struct lock_slab_tail) : 0;
+	return slab_tail ? sizeof(struct lock_slab_tail) : 0;
 }
 
 /* What the run asked, as the programs' constants: a straight translation. */
@@ -248,8 +249,20 @@ static void set_tail(struct lock_collect *c, const struct lock_collect_cfg *cfg,
 	bool slab_names = btf && cfg->mode == LOCK_AGGR_ADDR && kbtf_facts(cfg) == 0 &&
 			  KQ(KMEM_CACHE)->id && KQ(CACHE_NAME)->offset >= 0;
 	const char *pages;
+	int kinds = 0;
 
-	c->tail_size = tail_size_of(cfg, slab_names, btf);
+	if (cfg->mode == LOCK_AGGR_ADDR) {
+		kinds = lock_obj__setup(lock_facts__path(), ro->obj_probes, &ro->obj_facts);
+		if (kinds < 0)
+			cli_log("lock: -l: no objects described: cannot read the kernel's BTF (%s)\n",
+				strerror(-kinds));
+		else
+			cli_log("lock: -l: what holds each lock: %d kinds of object described "
+				"(files, inodes, mm_structs, tasks, sockets, run queues, zones)\n",
+				kinds);
+		ro->obj_describe = kinds > 0;
+	}
+	c->tail_size = tail_size_of(cfg, slab_names || kinds > 0, btf);
 	ro->tail_size = c->tail_size;
 	ro->slab_names = slab_names;
 	ro->off_cache_name = slab_names ? KQ(CACHE_NAME)->offset : 0;

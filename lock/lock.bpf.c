@@ -528,6 +528,9 @@ static __always_inline __u64 address_of(void *p)
 	return v;
 }
 
+/* -l: what holds a lock (describe()). */
+#include "lock/objdesc.bpf.h"
+
 struct where {
 	__u64 sp;		/* the tracepoint's arguments */
 	__u64 stk;		/* the current task's stack; 0: unknown */
@@ -1307,8 +1310,16 @@ static __always_inline void new_row(void *ctx, struct lock_rec_def *d, struct lo
 
 	if (aggr_mode == LOCK_AGGR_TASK && !owner_mode)
 		bpf_get_current_comm(d->tail.comm, sizeof(d->tail.comm));
-	if (aggr_mode == LOCK_AGGR_ADDR && slab_names)
-		slab_name(s->lock, &d->tail.slab);
+	if (aggr_mode == LOCK_AGGR_ADDR && (slab_names || obj_describe)) {
+		if (slab_names) {
+			slab_name(s->lock, &d->tail.slab);
+		} else {
+			d->tail.slab.name[0] = '\0';
+			d->tail.slab.off = 0;
+			d->tail.slab.why = LOCK_OFF_NONE;
+		}
+		describe(s->lock, d->flags, &d->tail.slab.obj);
+	}
 	/* At release, a holder's stack is taken at its release. */
 	if (owner_stacks && !release_mode && s->key)
 		owner_stack(s->key, d);

@@ -102,11 +102,93 @@ enum lock_off_why {
 	LOCK_OFF_NR,
 };
 
+/*
+ * -l: what holds a lock, found by lock.bpf.c's describe() (objdesc.bpf.h)
+ * at a row's first contention: the object is taken to be of a kind if the
+ * lock sits where that kind keeps a lock of its type, and the object there
+ * passes the kind's check (pointers that only a live object of the kind
+ * has: a file's inode is its dentry's).
+ */
+enum lock_obj_kind {
+	LOCK_OBJ_NONE,
+	LOCK_OBJ_FILE,		/* struct file: its path, its inode's number */
+	LOCK_OBJ_INODE,		/* struct inode: number, filesystem, a name */
+	LOCK_OBJ_MM,		/* struct mm_struct: its process */
+	LOCK_OBJ_TASK,		/* struct task_struct */
+	LOCK_OBJ_SOCK,		/* struct sock: family, protocol, addresses */
+	LOCK_OBJ_RQ,		/* struct rq: its CPU */
+	LOCK_OBJ_ZONE,		/* struct zone: its name and node */
+	LOCK_OBJ_NR,
+};
+
+/* A probe's lock types (lock_class_of()): one bit each. */
+#define LOCK_CLASS_SPIN		(1U << 0)
+#define LOCK_CLASS_RWLOCK	(1U << 1)
+#define LOCK_CLASS_RWSEM	(1U << 2)
+#define LOCK_CLASS_MUTEX	(1U << 3)
+
+static inline __u32 lock_class_of(__u32 flags)
+{
+	if (flags & LCB_F_MUTEX)
+		return LOCK_CLASS_MUTEX;
+	if (flags & (LCB_F_RT | LCB_F_PERCPU))
+		return 0;
+	if (flags & LCB_F_SPIN)
+		return flags & (LCB_F_READ | LCB_F_WRITE) ? LOCK_CLASS_RWLOCK : LOCK_CLASS_SPIN;
+	return flags & (LCB_F_READ | LCB_F_WRITE) ? LOCK_CLASS_RWSEM : 0;
+}
+
+/* -l: where a kind keeps a lock of a type (the loader's table, from BTF). */
+#define LOCK_OBJ_PROBES		16
+struct lock_obj_probe {
+	__u32 kind;		/* enum lock_obj_kind; 0 ends the table */
+	__u32 off;		/* the lock's offset in the kind's struct */
+	__u32 classes;		/* LOCK_CLASS_* */
+	__u32 pad;
+};
+
+/* -l: the struct offsets describe() reads, from the kernel's BTF. */
+struct lock_obj_facts {
+	__u32 file_inode, file_path, path_dentry, path_mnt;
+	__u32 dentry_name, qstr_name, dentry_parent, dentry_inode, dentry_alias;
+	__u32 mount_mnt, mount_parent, mount_mountpoint, vfsmount_root;
+	__u32 inode_ino, inode_sb, inode_mapping, inode_data, inode_dentry;
+	__u32 sb_id, sb_type, fstype_name;
+	__u32 mm_owner, task_mm, task_leader, task_pid, task_tgid, task_comm;
+	__u32 sock_family, sock_saddr, sock_daddr, sock_v6_saddr, sock_v6_daddr;
+	__u32 sock_num, sock_dport, sock_protocol, sock_type, sock_socket, socket_sk;
+	__u32 rq_cpu, rq_cfs_rq;
+	__u32 zone_pgdat, zone_name, zone_size, pgdat_zones, pgdat_nzones, pgdat_node_id;
+	__u8 has_mm_owner, has_sock_v6, pad[2];
+};
+
+#define LOCK_OBJ_PARTS		8	/* a path's last components kept */
+#define LOCK_OBJ_PART		32	/* bytes of each (longer names are cut) */
+#define LOCK_OBJ_F_MORE		1	/* the path has more components than kept */
+#define LOCK_OBJ_F_ROOT		2	/* the path reached its root */
+#define LOCK_OBJ_F_PSEUDO	4	/* the one name of a dentry of no tree */
+
+struct lock_obj {
+	__u8 kind;		/* enum lock_obj_kind */
+	__u8 probe;		/* the index of the probe that matched */
+	__u8 parts;		/* components in part[], leaf first */
+	__u8 flags;		/* LOCK_OBJ_F_* */
+	__u32 id;		/* MM, TASK: pid (tgid); RQ: CPU; ZONE: node; SOCK: family */
+	__u64 num;		/* FILE, INODE: inode number; SOCK: protocol << 16 | type */
+	__u32 addr[8];		/* SOCK: local, then remote (network order; IPv4: word 0) */
+	__u16 port[2];		/* SOCK: local (host order), remote (network order) */
+	__u32 pad;
+	char name[LOCK_COMM_LEN];	/* MM, TASK: comm; ZONE: its name; FILE, INODE: fs type */
+	char dev[32];			/* FILE, INODE: the super block's s_id */
+	char part[LOCK_OBJ_PARTS][LOCK_OBJ_PART];
+};
+
 /* -l: the lock's slab cache and where in its object the lock lies. */
 struct lock_slab_tail {
 	char name[LOCK_SLAB_LEN];	/* "" if none */
 	__u32 off;			/* bytes from the object's start, if why is OK */
 	__u32 why;			/* enum lock_off_why */
+	struct lock_obj obj;		/* what holds it, if known */
 };
 
 union lock_tail {

@@ -25,8 +25,8 @@ static void header(struct lock_out *out)
 		if (rc->fields & lock_columns[i].field)
 			fprintf(f, "%s%s", lock_columns[i].key, sep);
 	if (rc->mode == LOCK_AGGR_ADDR)
-		fprintf(f, "address%ssymbol%stype%smember%sobject_type%sobject_offset\n",
-			sep, sep, sep, sep, sep);
+		fprintf(f, "address%ssymbol%stype%smember%sobject_type%sobject_offset%sobject\n",
+			sep, sep, sep, sep, sep, sep);
 	else
 		fprintf(f, "%s%s%s\n", lock_name_headers[rc->mode][0], sep,
 			lock_name_headers[rc->mode][1]);
@@ -84,6 +84,8 @@ static void row(struct lock_out *out, const struct lock_row *r,
 		fputs(sep, f);
 		if (rn->offset >= 0)
 			fprintf(f, "%" PRId64, rn->offset);
+		fputs(sep, f);
+		put_str(f, rn->desc, sep);
 		break;
 	default:
 		fprintf(f, "%s%s", lock_type_name(r->st.flags), sep);

@@ -135,6 +135,7 @@ static void row(struct lock_out *out, const struct lock_row *r,
 		put_member(f, "object_type", rn->object);
 		if (rn->offset >= 0)
 			fprintf(f, ",\"object_offset\":%" PRId64, rn->offset);
+		put_member(f, "object", rn->desc);
 		break;
 	case LOCK_AGGR_CGROUP:
 		fprintf(f, ",\"cgroup_id\":%" PRIu64, r->key & ~LOCK_KEY_USER);

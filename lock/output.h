@@ -35,8 +35,8 @@ struct lock_out {
 struct lock_row_name {
 	const char *a;		/* caller / pid / address / cgroup: abuf, or a cgroup path */
 	char abuf[160];
-	char b[168];		/* (task) comm, (addr) name: `member of struct T` (room for
-				 * both whole), or sym */
+	char b[400];		/* (task) comm, (addr) name: `member of struct T` or
+				 * `member of desc` (room for both whole), or sym */
 	/* -l: the symbol as named before members were (the kernel's symbol,
 	 * mmap_lock, &cache), the member path and the struct holding it
 	 * ("" if not known), the lock's offset in its slab object (-1: not
@@ -45,6 +45,7 @@ struct lock_row_name {
 	char member[96];
 	char object[64];
 	int64_t offset;
+	char desc[288];		/* -l: what holds the lock ("/var/log/app.log"), or "" */
 	unsigned int first;	/* the first frame of the stack shown (past the tracing frames) */
 };
 

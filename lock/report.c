@@ -17,6 +17,7 @@
 #include "lock/acct.h"
 #include "lock/cgroup.h"
 #include "lock/member.h"
+#include "lock/objdesc.h"
 #include "lock/output.h"
 #include "lock/types.h"
 #include "lock/ustack.h"
@@ -372,6 +373,23 @@ static void name_slab_lock(struct lock_out *out, const struct lock_row *r,
 	name_member(rn, path, lock_btf__name(btf, id));
 }
 
+/*
+ * -l: the lock named by what holds it ("f_pos_lock of /var/log/app.log"):
+ * its member path as its slab placed it, else as the probe that found the
+ * object did.
+ */
+static void name_object(const struct lock_row *r, struct lock_row_name *rn)
+{
+	if (!r->obj || !lock_obj__name(r->obj, rn->desc, sizeof(rn->desc)))
+		return;
+	if (!rn->member[0]) {
+		snprintf(rn->member, sizeof(rn->member), "%s", lock_obj__member(r->obj));
+		snprintf(rn->object, sizeof(rn->object), "struct %s", lock_obj__type(r->obj));
+		rn->offset = lock_obj__offset(r->obj);
+	}
+	snprintf(rn->b, sizeof(rn->b), "%s of %s", rn->member, rn->desc);
+}
+
 static void row_name(struct lock_out *out, const struct lock_row *r, const char *cg,
 		     struct lock_row_name *rn)
 {
@@ -379,7 +397,7 @@ static void row_name(struct lock_out *out, const struct lock_row *r, const char 
 	uint64_t off;
 
 	rn->a = rn->abuf;
-	rn->b[0] = rn->sym[0] = rn->member[0] = rn->object[0] = '\0';
+	rn->b[0] = rn->sym[0] = rn->member[0] = rn->object[0] = rn->desc[0] = '\0';
 	rn->offset = -1;
 	rn->first = first_frame(out, r);
 	switch (out->rc->mode) {
@@ -410,6 +428,7 @@ static void row_name(struct lock_out *out, const struct lock_row *r, const char 
 				 s.name, off);
 		else if (r->comm[0])	/* its slab cache, as perf names it */
 			name_slab_lock(out, r, rn);
+		name_object(r, rn);
 		if (!rn->b[0])
 			snprintf(rn->b, sizeof(rn->b), "%s", rn->sym);
 		break;

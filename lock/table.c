@@ -38,8 +38,10 @@ void lock_table__free(struct lock_table *t)
 
 	if (!t)
 		return;
-	for (i = 0; i < t->len; i++)
+	for (i = 0; i < t->len; i++) {
 		free(t->rows[i].stack);
+		free(t->rows[i].obj);
+	}
 	free(t->rows);
 	idxmap__free(&t->map);
 	free(t);
@@ -72,7 +74,7 @@ static void merge_stat(struct lock_stat *dst, const struct lock_stat *src)
 static int set_tail(struct lock_table *t, struct lock_row *r, const void *tail,
 		    size_t tail_size)
 {
-	if (!tail || r->stack || r->comm[0] || r->off_why)
+	if (!tail || r->stack || r->comm[0] || r->off_why || r->obj)
 		return 0;
 	if (tail_size >= t->max_stack * sizeof(uint64_t) && t->max_stack) {
 		size_t at = t->max_stack * sizeof(uint64_t);
@@ -93,6 +95,12 @@ static int set_tail(struct lock_table *t, struct lock_row *r, const void *tail,
 		r->comm[sizeof(r->comm) - 1] = '\0';
 		r->obj_off = st->off;
 		r->off_why = st->why < LOCK_OFF_NR ? st->why : LOCK_OFF_NONE;
+		if (st->obj.kind != LOCK_OBJ_NONE) {
+			r->obj = malloc(sizeof(*r->obj));
+			if (!r->obj)
+				return -ENOMEM;
+			*r->obj = st->obj;
+		}
 	} else if (tail_size >= LOCK_COMM_LEN) {
 		memcpy(r->comm, tail, tail_size < sizeof(r->comm) ? tail_size : sizeof(r->comm));
 		r->comm[sizeof(r->comm) - 1] = '\0';

@@ -28,6 +28,7 @@ struct lock_row {
 	char comm[LOCK_SLAB_LEN];	/* task mode: comm; -l: the slab cache's name */
 	uint32_t obj_off;		/* -l: the lock's offset in its slab object ... */
 	uint32_t off_why;		/* ... if this is LOCK_OFF_OK (enum lock_off_why) */
+	struct lock_obj *obj;		/* -l: what holds the lock, or NULL */
 };
 
 struct lock_table;

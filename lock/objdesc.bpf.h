@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * -l: what holds a lock, for lock.bpf.c's new_row(): once per row, at its
+ * first contention, while the object is surely alive (its lock is being
+ * taken).  Included by lock.bpf.c only.
+ *
+ * The object's kind is not guessed from its address.  The loader's probe
+ * table (from the kernel's BTF) says where each kind keeps a lock of which
+ * type; a candidate object is the lock's address less that offset, and it
+ * is taken only if it passes its kind's check: pointers that a live object
+ * of the kind has and memory that merely looks alike has not (a file's
+ * inode is its dentry's inode; an inode's mapping is its own i_data; a
+ * socket's struct socket points back at it; a run queue's CFS queue points
+ * back at it; a zone lies inside its node's zone array; a thread group's
+ * leader leads itself).  Every read is a probe read, which fails softly on
+ * memory that is not there.
+ */
+#ifndef FRUGAL_LOCK_OBJDESC_BPF_H
+#define FRUGAL_LOCK_OBJDESC_BPF_H
+
+const volatile bool obj_describe;
+const volatile struct lock_obj_probe obj_probes[LOCK_OBJ_PROBES];
+const volatile struct lock_obj_facts obj_facts;
+
+#define OF(m)	(obj_facts.m)
+
+static __always_inline __u32 read_u32(__u64 base, __u32 off)
+{
+	__u32 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), (void *)(base + off));
+	return v;
+}
+
+static __always_inline __u16 read_u16(__u64 base, __u32 off)
+{
+	__u16 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), (void *)(base + off));
+	return v;
+}
+
+/* Is O a struct file?  Its inode is the inode of its path's dentry. */
+static __always_inline bool is_file(__u64 o)
+{
+	__u64 ino = read_ptr(o, OF(file_inode));
+
+	return ino && ino == read_ptr(read_ptr(o, OF(file_path) + OF(path_dentry)),
+				     OF(dentry_inode));
+}
+
+/* Is O a struct inode?  Its mapping is its own page cache (i_data). */
+static __always_inline bool is_inode(__u64 o)
+{
+	return read_ptr(o, OF(inode_mapping)) == o + OF(inode_data) && read_ptr(o, OF(inode_sb));
+}
+
+/* Is O a struct mm_struct?  Its owner task's mm is it (CONFIG_MEMCG). */
+static __always_inline bool is_mm(__u64 o)
+{
+	__u64 t;
+
+	if (!OF(has_mm_owner))
+		return false;
+	t = read_ptr(o, OF(mm_owner));
+	return t && read_ptr(t, OF(task_mm)) == o;
+}
+
+/* Is O a struct task_struct?  Its group leader leads itself, of its tgid. */
+static __always_inline bool is_task(__u64 o)
+{
+	__u64 l = read_ptr(o, OF(task_leader));
+
+	return l && read_ptr(l, OF(task_leader)) == l && read_u32(o, OF(task_pid)) &&
+	       read_u32(l, OF(task_tgid)) == read_u32(o, OF(task_tgid));
+}
+
+/* Is O a struct sock?  Its struct socket points back at it. */
+static __always_inline bool is_sock(__u64 o)
+{
+	__u64 s = read_ptr(o, OF(sock_socket));
+
+	return s && read_ptr(s, OF(socket_sk)) == o;
+}
+
+/* Is O a struct rq?  Its CFS queue's rq is it (CONFIG_FAIR_GROUP_SCHED). */
+static __always_inline bool is_rq(__u64 o)
+{
+	return read_ptr(o, OF(rq_cfs_rq)) == o;
+}
+
+/* Is O a struct zone?  It is one of its node's node_zones[]. */
+static __always_inline bool is_zone(__u64 o)
+{
+	__u64 p = read_ptr(o, OF(zone_pgdat)), z;
+
+	if (!p || !OF(zone_size))
+		return false;
+	z = p + OF(pgdat_zones);
+	return o >= z && o < z + (__u64)OF(zone_size) * OF(pgdat_nzones) &&
+	       (o - z) % OF(zone_size) == 0;
+}
+
+static __always_inline bool is_kind(__u32 kind, __u64 o)
+{
+	switch (kind) {
+	case LOCK_OBJ_FILE:	return is_file(o);
+	case LOCK_OBJ_INODE:	return is_inode(o);
+	case LOCK_OBJ_MM:	return is_mm(o);
+	case LOCK_OBJ_TASK:	return is_task(o);
+	case LOCK_OBJ_SOCK:	return is_sock(o);
+	case LOCK_OBJ_RQ:	return is_rq(o);
+	case LOCK_OBJ_ZONE:	return is_zone(o);
+	}
+	return false;
+}
+
+/* A dentry's name into the next component of O; false when O is full. */
+static __always_inline bool put_part(struct lock_obj *o, __u64 dentry)
+{
+	__u32 n = o->parts;
+
+	if (n >= LOCK_OBJ_PARTS) {
+		o->flags |= LOCK_OBJ_F_MORE;
+		return false;
+	}
+	bpf_probe_read_kernel_str(o->part[n & (LOCK_OBJ_PARTS - 1)], LOCK_OBJ_PART,
+				  (void *)read_ptr(dentry, OF(dentry_name) + OF(qstr_name)));
+	o->parts = n + 1;
+	return true;
+}
+
+/*
+ * The path of DENTRY, leaf first, up to its filesystem's root or, with a
+ * mount MNT (a struct vfsmount), across mounts to the root of the mount
+ * tree, as the kernel's d_path() walks it.  The components past
+ * LOCK_OBJ_PARTS are left out (LOCK_OBJ_F_MORE).
+ */
+static __always_inline void put_path(struct lock_obj *o, __u64 dentry, __u64 mnt)
+{
+	__u64 m = mnt ? mnt - OF(mount_mnt) : 0, up;
+	int i;
+
+	for (i = 0; i < 2 * LOCK_OBJ_PARTS + 2 && dentry; i++) {
+		if (m && dentry == read_ptr(mnt, OF(vfsmount_root))) {
+			up = read_ptr(m, OF(mount_parent));
+			if (!up || up == m) {
+				o->flags |= LOCK_OBJ_F_ROOT;
+				return;
+			}
+			dentry = read_ptr(m, OF(mount_mountpoint));
+			m = up;
+			mnt = m + OF(mount_mnt);
+			continue;
+		}
+		up = read_ptr(dentry, OF(dentry_parent));
+		if (!up || up == dentry) {
+			/* a dentry of no tree (a pipe's, a memfd's): its own name */
+			if (!o->parts && put_part(o, dentry))
+				o->flags |= LOCK_OBJ_F_PSEUDO;
+			o->flags |= LOCK_OBJ_F_ROOT;
+			return;
+		}
+		if (!put_part(o, dentry))
+			return;
+		dentry = up;
+	}
+}
+
+/* An inode's number, filesystem type and device name. */
+static __always_inline void put_inode(struct lock_obj *o, __u64 inode)
+{
+	__u64 sb = read_ptr(inode, OF(inode_sb));
+
+	o->num = read_ptr(inode, OF(inode_ino));
+	bpf_probe_read_kernel_str(o->name, sizeof(o->name),
+				  (void *)read_ptr(read_ptr(sb, OF(sb_type)), OF(fstype_name)));
+	bpf_probe_read_kernel_str(o->dev, sizeof(o->dev), (void *)(sb + OF(sb_id)));
+}
+
+/* A task's process: its tgid and its group leader's comm. */
+static __always_inline void put_process(struct lock_obj *o, __u64 task)
+{
+	__u64 l = read_ptr(task, OF(task_leader));
+
+	o->id = read_u32(task, OF(task_tgid));
+	bpf_probe_read_kernel(o->name, sizeof(o->name), (void *)((l ? l : task) + OF(task_comm)));
+}
+
+static __always_inline void put_sock(struct lock_obj *o, __u64 sk)
+{
+	o->id = read_u16(sk, OF(sock_family));
+	o->num = (__u64)read_u16(sk, OF(sock_protocol)) << 16 | read_u16(sk, OF(sock_type));
+	o->port[0] = read_u16(sk, OF(sock_num));
+	o->port[1] = read_u16(sk, OF(sock_dport));
+	if (o->id == 10 /* AF_INET6 */ && OF(has_sock_v6)) {
+		bpf_probe_read_kernel(&o->addr[0], 16, (void *)(sk + OF(sock_v6_saddr)));
+		bpf_probe_read_kernel(&o->addr[4], 16, (void *)(sk + OF(sock_v6_daddr)));
+	} else {
+		o->addr[0] = read_u32(sk, OF(sock_saddr));
+		o->addr[4] = read_u32(sk, OF(sock_daddr));
+	}
+}
+
+/* Fill O for object OBJ of kind KIND. */
+static __always_inline void put_object(struct lock_obj *o, __u32 kind, __u64 obj, __u32 flags)
+{
+	__u64 p;
+
+	switch (kind) {
+	case LOCK_OBJ_FILE:
+		p = obj + OF(file_path);
+		put_inode(o, read_ptr(obj, OF(file_inode)));
+		put_path(o, read_ptr(p, OF(path_dentry)), read_ptr(p, OF(path_mnt)));
+		break;
+	case LOCK_OBJ_INODE:
+		put_inode(o, obj);
+		/* i_dentry's first alias: a name, within its filesystem */
+		p = read_ptr(obj, OF(inode_dentry));
+		if (p)
+			put_path(o, p - OF(dentry_alias), 0);
+		break;
+	case LOCK_OBJ_MM:
+		/* the waiter's own mm (it faults or maps): its process; else the owner */
+		p = bpf_get_current_task();
+		put_process(o, read_ptr(p, OF(task_mm)) == obj ? p : read_ptr(obj, OF(mm_owner)));
+		break;
+	case LOCK_OBJ_TASK:
+		o->id = read_u32(obj, OF(task_pid));
+		bpf_probe_read_kernel(o->name, sizeof(o->name), (void *)(obj + OF(task_comm)));
+		break;
+	case LOCK_OBJ_SOCK:
+		put_sock(o, obj);
+		break;
+	case LOCK_OBJ_RQ:
+		o->id = read_u32(obj, OF(rq_cpu));
+		break;
+	case LOCK_OBJ_ZONE:
+		o->id = read_u32(read_ptr(obj, OF(zone_pgdat)), OF(pgdat_node_id));
+		bpf_probe_read_kernel_str(o->name, sizeof(o->name),
+					  (void *)read_ptr(obj, OF(zone_name)));
+		break;
+	}
+}
+
+/*
+ * -l: what holds LOCK, a lock of contention FLAGS, into O: the first probe
+ * whose kind keeps a lock of this type there and whose check the object
+ * passes.  A current task's mmap_lock (LOCK_F_MMAP_LOCK) is its mm's,
+ * checked already.
+ */
+static __always_inline void describe(__u64 lock, __u32 flags, struct lock_obj *o)
+{
+	__u32 cls = lock_class_of(flags), i, kind = 0;
+	__u64 obj = 0;
+
+	__builtin_memset(o, 0, sizeof(*o));
+	if (!obj_describe || (flags & LOCK_F_SIGLOCK))
+		return;
+	for (i = 0; i < LOCK_OBJ_PROBES; i++) {
+		__u32 k = obj_probes[i].kind;
+
+		if (!k)
+			break;
+		if (!(obj_probes[i].classes & cls) || lock < obj_probes[i].off)
+			continue;
+		obj = lock - obj_probes[i].off;
+		if ((k == LOCK_OBJ_MM && (flags & LOCK_F_MMAP_LOCK)) || is_kind(k, obj)) {
+			kind = k;
+			break;
+		}
+	}
+	if (!kind)
+		return;
+	o->kind = kind;
+	o->probe = i;
+	put_object(o, kind, obj, flags);
+}
+
+#undef OF
+#endif

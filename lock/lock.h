@@ -118,6 +118,7 @@ enum lock_obj_kind {
 	LOCK_OBJ_SOCK,		/* struct sock: family, protocol, addresses */
 	LOCK_OBJ_RQ,		/* struct rq: its CPU */
 	LOCK_OBJ_ZONE,		/* struct zone: its name and node */
+	LOCK_OBJ_PIPE,		/* struct pipe_inode_info: its inode, the waiter, the holder */
 	LOCK_OBJ_NR,
 };
 
@@ -159,6 +160,8 @@ struct lock_obj_facts {
 	__u32 sock_num, sock_dport, sock_protocol, sock_type, sock_socket, socket_sk;
 	__u32 rq_cpu, rq_cfs_rq;
 	__u32 zone_pgdat, zone_name, zone_size, pgdat_zones, pgdat_nzones, pgdat_node_id;
+	__u32 task_files, files_fdt, fdt_fd, fdt_max_fds, file_private, file_mode, inode_pipe;
+	__u32 mutex_owner;
 	__u8 has_mm_owner, has_sock_v6, pad[2];
 };
 
@@ -173,13 +176,18 @@ struct lock_obj {
 	__u8 probe;		/* the index of the probe that matched */
 	__u8 parts;		/* components in part[], leaf first */
 	__u8 flags;		/* LOCK_OBJ_F_* */
-	__u32 id;		/* MM, TASK: pid (tgid); RQ: CPU; ZONE: node; SOCK: family */
+	__u32 id;		/* MM, TASK, PIPE (the waiter's): pid (tgid); RQ: CPU; ZONE: node;
+				 * SOCK: family */
 	__u64 num;		/* FILE, INODE: inode number; SOCK: protocol << 16 | type */
-	__u32 addr[8];		/* SOCK: local, then remote (network order; IPv4: word 0) */
+	__u32 addr[8];		/* SOCK: local, then remote (network order; IPv4: word 0);
+				 * PIPE: addr[0] the holder's tgid (0: none), addr[1] the
+				 * waiter's end (1 read, 2 write) */
 	__u16 port[2];		/* SOCK: local (host order), remote (network order) */
 	__u32 pad;
-	char name[LOCK_COMM_LEN];	/* MM, TASK: comm; ZONE: its name; FILE, INODE: fs type */
-	char dev[32];			/* FILE, INODE: the super block's s_id */
+	char name[LOCK_COMM_LEN];	/* MM, TASK, PIPE (the waiter's): comm; ZONE: its name;
+					 * FILE, INODE: fs type */
+	char dev[32];			/* FILE, INODE: the super block's s_id; PIPE: the
+					 * holder's comm */
 	char part[LOCK_OBJ_PARTS][LOCK_OBJ_PART];
 };
 

@@ -101,6 +101,27 @@ static __always_inline bool is_zone(__u64 o)
 	       (o - z) % OF(zone_size) == 0;
 }
 
+/*
+ * Is O a pipe the waiter has open?  Among its first descriptors, a file
+ * whose private_data is O and whose inode's i_pipe is O.  That file, for
+ * put_pipe().
+ */
+#define PIPE_FDS	64
+static __always_inline __u64 pipe_file(__u64 o)
+{
+	__u64 fdt = read_ptr(read_ptr(bpf_get_current_task(), OF(task_files)), OF(files_fdt));
+	__u64 fd = read_ptr(fdt, OF(fdt_fd)), f;
+	__u32 max = read_u32(fdt, OF(fdt_max_fds)), i;
+
+	for (i = 0; i < PIPE_FDS && i < max; i++) {
+		f = read_ptr(fd, i * 8);
+		if (f && read_ptr(f, OF(file_private)) == o &&
+		    read_ptr(read_ptr(f, OF(file_inode)), OF(inode_pipe)) == o)
+			return f;
+	}
+	return 0;
+}
+
 static __always_inline bool is_kind(__u32 kind, __u64 o)
 {
 	switch (kind) {
@@ -111,6 +132,7 @@ static __always_inline bool is_kind(__u32 kind, __u64 o)
 	case LOCK_OBJ_SOCK:	return is_sock(o);
 	case LOCK_OBJ_RQ:	return is_rq(o);
 	case LOCK_OBJ_ZONE:	return is_zone(o);
+	case LOCK_OBJ_PIPE:	return pipe_file(o) != 0;
 	}
 	return false;
 }
@@ -202,8 +224,27 @@ static __always_inline void put_sock(struct lock_obj *o, __u64 sk)
 	}
 }
 
+/*
+ * A pipe: its inode's number, the waiter's process and end, and the
+ * process holding the pipe's mutex now (the owner word, flags masked), if
+ * any: of two processes on one pipe, the other end.
+ */
+static __always_inline void put_pipe(struct lock_obj *o, __u64 pipe, __u64 lock)
+{
+	__u64 f = pipe_file(pipe), t = read_ptr(lock, OF(mutex_owner)) & ~7ULL, l;
+
+	o->num = read_ptr(read_ptr(f, OF(file_inode)), OF(inode_ino));
+	o->addr[1] = read_u32(f, OF(file_mode)) & 3;
+	put_process(o, bpf_get_current_task());
+	if (!t)
+		return;
+	l = read_ptr(t, OF(task_leader));
+	o->addr[0] = read_u32(t, OF(task_tgid));
+	bpf_probe_read_kernel(o->dev, LOCK_COMM_LEN, (void *)((l ? l : t) + OF(task_comm)));
+}
+
 /* Fill O for object OBJ of kind KIND. */
-static __always_inline void put_object(struct lock_obj *o, __u32 kind, __u64 obj, __u32 flags)
+static __always_inline void put_object(struct lock_obj *o, __u32 kind, __u64 obj, __u64 lock)
 {
 	__u64 p;
 
@@ -240,6 +281,9 @@ static __always_inline void put_object(struct lock_obj *o, __u32 kind, __u64 obj
 		bpf_probe_read_kernel_str(o->name, sizeof(o->name),
 					  (void *)read_ptr(obj, OF(zone_name)));
 		break;
+	case LOCK_OBJ_PIPE:
+		put_pipe(o, obj, lock);
+		break;
 	}
 }
 
@@ -274,7 +318,7 @@ static __always_inline void describe(__u64 lock, __u32 flags, struct lock_obj *o
 		return;
 	o->kind = kind;
 	o->probe = i;
-	put_object(o, kind, obj, flags);
+	put_object(o, kind, obj, lock);
 }
 
 #undef OF

@@ -32,6 +32,8 @@ enum {
 	Q_RQ_LOCK, Q_RQ_CPU, Q_RQ_CFS, Q_CFS_RQ_RQ,
 	Q_ZONE, Q_ZONE_LOCK, Q_ZONE_PGDAT, Q_ZONE_NAME, Q_PGDAT_ZONES, Q_PGDAT_NODE_ID,
 	Q_MUTEX_WAIT_LOCK, Q_RWSEM_WAIT_LOCK,
+	Q_TASK_FILES, Q_FILES_FDT, Q_FDT_FD, Q_FDT_MAX_FDS, Q_FILE_PRIVATE, Q_FILE_MODE,
+	Q_INODE_PIPE, Q_PIPE_MUTEX, Q_MUTEX_OWNER,
 	Q_NR
 };
 
@@ -75,6 +77,11 @@ static const struct kbtf_query queries[Q_NR] = {
 	[Q_PGDAT_NODE_ID] = M("pglist_data", "node_id"),
 	[Q_MUTEX_WAIT_LOCK] = M("mutex", "wait_lock"),
 	[Q_RWSEM_WAIT_LOCK] = M("rw_semaphore", "wait_lock"),
+	[Q_TASK_FILES] = M("task_struct", "files"),	[Q_FILES_FDT] = M("files_struct", "fdt"),
+	[Q_FDT_FD] = M("fdtable", "fd"),		[Q_FDT_MAX_FDS] = M("fdtable", "max_fds"),
+	[Q_FILE_PRIVATE] = M("file", "private_data"),	[Q_FILE_MODE] = M("file", "f_mode"),
+	[Q_INODE_PIPE] = M("inode", "i_pipe"),		[Q_PIPE_MUTEX] = M("pipe_inode_info", "mutex"),
+	[Q_MUTEX_OWNER] = M("mutex", "owner"),
 };
 #undef M
 
@@ -101,6 +108,7 @@ static const struct probe_def {
 	{ LOCK_OBJ_SOCK, LOCK_CLASS_SPIN, "sk_lock.slock", { Q_SOCK_LOCK, -1 } },
 	{ LOCK_OBJ_RQ, LOCK_CLASS_SPIN, "__lock", { Q_RQ_LOCK, -1 } },
 	{ LOCK_OBJ_ZONE, LOCK_CLASS_SPIN, "lock", { Q_ZONE_LOCK, -1 } },
+	{ LOCK_OBJ_PIPE, LOCK_CLASS_MUTEX, "mutex", { Q_PIPE_MUTEX, -1 } },
 	/* the spinlocks inside the sleeping locks above */
 	{ LOCK_OBJ_FILE, LOCK_CLASS_SPIN, "f_pos_lock.wait_lock", { Q_FILE_POS_LOCK, Q_MUTEX_WAIT_LOCK } },
 	{ LOCK_OBJ_INODE, LOCK_CLASS_SPIN, "i_rwsem.wait_lock", { Q_INODE_RWSEM, Q_RWSEM_WAIT_LOCK } },
@@ -112,7 +120,7 @@ _Static_assert(NR_PROBES <= LOCK_OBJ_PROBES, "the program's probe table is too s
 static const char *const kind_types[LOCK_OBJ_NR] = {
 	[LOCK_OBJ_FILE] = "file", [LOCK_OBJ_INODE] = "inode", [LOCK_OBJ_MM] = "mm_struct",
 	[LOCK_OBJ_TASK] = "task_struct", [LOCK_OBJ_SOCK] = "sock", [LOCK_OBJ_RQ] = "rq",
-	[LOCK_OBJ_ZONE] = "zone",
+	[LOCK_OBJ_ZONE] = "zone", [LOCK_OBJ_PIPE] = "pipe_inode_info",
 };
 
 /* Each kind's facts (and the lines -v prints for a kind left out). */
@@ -136,6 +144,9 @@ static const struct {
 	[LOCK_OBJ_RQ] = { "run queues (CPU)", { Q_RQ_CPU, Q_RQ_CFS, Q_CFS_RQ_RQ, -1 } },
 	[LOCK_OBJ_ZONE] = { "zones (name, node)", { Q_ZONE, Q_ZONE_PGDAT, Q_ZONE_NAME,
 		Q_PGDAT_ZONES, Q_PGDAT_NODE_ID, -1 } },
+	[LOCK_OBJ_PIPE] = { "pipes (inode, the processes at its ends)", { Q_TASK_FILES,
+		Q_FILES_FDT, Q_FDT_FD, Q_FDT_MAX_FDS, Q_FILE_PRIVATE, Q_FILE_MODE, Q_FILE_INODE,
+		Q_INODE_PIPE, Q_INODE_INO, Q_MUTEX_OWNER, Q_TASK_LEADER, Q_TASK_COMM } },
 };
 
 /* The answers, kept for the report (the probe offsets). */
@@ -204,6 +215,10 @@ static void set_facts(struct lock_obj_facts *f)
 		/* node_zones[] has MAX_NR_ZONES (at most 6) entries; the bound only
 		 * narrows a range the zone's back pointer already checks */
 		.pgdat_nzones = 8, .pgdat_node_id = off(Q_PGDAT_NODE_ID),
+		.task_files = off(Q_TASK_FILES), .files_fdt = off(Q_FILES_FDT),
+		.fdt_fd = off(Q_FDT_FD), .fdt_max_fds = off(Q_FDT_MAX_FDS),
+		.file_private = off(Q_FILE_PRIVATE), .file_mode = off(Q_FILE_MODE),
+		.inode_pipe = off(Q_INODE_PIPE), .mutex_owner = off(Q_MUTEX_OWNER),
 		.has_mm_owner = have(Q_MM_OWNER),
 		.has_sock_v6 = have(Q_SKC_V6_SADDR) && have(Q_SKC_V6_DADDR),
 	};
@@ -423,6 +438,14 @@ size_t lock_obj__name(const struct lock_obj *o, char *buf, size_t size)
 		break;
 	case LOCK_OBJ_ZONE:
 		put(buf, size, &at, "zone %s, node %u", name, o->id);
+		break;
+	case LOCK_OBJ_PIPE:
+		/* the waiter, at its end; the holder then, if any */
+		put(buf, size, &at, "pipe:[%" PRIu64 "] %s %s (pid %u)", (uint64_t)o->num,
+		    o->addr[1] == 2 ? "written by" : o->addr[1] == 1 ? "read by" : "of",
+		    name, o->id);
+		if (o->addr[0])
+			put(buf, size, &at, " and %s (pid %u)", dev, o->addr[0]);
 		break;
 	}
 	return at;

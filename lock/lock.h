@@ -140,7 +140,7 @@ static inline __u32 lock_class_of(__u32 flags)
 }
 
 /* -l: where a kind keeps a lock of a type (the loader's table, from BTF). */
-#define LOCK_OBJ_PROBES		16
+#define LOCK_OBJ_PROBES		24
 struct lock_obj_probe {
 	__u32 kind;		/* enum lock_obj_kind; 0 ends the table */
 	__u32 off;		/* the lock's offset in the kind's struct */
@@ -161,7 +161,7 @@ struct lock_obj_facts {
 	__u32 rq_cpu, rq_cfs_rq;
 	__u32 zone_pgdat, zone_name, zone_size, pgdat_zones, pgdat_nzones, pgdat_node_id;
 	__u32 task_files, files_fdt, fdt_fd, fdt_max_fds, file_private, file_mode, inode_pipe;
-	__u32 mutex_owner;
+	__u32 pipe_mutex, mutex_owner;
 	__u8 has_mm_owner, has_sock_v6, pad[2];
 };
 

@@ -104,25 +104,46 @@ static __always_inline bool is_zone(__u64 o)
 /*
  * Is O a pipe the waiter has open?  Among its first descriptors, a file
  * whose private_data is O and whose inode's i_pipe is O.  That file, for
- * put_pipe().
+ * put_pipe().  Global, as lock_obj_is() (below).
  */
 #define PIPE_FDS	64
-static __always_inline __u64 pipe_file(__u64 o)
-{
-	__u64 fdt = read_ptr(read_ptr(bpf_get_current_task(), OF(task_files)), OF(files_fdt));
-	__u64 fd = read_ptr(fdt, OF(fdt_fd)), f;
-	__u32 max = read_u32(fdt, OF(fdt_max_fds)), i;
+struct fd_scan {
+	__u64 fd, o, found;
+	__u32 max;
+};
 
-	for (i = 0; i < PIPE_FDS && i < max; i++) {
-		f = read_ptr(fd, i * 8);
-		if (f && read_ptr(f, OF(file_private)) == o &&
-		    read_ptr(read_ptr(f, OF(file_inode)), OF(inode_pipe)) == o)
-			return f;
+/* bpf_loop body: is descriptor I the pipe's file? */
+static long fd_is_pipe(__u32 i, struct fd_scan *c)
+{
+	__u64 f;
+
+	if (i >= c->max)
+		return 1;
+	f = read_ptr(c->fd, i * 8);
+	if (f && read_ptr(f, OF(file_private)) == c->o &&
+	    read_ptr(read_ptr(f, OF(file_inode)), OF(inode_pipe)) == c->o) {
+		c->found = f;
+		return 1;
 	}
 	return 0;
 }
 
-static __always_inline bool is_kind(__u32 kind, __u64 o)
+__attribute__((noinline)) __u64 lock_obj_pipe_file(__u64 o)
+{
+	__u64 fdt = read_ptr(read_ptr(bpf_get_current_task(), OF(task_files)), OF(files_fdt));
+	struct fd_scan c = { .fd = read_ptr(fdt, OF(fdt_fd)), .o = o,
+			     .max = read_u32(fdt, OF(fdt_max_fds)) };
+
+	bpf_loop(PIPE_FDS, fd_is_pipe, &c, 0);
+	return c.found;
+}
+
+/*
+ * A global function, so that the verifier checks it once, on its own,
+ * rather than inside each turn of describe()'s loop over the probes (the
+ * pipe's scan of descriptors would multiply its work by the probes').
+ */
+__attribute__((noinline)) int lock_obj_is(__u32 kind, __u64 o)
 {
 	switch (kind) {
 	case LOCK_OBJ_FILE:	return is_file(o);
@@ -132,7 +153,7 @@ static __always_inline bool is_kind(__u32 kind, __u64 o)
 	case LOCK_OBJ_SOCK:	return is_sock(o);
 	case LOCK_OBJ_RQ:	return is_rq(o);
 	case LOCK_OBJ_ZONE:	return is_zone(o);
-	case LOCK_OBJ_PIPE:	return pipe_file(o) != 0;
+	case LOCK_OBJ_PIPE:	return lock_obj_pipe_file(o) != 0;
 	}
 	return false;
 }
@@ -158,35 +179,51 @@ static __always_inline bool put_part(struct lock_obj *o, __u64 dentry)
  * tree, as the kernel's d_path() walks it.  The components past
  * LOCK_OBJ_PARTS are left out (LOCK_OBJ_F_MORE).
  */
+struct path_walk {
+	struct lock_obj *o;
+	__u64 dentry, mnt, m;	/* the dentry, its mount (vfsmount, struct mount) */
+};
+
+/* bpf_loop body: one step of put_path(); 1 when the walk ends. */
+static long path_step(__u32 i, struct path_walk *w)
+{
+	struct lock_obj *o = w->o;
+	__u64 up;
+
+	(void)i;
+	if (!w->dentry)
+		return 1;
+	if (w->m && w->dentry == read_ptr(w->mnt, OF(vfsmount_root))) {
+		up = read_ptr(w->m, OF(mount_parent));
+		if (!up || up == w->m) {
+			o->flags |= LOCK_OBJ_F_ROOT;
+			return 1;
+		}
+		w->dentry = read_ptr(w->m, OF(mount_mountpoint));
+		w->m = up;
+		w->mnt = up + OF(mount_mnt);
+		return 0;
+	}
+	up = read_ptr(w->dentry, OF(dentry_parent));
+	if (!up || up == w->dentry) {
+		/* a dentry of no tree (a pipe's, a memfd's): its own name */
+		if (!o->parts && put_part(o, w->dentry))
+			o->flags |= LOCK_OBJ_F_PSEUDO;
+		o->flags |= LOCK_OBJ_F_ROOT;
+		return 1;
+	}
+	if (!put_part(o, w->dentry))
+		return 1;
+	w->dentry = up;
+	return 0;
+}
+
 static __always_inline void put_path(struct lock_obj *o, __u64 dentry, __u64 mnt)
 {
-	__u64 m = mnt ? mnt - OF(mount_mnt) : 0, up;
-	int i;
+	struct path_walk w = { .o = o, .dentry = dentry, .mnt = mnt,
+			       .m = mnt ? mnt - OF(mount_mnt) : 0 };
 
-	for (i = 0; i < 2 * LOCK_OBJ_PARTS + 2 && dentry; i++) {
-		if (m && dentry == read_ptr(mnt, OF(vfsmount_root))) {
-			up = read_ptr(m, OF(mount_parent));
-			if (!up || up == m) {
-				o->flags |= LOCK_OBJ_F_ROOT;
-				return;
-			}
-			dentry = read_ptr(m, OF(mount_mountpoint));
-			m = up;
-			mnt = m + OF(mount_mnt);
-			continue;
-		}
-		up = read_ptr(dentry, OF(dentry_parent));
-		if (!up || up == dentry) {
-			/* a dentry of no tree (a pipe's, a memfd's): its own name */
-			if (!o->parts && put_part(o, dentry))
-				o->flags |= LOCK_OBJ_F_PSEUDO;
-			o->flags |= LOCK_OBJ_F_ROOT;
-			return;
-		}
-		if (!put_part(o, dentry))
-			return;
-		dentry = up;
-	}
+	bpf_loop(2 * LOCK_OBJ_PARTS + 2, path_step, &w, 0);
 }
 
 /* An inode's number, filesystem type and device name. */
@@ -229,9 +266,10 @@ static __always_inline void put_sock(struct lock_obj *o, __u64 sk)
  * process holding the pipe's mutex now (the owner word, flags masked), if
  * any: of two processes on one pipe, the other end.
  */
-static __always_inline void put_pipe(struct lock_obj *o, __u64 pipe, __u64 lock)
+static __always_inline void put_pipe(struct lock_obj *o, __u64 pipe)
 {
-	__u64 f = pipe_file(pipe), t = read_ptr(lock, OF(mutex_owner)) & ~7ULL, l;
+	__u64 f = lock_obj_pipe_file(pipe), l;
+	__u64 t = read_ptr(pipe, OF(pipe_mutex) + OF(mutex_owner)) & ~7ULL;
 
 	o->num = read_ptr(read_ptr(f, OF(file_inode)), OF(inode_ino));
 	o->addr[1] = read_u32(f, OF(file_mode)) & 3;
@@ -244,7 +282,7 @@ static __always_inline void put_pipe(struct lock_obj *o, __u64 pipe, __u64 lock)
 }
 
 /* Fill O for object OBJ of kind KIND. */
-static __always_inline void put_object(struct lock_obj *o, __u32 kind, __u64 obj, __u64 lock)
+static __always_inline void put_object(struct lock_obj *o, __u32 kind, __u64 obj)
 {
 	__u64 p;
 
@@ -282,7 +320,7 @@ static __always_inline void put_object(struct lock_obj *o, __u32 kind, __u64 obj
 					  (void *)read_ptr(obj, OF(zone_name)));
 		break;
 	case LOCK_OBJ_PIPE:
-		put_pipe(o, obj, lock);
+		put_pipe(o, obj);
 		break;
 	}
 }
@@ -293,32 +331,46 @@ static __always_inline void put_object(struct lock_obj *o, __u32 kind, __u64 obj
  * passes.  A current task's mmap_lock (LOCK_F_MMAP_LOCK) is its mm's,
  * checked already.
  */
+struct probe_walk {
+	__u64 lock, obj;
+	__u32 cls, flags, kind, i;
+};
+
+/* bpf_loop body: does probe I find the object?  1 when one did, or at the end. */
+static long probe_one(__u32 i, struct probe_walk *p)
+{
+	__u32 k, off;
+
+	if (i >= LOCK_OBJ_PROBES)
+		return 1;
+	k = obj_probes[i].kind;
+	off = obj_probes[i].off;
+	if (!k)
+		return 1;
+	if (!(obj_probes[i].classes & p->cls) || p->lock < off)
+		return 0;
+	if ((k == LOCK_OBJ_MM && (p->flags & LOCK_F_MMAP_LOCK)) || lock_obj_is(k, p->lock - off)) {
+		p->kind = k;
+		p->i = i;
+		p->obj = p->lock - off;
+		return 1;
+	}
+	return 0;
+}
+
 static __always_inline void describe(__u64 lock, __u32 flags, struct lock_obj *o)
 {
-	__u32 cls = lock_class_of(flags), i, kind = 0;
-	__u64 obj = 0;
+	struct probe_walk p = { .lock = lock, .cls = lock_class_of(flags), .flags = flags };
 
 	__builtin_memset(o, 0, sizeof(*o));
 	if (!obj_describe || (flags & LOCK_F_SIGLOCK))
 		return;
-	for (i = 0; i < LOCK_OBJ_PROBES; i++) {
-		__u32 k = obj_probes[i].kind;
-
-		if (!k)
-			break;
-		if (!(obj_probes[i].classes & cls) || lock < obj_probes[i].off)
-			continue;
-		obj = lock - obj_probes[i].off;
-		if ((k == LOCK_OBJ_MM && (flags & LOCK_F_MMAP_LOCK)) || is_kind(k, obj)) {
-			kind = k;
-			break;
-		}
-	}
-	if (!kind)
+	bpf_loop(LOCK_OBJ_PROBES, probe_one, &p, 0);
+	if (!p.kind)
 		return;
-	o->kind = kind;
-	o->probe = i;
-	put_object(o, kind, obj, lock);
+	o->kind = p.kind;
+	o->probe = p.i;
+	put_object(o, p.kind, p.obj);
 }
 
 #undef OF

@@ -33,7 +33,7 @@ enum {
 	Q_ZONE, Q_ZONE_LOCK, Q_ZONE_PGDAT, Q_ZONE_NAME, Q_PGDAT_ZONES, Q_PGDAT_NODE_ID,
 	Q_MUTEX_WAIT_LOCK, Q_RWSEM_WAIT_LOCK,
 	Q_TASK_FILES, Q_FILES_FDT, Q_FDT_FD, Q_FDT_MAX_FDS, Q_FILE_PRIVATE, Q_FILE_MODE,
-	Q_INODE_PIPE, Q_PIPE_MUTEX, Q_MUTEX_OWNER,
+	Q_INODE_PIPE, Q_PIPE_MUTEX, Q_MUTEX_OWNER, Q_PIPE_RD_WAIT, Q_PIPE_WR_WAIT, Q_WQ_LOCK,
 	Q_NR
 };
 
@@ -82,6 +82,9 @@ static const struct kbtf_query queries[Q_NR] = {
 	[Q_FILE_PRIVATE] = M("file", "private_data"),	[Q_FILE_MODE] = M("file", "f_mode"),
 	[Q_INODE_PIPE] = M("inode", "i_pipe"),		[Q_PIPE_MUTEX] = M("pipe_inode_info", "mutex"),
 	[Q_MUTEX_OWNER] = M("mutex", "owner"),
+	[Q_PIPE_RD_WAIT] = M("pipe_inode_info", "rd_wait"),
+	[Q_PIPE_WR_WAIT] = M("pipe_inode_info", "wr_wait"),
+	[Q_WQ_LOCK] = M("wait_queue_head", "lock"),
 };
 #undef M
 
@@ -109,6 +112,8 @@ static const struct probe_def {
 	{ LOCK_OBJ_RQ, LOCK_CLASS_SPIN, "__lock", { Q_RQ_LOCK, -1 } },
 	{ LOCK_OBJ_ZONE, LOCK_CLASS_SPIN, "lock", { Q_ZONE_LOCK, -1 } },
 	{ LOCK_OBJ_PIPE, LOCK_CLASS_MUTEX, "mutex", { Q_PIPE_MUTEX, -1 } },
+	{ LOCK_OBJ_PIPE, LOCK_CLASS_SPIN, "rd_wait.lock", { Q_PIPE_RD_WAIT, Q_WQ_LOCK } },
+	{ LOCK_OBJ_PIPE, LOCK_CLASS_SPIN, "wr_wait.lock", { Q_PIPE_WR_WAIT, Q_WQ_LOCK } },
 	/* the spinlocks inside the sleeping locks above */
 	{ LOCK_OBJ_FILE, LOCK_CLASS_SPIN, "f_pos_lock.wait_lock", { Q_FILE_POS_LOCK, Q_MUTEX_WAIT_LOCK } },
 	{ LOCK_OBJ_INODE, LOCK_CLASS_SPIN, "i_rwsem.wait_lock", { Q_INODE_RWSEM, Q_RWSEM_WAIT_LOCK } },
@@ -126,7 +131,7 @@ static const char *const kind_types[LOCK_OBJ_NR] = {
 /* Each kind's facts (and the lines -v prints for a kind left out). */
 static const struct {
 	const char *what;		/* "files' paths" */
-	int q[12];			/* the facts it needs; -1 ends a shorter list */
+	int q[13];			/* the facts it needs; -1 ends a shorter list */
 } kind_needs[LOCK_OBJ_NR] = {
 	[LOCK_OBJ_FILE] = { "files (path)", { Q_FILE_INODE, Q_FILE_PATH, Q_PATH_DENTRY, Q_PATH_MNT,
 		Q_DENTRY_NAME, Q_QSTR_NAME, Q_DENTRY_PARENT, Q_DENTRY_INODE, Q_MOUNT_MNT,
@@ -146,7 +151,8 @@ static const struct {
 		Q_PGDAT_ZONES, Q_PGDAT_NODE_ID, -1 } },
 	[LOCK_OBJ_PIPE] = { "pipes (inode, the processes at its ends)", { Q_TASK_FILES,
 		Q_FILES_FDT, Q_FDT_FD, Q_FDT_MAX_FDS, Q_FILE_PRIVATE, Q_FILE_MODE, Q_FILE_INODE,
-		Q_INODE_PIPE, Q_INODE_INO, Q_MUTEX_OWNER, Q_TASK_LEADER, Q_TASK_COMM } },
+		Q_INODE_PIPE, Q_INODE_INO, Q_PIPE_MUTEX, Q_MUTEX_OWNER, Q_TASK_LEADER,
+		Q_TASK_COMM } },
 };
 
 /* The answers, kept for the report (the probe offsets). */
@@ -218,7 +224,8 @@ static void set_facts(struct lock_obj_facts *f)
 		.task_files = off(Q_TASK_FILES), .files_fdt = off(Q_FILES_FDT),
 		.fdt_fd = off(Q_FDT_FD), .fdt_max_fds = off(Q_FDT_MAX_FDS),
 		.file_private = off(Q_FILE_PRIVATE), .file_mode = off(Q_FILE_MODE),
-		.inode_pipe = off(Q_INODE_PIPE), .mutex_owner = off(Q_MUTEX_OWNER),
+		.inode_pipe = off(Q_INODE_PIPE), .pipe_mutex = off(Q_PIPE_MUTEX),
+		.mutex_owner = off(Q_MUTEX_OWNER),
 		.has_mm_owner = have(Q_MM_OWNER),
 		.has_sock_v6 = have(Q_SKC_V6_SADDR) && have(Q_SKC_V6_DADDR),
 	};

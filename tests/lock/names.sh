@@ -2,22 +2,46 @@
 # -l: locks named by what holds them, on workloads whose truth is known.
 # Four threads appending to one file through one shared descriptor
 # (fixtures/fappend.c) wait on that file's f_pos_lock: the top mutex row
-# must read `f_pos_lock of struct file` in every format, its offset the
-# member's in the kernel's BTF.  The built-in workload's rwsem rows are its
-# process's mmap_lock.  Nothing is lost while rows are named (the work is
-# done at a row's first contention).  Needs bpf_get_kmem_cache (6.13+).
+# must read `f_pos_lock of PATH` in every format, its offset the member's
+# in the kernel's BTF.  fixtures/objstorm.c's workloads: an mmap storm
+# (its process's mmap_lock, by pid), a pipe between processes (its inode,
+# a waiter of its own), a TCP connection over loopback (its ports), a fork
+# storm (run queues by CPU, tasklist_lock).  Nothing is lost while rows
+# are named (the work is done at a row's first contention).  The slab
+# names (&filp) need bpf_get_kmem_cache (6.13+); the rest does not.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lock.inc"
 can_bpf "lock -l names" || finish
 "$FRUGAL" lock -l -v -d 0.05 >/dev/null 2>"$_tmp/probe.err"
-if ! grep -q "slab cache names from bpf_get_kmem_cache" "$_tmp/probe.err"; then
-	skip "lock -l names" "$(grep 'slab cache names' "$_tmp/probe.err" || head -1 "$_tmp/probe.err")"
+if ! grep -q "what holds each lock" "$_tmp/probe.err"; then
+	skip "lock -l names" "$(grep -- '-l: ' "$_tmp/probe.err" | head -1)"
 	finish
 fi
-gcc -O2 -o "$_tmp/fappend" "$TOP/tests/lock/fixtures/fappend.c" -lpthread || {
-	fail "lock -l names: fixture" "gcc failed"; finish; }
-F="$_tmp/fappend $_tmp/data 4 0.6"
-NAME="f_pos_lock of struct file"
+slab=0
+grep -q "slab cache names from bpf_get_kmem_cache" "$_tmp/probe.err" && slab=1
+for f in fappend objstorm; do
+	gcc -O2 -o "$_tmp/$f" "$TOP/tests/lock/fixtures/$f.c" -lpthread || {
+		fail "lock -l names: fixture $f" "gcc failed"; finish; }
+done
+
+# until_row OUT PRED ARGS...: `frugal lock -l -v --json ARGS` into OUT until
+# the report has a row R of which PRED holds, at most 5 runs.  Whether a
+# lock contends at all in a run is the scheduler's doing (under load two
+# tasks may never run at once on it), not frugal's: each run is checked
+# whole, and a run without the row says nothing either way.
+until_row() {
+	local out=$1 pred=$2 i
+	shift 2
+	for i in 1 2 3 4 5; do
+		"$FRUGAL" lock -l -v --json "$@" >"$out" 2>"$out.err" || return 1
+		holds "$out" "any($pred for R in d['rows'])" && return 0
+	done
+	return 1
+}
+
+DATA=$(realpath "$_tmp")/data
+F="$_tmp/fappend $DATA 4 0.6"
+NAME="f_pos_lock of $DATA"
 
 # JSON, with the flame graph and the profile written beside it
 "$FRUGAL" lock -l -v --json --svg "$_tmp/f.svg" --pprof "$_tmp/f.pb.gz" -- $F \
@@ -25,10 +49,14 @@ NAME="f_pos_lock of struct file"
 top='max((r for r in d["rows"] if r["type"] == "mutex"), key=lambda r: r["wait_total_ns"])'
 check "file: the top mutex row is '$NAME' ($(json "$_tmp/f.json" "$top.get('name')"))" \
 	test "$(json "$_tmp/f.json" "$top['name']")" = "$NAME"
-check "file: its fields: member, object_type, symbol (the cache, as before)" holds "$_tmp/f.json" \
-	"($top['member'], $top['object_type'], $top['symbol']) == ('f_pos_lock', 'struct file', '&filp')"
-# The offset the program found is the member's in the kernel's BTF (pahole
-# follows the anonymous union f_pos_lock sits in).
+check "file: its fields: member, object_type, object" holds "$_tmp/f.json" \
+	"($top['member'], $top['object_type'], $top['object']) == ('f_pos_lock', 'struct file', '$DATA')"
+if [ $slab = 1 ]; then
+	check "file: its symbol is its slab cache, as perf names it" holds "$_tmp/f.json" \
+		"$top['symbol'] == '&filp'"
+fi
+# The offset is the member's in the kernel's BTF (pahole follows the
+# anonymous union f_pos_lock sits in): from the slab, or from the probe.
 want=$(pahole -C file /sys/kernel/btf/vmlinux 2>/dev/null |
 	sed -n 's|.*struct mutex *f_pos_lock; */\* *\([0-9]*\) .*|\1|p')
 if [ -n "$want" ]; then
@@ -47,24 +75,85 @@ check_losses "file: nothing lost but counted skipped runs" "$_tmp/f.json"
 "$FRUGAL" lock -l -- $F >"$_tmp/f.txt" 2>/dev/null
 check "file: the table's row reads '$NAME'" grep -Eq " $NAME +mutex\$" "$_tmp/f.txt"
 "$FRUGAL" lock -l -x , -- $F >"$_tmp/f.csv" 2>/dev/null
-check "file: CSV's header has member, object_type, object_offset" \
-	grep -q '^contended,.*,address,symbol,type,member,object_type,object_offset$' "$_tmp/f.csv"
-check "file: a CSV row &filp,mutex,f_pos_lock,struct file" grep -q ',&filp,mutex,f_pos_lock,struct file,[0-9]' "$_tmp/f.csv"
+check "file: CSV's header has member, object_type, object_offset, object" \
+	grep -q '^contended,.*,address,symbol,type,member,object_type,object_offset,object$' "$_tmp/f.csv"
+check "file: a CSV row mutex,f_pos_lock,struct file,OFFSET,$DATA" \
+	grep -q ",mutex,f_pos_lock,struct file,[0-9]*,$DATA\$" "$_tmp/f.csv"
 "$FRUGAL" lock -l --folded -- $F >"$_tmp/f.folded" 2>/dev/null
 check "file: a folded stack '$NAME;[mutex]'" grep -q "^$NAME;\[mutex\] [0-9]" "$_tmp/f.folded"
 
-# the built-in workload: its rwsem rows are its mm's mmap_lock
-BENCH="$FRUGAL bench lock -T 4 -P 2 -d 0.7 --delay 0.3"
-"$FRUGAL" lock -l -v --json -- $BENCH >"$_tmp/b.json" 2>"$_tmp/b.err"
-check "bench: the top rwsem row is 'mmap_lock of struct mm_struct'" test "$(json "$_tmp/b.json" \
-	'max((r for r in d["rows"] if r["type"].startswith("rwsem")), key=lambda r: r["wait_total_ns"])["name"]')" = "mmap_lock of struct mm_struct"
+# an mmap storm: its mm's mmap_lock, named by the process
+until_row "$_tmp/m.json" 'R.get("member") == "mmap_lock"' -- \
+	"$_tmp/objstorm" mmap "$_tmp/m.out" 0.5
+pid=$(cat "$_tmp/m.out")
+check "mmap: the mmap_lock rows are 'mmap_lock of objstorm (pid $pid)'" holds "$_tmp/m.json" \
+	"[r['name'] for r in d['rows'] if r.get('member') == 'mmap_lock'][:1] == ['mmap_lock of objstorm (pid $pid)']"
 want=$(pahole -C mm_struct /sys/kernel/btf/vmlinux 2>/dev/null |
 	sed -n 's|.*struct rw_semaphore *mmap_lock; */\* *\([0-9]*\) .*|\1|p')
 if [ -n "$want" ]; then
-	check "bench: the mmap_lock rows' object_offset is mmap_lock's in struct mm_struct ($want)" \
-		holds "$_tmp/b.json" 'all(r.get("object_offset", '"$want"') == '"$want"' for r in d["rows"] if r["symbol"] == "mmap_lock")'
+	check "mmap: the mmap_lock rows' object_offset is mmap_lock's in struct mm_struct ($want)" \
+		holds "$_tmp/m.json" 'all(r["object_offset"] == '"$want"' for r in d["rows"] if r.get("member") == "mmap_lock")'
 fi
-check "bench: every row named by a member names its struct" holds "$_tmp/b.json" \
-	'all(r["name"] == r["member"] + " of " + r["object_type"] for r in d["rows"] if r.get("member"))'
-check_losses "bench: nothing lost but counted skipped runs" "$_tmp/b.json"
+check_losses "mmap: nothing lost but counted skipped runs" "$_tmp/m.json"
+
+# a pipe: four writer processes and a reader; the waiter is one of them
+until_row "$_tmp/p.json" 'R.get("object_type") == "struct pipe_inode_info" and R["type"] == "mutex"' -- \
+	"$_tmp/objstorm" pipe "$_tmp/p.out" 0.5
+read -r ino reader w1 w2 w3 w4 < "$_tmp/p.out"
+check "pipe: its mutex row names the pipe (inode $ino) and a waiter at its own end" \
+	python3 - "$_tmp/p.json" "$ino" "$reader" "$w1 $w2 $w3 $w4" <<'EOF'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+ino, reader, writers = sys.argv[2], sys.argv[3], sys.argv[4].split()
+r = [r for r in d["rows"] if r.get("object_type") == "struct pipe_inode_info" and r["type"] == "mutex"][0]
+m = re.fullmatch(r"pipe:\[(\d+)\] (read|written) by objstorm \(pid (\d+)\)( and objstorm \(pid (\d+)\))?", r["object"])
+ok = m and r["member"] == "mutex" and m[1] == ino and r["name"] == "mutex of " + r["object"]
+ok = ok and (m[3] == reader if m[2] == "read" else m[3] in writers)
+ok = ok and (not m[5] or m[5] in writers + [reader])
+print(r["name"]) if not ok else None
+sys.exit(0 if ok else 1)
+EOF
+check_losses "pipe: nothing lost but counted skipped runs" "$_tmp/p.json"
+
+# TCP over loopback: the sending socket's spinlock, by its ports
+until_row "$_tmp/t.json" 'R.get("member", "").endswith("sk_lock.slock")' -- \
+	"$_tmp/objstorm" tcp "$_tmp/t.out" 0.5
+read -r lport sport < "$_tmp/t.out"
+check "tcp: a socket lock row names 'tcp 127.0.0.1:$lport -> 127.0.0.1:$sport'" holds "$_tmp/t.json" \
+	"any(r['object'] == 'tcp 127.0.0.1:$lport -> 127.0.0.1:$sport' for r in d['rows'] if r.get('member', '').endswith('sk_lock.slock'))"
+check_losses "tcp: nothing lost but counted skipped runs" "$_tmp/t.json"
+
+# a fork storm: the run queues by CPU, one CPU each; tasklist_lock by name
+rq='re.fullmatch(r"CPU (\d+)'"'"'s run queue", R.get("object", ""))'
+until_row "$_tmp/k.json" "$rq" -- "$_tmp/objstorm" fork "$_tmp/k.out" 0.5
+ncpu=$(getconf _NPROCESSORS_CONF)
+check "fork: run queue rows name CPUs below $ncpu, one CPU an address" \
+	python3 - "$_tmp/k.json" "$ncpu" <<'EOF'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+q = {}
+for r in d["rows"]:
+	m = re.fullmatch(r"CPU (\d+)'s run queue", r.get("object", ""))
+	if m:
+		q[r["address"]] = int(m[1])
+sys.exit(0 if q and len(set(q.values())) == len(q) and max(q.values()) < int(sys.argv[2]) else 1)
+EOF
+if grep -q ' tasklist_lock$' /proc/kallsyms; then
+	until_row "$_tmp/k2.json" 'R["symbol"] == "tasklist_lock"' -- "$_tmp/objstorm" fork "$_tmp/k.out" 0.5
+	check "fork: tasklist_lock's row is named" holds "$_tmp/k2.json" \
+		'any(r["symbol"] == "tasklist_lock" and r["type"].startswith("rwlock") for r in d["rows"])'
+else
+	skip "fork: tasklist_lock's row" "kallsyms lists no data symbols (no CONFIG_KALLSYMS_ALL)"
+fi
+check_losses "fork: nothing lost but counted skipped runs" "$_tmp/k.json"
+
+# every run: each named row's name is its member of its object (or struct),
+# and each zone named is one /proc/zoneinfo lists
+zones=$(sed -n 's/^Node \([0-9]*\), zone *\([A-Za-z0-9]*\)$/zone \2, node \1/p' /proc/zoneinfo | tr '\n' '|')
+for f in f m p t k; do
+	check "$f: every row with a member is named 'member of object'" holds "$_tmp/$f.json" \
+		'all(r["name"] == r["member"] + " of " + (r.get("object") or r["object_type"]) for r in d["rows"] if r.get("member"))'
+	check "$f: every zone row names a zone of /proc/zoneinfo" holds "$_tmp/$f.json" \
+		"all(r['object'] in '$zones'.split('|') for r in d['rows'] if r.get('object', '').startswith('zone '))"
+done
 finish

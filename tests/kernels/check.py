@@ -376,6 +376,75 @@ def check_addr():
                 for x in rows),
             json.dumps([[x["symbol"], x.get("member"), x.get("object_type")] for x in rows]))
 
+def obj_rows(name, what):
+    """-l's run NAME on a workload of tests/lock/names.sh: its rows and its
+    truth, or None where it did not run or describes no object (then one
+    line of -v must say why)."""
+    r = Run(name)
+    if not r.ran(f"-l objects, {what}: the run"):
+        return None
+    d = r.json() or {}
+    if "what holds each lock" not in r.err:
+        said = [l for l in r.err.splitlines() if "-l: " in l]
+        say(len(said) >= 1, f"-l objects, {what}: not on this kernel, -v says why "
+            f"({said[0] if said else ''})", "stderr:\n" + tail(r.err))
+        return None
+    say(not lost(d.get("accounting", {})), f"-l objects, {what}: nothing lost",
+        json.dumps(d.get("accounting", {}))[:400])
+    return d.get("rows", []), (read(name + ".truth") or "").split()
+
+
+def check_objects():
+    """Each lock named by what holds it, against the workloads' truth."""
+    got = obj_rows("obj_file", "a file appended by threads")
+    if got:
+        rows, _ = got
+        say(any(x.get("name") == "f_pos_lock of /tmp/data" and x["type"] == "mutex" for x in rows),
+            "-l objects: the appended file's lock is 'f_pos_lock of /tmp/data'",
+            json.dumps([x.get("name") for x in rows])[:500])
+    got = obj_rows("obj_mmap", "an mmap storm")
+    if got:
+        rows, t = got
+        want = f"mmap_lock of objstorm (pid {t[0] if t else '?'})"
+        say(any(x.get("name") == want for x in rows), f"-l objects: the mmap storm's '{want}'",
+            json.dumps([x.get("name") for x in rows])[:500])
+    got = obj_rows("obj_pipe", "processes on one pipe")
+    if got:
+        rows, t = got
+        ends = {"read": t[1:2], "written": t[2:6]} if len(t) == 6 else {}
+        ok = False
+        for x in rows:
+            m = re.fullmatch(r"pipe:\[(\d+)\] (read|written) by objstorm \(pid (\d+)\).*",
+                             x.get("object", ""))
+            ok = ok or bool(m and x["type"] == "mutex" and m[1] == t[0] and m[3] in ends[m[2]])
+        say(ok, "-l objects: the pipe's mutex names its inode and a waiter at its own end",
+            json.dumps([x.get("name") for x in rows])[:500])
+    got = obj_rows("obj_tcp", "a TCP connection over loopback")
+    if got:
+        rows, t = got
+        want = f"tcp 127.0.0.1:{t[0]} -> 127.0.0.1:{t[1]}" if len(t) == 2 else "?"
+        say(any(x.get("object") == want and x.get("member", "").endswith("sk_lock.slock")
+                for x in rows), f"-l objects: the socket's lock names '{want}'",
+            json.dumps([x.get("name") for x in rows])[:500])
+    got = obj_rows("obj_fork", "a fork storm")
+    if got:
+        rows, _ = got
+        cpus = int((read("cpus.out") or "0").strip() or 0)
+        q = {}
+        for x in rows:
+            m = re.fullmatch(r"CPU (\d+)'s run queue", x.get("object", ""))
+            if m:
+                q[x["address"]] = int(m[1])
+        say(q and len(set(q.values())) == len(q) and max(q.values()) < cpus,
+            f"-l objects: run queues by CPU, below {cpus}, one CPU an address", json.dumps(q))
+        if (read("obj_fork.kallsyms") or "0").strip() != "0":
+            say(any(x.get("symbol") == "tasklist_lock" for x in rows),
+                "-l objects: the fork storm's tasklist_lock named",
+                json.dumps([x.get("symbol") for x in rows])[:500])
+        else:
+            skip("-l objects: tasklist_lock", "kallsyms lists no data symbols")
+
+
 def check_svg():
     r = Run("svg")
     if not r.ran("--svg: the run"):
@@ -496,6 +565,7 @@ def main():
     check_holders()
     check_hold()
     check_addr()
+    check_objects()
     check_svg()
     check_interval()
     check_top(console)

@@ -111,6 +111,9 @@ tool_argv() {
 	perf/caller)	 ARGV=("$PERF" lock contention -b -a) ;;
 	perf/pressure)	 ARGV=("$PERF" lock contention -b -a -t --map-nr-entries "$MAP_ENTRIES") ;;
 	frugal/owner)	 ARGV=("$FRUGAL" lock -a -o) ;;
+	frugal/addr)	 ARGV=("$FRUGAL" lock -a -l) ;;
+	frugalnoobj/addr) ARGV=("$FRUGAL" lock -a -l --no-objects) ;;
+	perf/addr)	 ARGV=("$PERF" lock contention -b -a -l) ;;
 	perf612/owner)	 ARGV=("$PERF612" lock contention -b -a -o) ;;
 	bpftrace/caller) ARGV=(bpftrace "$BT_CALLER") ;;
 	bpftrace/pressure) ARGV=(env BPFTRACE_MAP_KEYS_MAX="$MAP_ENTRIES" bpftrace "$BT_THREADS") ;;
@@ -484,6 +487,28 @@ for t in $owner_tools; do
 done
 sysctl -qw kernel.bpf_stats_enabled=0
 
+# ---- 6. -l: frugal naming what holds each lock, without, and perf -l ---------------
+# Objects are described once per row, at its first contention: the cost
+# per event must stay that of -l without them (--no-objects).
+
+addr_tools="frugal frugalnoobj perf"
+sysctl -qw kernel.bpf_stats_enabled=1
+say "lock mode (-l): $ROUNDS traced runs of 'sched messaging' for: $addr_tools"
+for r in $(seq "$ROUNDS"); do
+	for t in $addr_tools; do
+		interruptible "$tmp/res" traced_run "$t" addr "$tmp/$t.addr" workload_run messaging
+		read -r bns bcnt ens ecnt rss <"$tmp/res"
+		echo "$t addr $r cost begin=$bns/$bcnt end=$ens/$ecnt" >>"$tmp/log"
+		[ "$bcnt" -gt 0 ] && echo $((bns / bcnt)) >>"$tmp/$t.addr.begin"
+		[ "$ecnt" -gt 0 ] && echo $((ens / ecnt)) >>"$tmp/$t.addr.end"
+	done
+done
+for t in $addr_tools; do
+	R[$t.addr.begin]=$(cat "$tmp/$t.addr.begin" 2>/dev/null | median)
+	R[$t.addr.end]=$(cat "$tmp/$t.addr.end" 2>/dev/null | median)
+done
+sysctl -qw kernel.bpf_stats_enabled=0
+
 # ---- the table ---------------------------------------------------------------
 
 cell() { echo "${R[$1]:-NA}"; }
@@ -598,6 +623,11 @@ echo
 printf '%-38s %10s %10s %10s %8s\n' "owner mode (-o), messaging" frugal perf-6.12 "" frugal/perf
 for k in begin end; do
 	row "  ns per $k" "$(cell frugal.owner.$k)" "$(cell perf612.owner.$k)" "" "" ""
+done
+echo
+printf '%-38s %10s %10s %10s %8s\n' "lock mode (-l), messaging" frugal no-objects perf-6.1 frugal/no-obj
+for k in begin end; do
+	row "  ns per $k" "$(cell frugal.addr.$k)" "$(cell frugalnoobj.addr.$k)" "$(cell perf.addr.$k)" "" ""
 done
 if [ -n "${R[perf.p.badrate]:-}" ]; then
 	echo "perf printed a bad rate of $(cell perf.p.badrate) under map pressure (stacks it could not save)"

@@ -45,6 +45,7 @@ struct lock_collect_cfg {
 	bool want_stack;		/* caller mode, or -S */
 	bool no_stack_walk;		/* unwind every stack */
 	bool stack_check;		/* walk and unwind, count differences */
+	bool no_objects;		/* -l: describe no object */
 	unsigned int map_entries;	/* the kernel table's rows */
 	unsigned int ring_kb;		/* the perf buffer of each CPU */
 	bool interval;			/* -I: each read is what came since the last */

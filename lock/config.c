@@ -79,6 +79,7 @@ void lock_collect_cfg__build(struct lock_collect_cfg *cc, const struct lock_opts
 	cc->want_stack = o->mode == LOCK_AGGR_CALLER || o->callstack_arg;
 	cc->no_stack_walk = o->no_stack_walk;
 	cc->stack_check = o->stack_check;
+	cc->no_objects = o->no_objects;
 	cc->map_entries = o->map_entries;
 	cc->ring_kb = o->ring_kb;
 	cc->interval = o->interval > 0;

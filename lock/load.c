@@ -251,7 +251,7 @@ static void set_tail(struct lock_collect *c, const struct lock_collect_cfg *cfg,
 	const char *pages;
 	int kinds = 0;
 
-	if (cfg->mode == LOCK_AGGR_ADDR) {
+	if (cfg->mode == LOCK_AGGR_ADDR && !cfg->no_objects) {
 		kinds = lock_obj__setup(lock_facts__path(), ro->obj_probes, &ro->obj_facts);
 		if (kinds < 0)
 			cli_log("lock: -l: no objects described: cannot read the kernel's BTF (%s)\n",

@@ -24,6 +24,7 @@ enum {
 	OPT_RAW_TP, OPT_NO_WALK, OPT_STACK_CHECK, OPT_FLOOR, OPT_AS_NESTED,
 	OPT_SKIP_NESTED, OPT_NESTED, OPT_FOLDED, OPT_WEIGHT, OPT_SVG, OPT_PPROF,
 	OPT_OUTPUT, OPT_USER_ONLY, OPT_USTACK, OPT_DEBUG_DIR, OPT_OWNER_AT, OPT_HOLD,
+	OPT_NO_OBJECTS,
 };
 
 /* The -F fields and -k keys, in enum lock_sort's order. */
@@ -258,6 +259,7 @@ const struct cli_opt lock_cli_opts[] = {
 	CLI_OPT_BOOL("skip-nested", OPT_SKIP_NESTED, LO, skip_nested, true, "one program per tracepoint (the default; undoes --nested)"),
 	CLI_OPT_BOOL("as-nested", OPT_AS_NESTED, LO, as_nested, true, "take every contention as one nested in our own programs (for tests)"),
 	CLI_OPT_BOOL("stack-check", OPT_STACK_CHECK, LO, stack_check, true, "walk and unwind every stack, count differences"),
+	CLI_OPT_BOOL("no-objects", OPT_NO_OBJECTS, LO, no_objects, true, "-l: do not describe what holds each lock (its cost, for benchmarks)"),
 	CLI_OPT_GROUP("Miscellaneous"),
 	CLI_OPT_BOOL("quiet", 'q', LO, quiet, true, "no logs, even with -v (errors still)"),
 	CLI_OPT_HELP(LO, help),

@@ -26,6 +26,7 @@ struct lock_opts {
 	bool strip_machinery;		/* the report drops the tracing frames on top */
 	bool no_stack_walk;		/* --no-stack-walk: unwind every stack */
 	bool stack_check;		/* --stack-check: walk and unwind, count differences */
+	bool no_objects;		/* --no-objects: -l describes no object */
 	unsigned int map_entries;	/* -M */
 	unsigned int ring_kb;		/* --ring-size: the perf buffer of each CPU */
 	double duration;		/* -d: 0 = until the command ends / a signal */

@@ -258,7 +258,8 @@ static void set_tail(struct lock_collect *c, const struct lock_collect_cfg *cfg,
 				strerror(-kinds));
 		else
 			cli_log("lock: -l: what holds each lock: %d kinds of object described "
-				"(files, inodes, mm_structs, tasks, sockets, run queues, zones, pipes)\n",
+				"(files, inodes, mm_structs, tasks, sockets, run queues, zones, pipes, "
+				"super blocks)\n",
 				kinds);
 		ro->obj_describe = kinds > 0;
 	}

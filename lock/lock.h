@@ -119,6 +119,7 @@ enum lock_obj_kind {
 	LOCK_OBJ_RQ,		/* struct rq: its CPU */
 	LOCK_OBJ_ZONE,		/* struct zone: its name and node */
 	LOCK_OBJ_PIPE,		/* struct pipe_inode_info: its inode, the waiter, the holder */
+	LOCK_OBJ_SB,		/* struct super_block: filesystem type and device */
 	LOCK_OBJ_NR,
 };
 
@@ -161,7 +162,7 @@ struct lock_obj_facts {
 	__u32 rq_cpu, rq_cfs_rq;
 	__u32 zone_pgdat, zone_name, zone_size, pgdat_zones, pgdat_nzones, pgdat_node_id;
 	__u32 task_files, files_fdt, fdt_fd, fdt_max_fds, file_private, file_mode, inode_pipe;
-	__u32 pipe_mutex, mutex_owner;
+	__u32 pipe_mutex, mutex_owner, sb_root, dentry_sb;
 	__u8 has_mm_owner, has_sock_v6, pad[2];
 };
 
@@ -185,8 +186,8 @@ struct lock_obj {
 	__u16 port[2];		/* SOCK: local (host order), remote (network order) */
 	__u32 pad;
 	char name[LOCK_COMM_LEN];	/* MM, TASK, PIPE (the waiter's): comm; ZONE: its name;
-					 * FILE, INODE: fs type */
-	char dev[32];			/* FILE, INODE: the super block's s_id; PIPE: the
+					 * FILE, INODE, SB: fs type */
+	char dev[32];			/* FILE, INODE, SB: the super block's s_id; PIPE: the
 					 * holder's comm */
 	char part[LOCK_OBJ_PARTS][LOCK_OBJ_PART];
 };

@@ -89,6 +89,14 @@ static __always_inline bool is_rq(__u64 o)
 	return read_ptr(o, OF(rq_cfs_rq)) == o;
 }
 
+/* Is O a struct super_block?  Its root dentry's super block is it. */
+static __always_inline bool is_sb(__u64 o)
+{
+	__u64 r = read_ptr(o, OF(sb_root));
+
+	return r && read_ptr(r, OF(dentry_sb)) == o;
+}
+
 /* Is O a struct zone?  It is one of its node's node_zones[]. */
 static __always_inline bool is_zone(__u64 o)
 {
@@ -154,6 +162,7 @@ __attribute__((noinline)) int lock_obj_is(__u32 kind, __u64 o)
 	case LOCK_OBJ_RQ:	return is_rq(o);
 	case LOCK_OBJ_ZONE:	return is_zone(o);
 	case LOCK_OBJ_PIPE:	return lock_obj_pipe_file(o) != 0;
+	case LOCK_OBJ_SB:	return is_sb(o);
 	}
 	return false;
 }
@@ -226,15 +235,19 @@ static __always_inline void put_path(struct lock_obj *o, __u64 dentry, __u64 mnt
 	bpf_loop(2 * LOCK_OBJ_PARTS + 2, path_step, &w, 0);
 }
 
-/* An inode's number, filesystem type and device name. */
-static __always_inline void put_inode(struct lock_obj *o, __u64 inode)
+/* A super block's filesystem type and device name. */
+static __always_inline void put_sb(struct lock_obj *o, __u64 sb)
 {
-	__u64 sb = read_ptr(inode, OF(inode_sb));
-
-	o->num = read_ptr(inode, OF(inode_ino));
 	bpf_probe_read_kernel_str(o->name, sizeof(o->name),
 				  (void *)read_ptr(read_ptr(sb, OF(sb_type)), OF(fstype_name)));
 	bpf_probe_read_kernel_str(o->dev, sizeof(o->dev), (void *)(sb + OF(sb_id)));
+}
+
+/* An inode's number, filesystem type and device name. */
+static __always_inline void put_inode(struct lock_obj *o, __u64 inode)
+{
+	o->num = read_ptr(inode, OF(inode_ino));
+	put_sb(o, read_ptr(inode, OF(inode_sb)));
 }
 
 /* A task's process: its tgid and its group leader's comm. */
@@ -321,6 +334,9 @@ static __always_inline void put_object(struct lock_obj *o, __u32 kind, __u64 obj
 		break;
 	case LOCK_OBJ_PIPE:
 		put_pipe(o, obj);
+		break;
+	case LOCK_OBJ_SB:
+		put_sb(o, obj);
 		break;
 	}
 }

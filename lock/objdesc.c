@@ -34,6 +34,7 @@ enum {
 	Q_MUTEX_WAIT_LOCK, Q_RWSEM_WAIT_LOCK,
 	Q_TASK_FILES, Q_FILES_FDT, Q_FDT_FD, Q_FDT_MAX_FDS, Q_FILE_PRIVATE, Q_FILE_MODE,
 	Q_INODE_PIPE, Q_PIPE_MUTEX, Q_MUTEX_OWNER, Q_PIPE_RD_WAIT, Q_PIPE_WR_WAIT, Q_WQ_LOCK,
+	Q_SB_UMOUNT, Q_SB_INODE_LIST_LOCK, Q_SB_ROOT, Q_DENTRY_SB,
 	Q_NR
 };
 
@@ -85,6 +86,9 @@ static const struct kbtf_query queries[Q_NR] = {
 	[Q_PIPE_RD_WAIT] = M("pipe_inode_info", "rd_wait"),
 	[Q_PIPE_WR_WAIT] = M("pipe_inode_info", "wr_wait"),
 	[Q_WQ_LOCK] = M("wait_queue_head", "lock"),
+	[Q_SB_UMOUNT] = M("super_block", "s_umount"),
+	[Q_SB_INODE_LIST_LOCK] = M("super_block", "s_inode_list_lock"),
+	[Q_SB_ROOT] = M("super_block", "s_root"),	[Q_DENTRY_SB] = M("dentry", "d_sb"),
 };
 #undef M
 
@@ -114,6 +118,8 @@ static const struct probe_def {
 	{ LOCK_OBJ_PIPE, LOCK_CLASS_MUTEX, "mutex", { Q_PIPE_MUTEX, -1 } },
 	{ LOCK_OBJ_PIPE, LOCK_CLASS_SPIN, "rd_wait.lock", { Q_PIPE_RD_WAIT, Q_WQ_LOCK } },
 	{ LOCK_OBJ_PIPE, LOCK_CLASS_SPIN, "wr_wait.lock", { Q_PIPE_WR_WAIT, Q_WQ_LOCK } },
+	{ LOCK_OBJ_SB, LOCK_CLASS_RWSEM, "s_umount", { Q_SB_UMOUNT, -1 } },
+	{ LOCK_OBJ_SB, LOCK_CLASS_SPIN, "s_inode_list_lock", { Q_SB_INODE_LIST_LOCK, -1 } },
 	/* the spinlocks inside the sleeping locks above */
 	{ LOCK_OBJ_FILE, LOCK_CLASS_SPIN, "f_pos_lock.wait_lock", { Q_FILE_POS_LOCK, Q_MUTEX_WAIT_LOCK } },
 	{ LOCK_OBJ_INODE, LOCK_CLASS_SPIN, "i_rwsem.wait_lock", { Q_INODE_RWSEM, Q_RWSEM_WAIT_LOCK } },
@@ -125,7 +131,7 @@ _Static_assert(NR_PROBES <= LOCK_OBJ_PROBES, "the program's probe table is too s
 static const char *const kind_types[LOCK_OBJ_NR] = {
 	[LOCK_OBJ_FILE] = "file", [LOCK_OBJ_INODE] = "inode", [LOCK_OBJ_MM] = "mm_struct",
 	[LOCK_OBJ_TASK] = "task_struct", [LOCK_OBJ_SOCK] = "sock", [LOCK_OBJ_RQ] = "rq",
-	[LOCK_OBJ_ZONE] = "zone", [LOCK_OBJ_PIPE] = "pipe_inode_info",
+	[LOCK_OBJ_ZONE] = "zone", [LOCK_OBJ_PIPE] = "pipe_inode_info", [LOCK_OBJ_SB] = "super_block",
 };
 
 /* Each kind's facts (and the lines -v prints for a kind left out). */
@@ -153,6 +159,8 @@ static const struct {
 		Q_FILES_FDT, Q_FDT_FD, Q_FDT_MAX_FDS, Q_FILE_PRIVATE, Q_FILE_MODE, Q_FILE_INODE,
 		Q_INODE_PIPE, Q_INODE_INO, Q_PIPE_MUTEX, Q_MUTEX_OWNER, Q_TASK_LEADER,
 		Q_TASK_COMM } },
+	[LOCK_OBJ_SB] = { "super blocks (filesystem, device)", { Q_SB_ROOT, Q_DENTRY_SB, Q_SB_ID,
+		Q_SB_TYPE, Q_FSTYPE_NAME, -1 } },
 };
 
 /* The answers, kept for the report (the probe offsets). */
@@ -225,7 +233,8 @@ static void set_facts(struct lock_obj_facts *f)
 		.fdt_fd = off(Q_FDT_FD), .fdt_max_fds = off(Q_FDT_MAX_FDS),
 		.file_private = off(Q_FILE_PRIVATE), .file_mode = off(Q_FILE_MODE),
 		.inode_pipe = off(Q_INODE_PIPE), .pipe_mutex = off(Q_PIPE_MUTEX),
-		.mutex_owner = off(Q_MUTEX_OWNER),
+		.mutex_owner = off(Q_MUTEX_OWNER), .sb_root = off(Q_SB_ROOT),
+		.dentry_sb = off(Q_DENTRY_SB),
 		.has_mm_owner = have(Q_MM_OWNER),
 		.has_sock_v6 = have(Q_SKC_V6_SADDR) && have(Q_SKC_V6_DADDR),
 	};
@@ -445,6 +454,9 @@ size_t lock_obj__name(const struct lock_obj *o, char *buf, size_t size)
 		break;
 	case LOCK_OBJ_ZONE:
 		put(buf, size, &at, "zone %s, node %u", name, o->id);
+		break;
+	case LOCK_OBJ_SB:
+		put(buf, size, &at, "%s on %s", name, dev);
 		break;
 	case LOCK_OBJ_PIPE:
 		/* the waiter, at its end; the holder then, if any */

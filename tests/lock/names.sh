@@ -148,12 +148,16 @@ fi
 check_losses "fork: nothing lost but counted skipped runs" "$_tmp/k.json"
 
 # every run: each named row's name is its member of its object (or struct),
-# and each zone named is one /proc/zoneinfo lists
+# each zone named is one /proc/zoneinfo lists, each super block's
+# filesystem one /proc/filesystems lists
 zones=$(sed -n 's/^Node \([0-9]*\), zone *\([A-Za-z0-9]*\)$/zone \2, node \1/p' /proc/zoneinfo | tr '\n' '|')
+fss=$(awk '{ print $NF }' /proc/filesystems | tr '\n' '|')
 for f in f m p t k; do
 	check "$f: every row with a member is named 'member of object'" holds "$_tmp/$f.json" \
 		'all(r["name"] == r["member"] + " of " + (r.get("object") or r["object_type"]) for r in d["rows"] if r.get("member"))'
 	check "$f: every zone row names a zone of /proc/zoneinfo" holds "$_tmp/$f.json" \
 		"all(r['object'] in '$zones'.split('|') for r in d['rows'] if r.get('object', '').startswith('zone '))"
+	check "$f: every super block row's filesystem is one of /proc/filesystems" holds "$_tmp/$f.json" \
+		"all(r['object'].split(' on ')[0] in '$fss'.split('|') for r in d['rows'] if r.get('object_type') == 'struct super_block')"
 done
 finish

@@ -137,14 +137,14 @@ static const char *const kind_types[LOCK_OBJ_NR] = {
 /* Each kind's facts (and the lines -v prints for a kind left out). */
 static const struct {
 	const char *what;		/* "files' paths" */
-	int q[13];			/* the facts it needs; -1 ends a shorter list */
+	int q[14];			/* the facts it needs, -1 last */
 } kind_needs[LOCK_OBJ_NR] = {
 	[LOCK_OBJ_FILE] = { "files (path)", { Q_FILE_INODE, Q_FILE_PATH, Q_PATH_DENTRY, Q_PATH_MNT,
 		Q_DENTRY_NAME, Q_QSTR_NAME, Q_DENTRY_PARENT, Q_DENTRY_INODE, Q_MOUNT_MNT,
-		Q_MOUNT_PARENT, Q_MOUNT_MOUNTPOINT, Q_VFSMOUNT_ROOT } },
+		Q_MOUNT_PARENT, Q_MOUNT_MOUNTPOINT, Q_VFSMOUNT_ROOT, -1 } },
 	[LOCK_OBJ_INODE] = { "inodes (number, filesystem, a name)", { Q_INODE_INO, Q_INODE_SB,
 		Q_INODE_MAPPING, Q_INODE_DATA, Q_INODE_DENTRY, Q_DENTRY_U, Q_DENTRY_NAME,
-		Q_QSTR_NAME, Q_DENTRY_PARENT, Q_SB_ID, Q_SB_TYPE, Q_FSTYPE_NAME } },
+		Q_QSTR_NAME, Q_DENTRY_PARENT, Q_SB_ID, Q_SB_TYPE, Q_FSTYPE_NAME, -1 } },
 	[LOCK_OBJ_MM] = { "mm_structs (process)", { Q_TASK_MM, Q_TASK_LEADER, Q_TASK_TGID,
 		Q_TASK_COMM, -1 } },
 	[LOCK_OBJ_TASK] = { "tasks (tid, comm)", { Q_TASK_LEADER, Q_TASK_PID, Q_TASK_TGID,
@@ -158,7 +158,7 @@ static const struct {
 	[LOCK_OBJ_PIPE] = { "pipes (inode, the processes at its ends)", { Q_TASK_FILES,
 		Q_FILES_FDT, Q_FDT_FD, Q_FDT_MAX_FDS, Q_FILE_PRIVATE, Q_FILE_MODE, Q_FILE_INODE,
 		Q_INODE_PIPE, Q_INODE_INO, Q_PIPE_MUTEX, Q_MUTEX_OWNER, Q_TASK_LEADER,
-		Q_TASK_COMM } },
+		Q_TASK_COMM, -1 } },
 	[LOCK_OBJ_SB] = { "super blocks (filesystem, device)", { Q_SB_ROOT, Q_DENTRY_SB, Q_SB_ID,
 		Q_SB_TYPE, Q_FSTYPE_NAME, -1 } },
 };
@@ -190,7 +190,7 @@ static int kind_lacks(int k)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(kind_needs[k].q) / sizeof(int) && kind_needs[k].q[i] >= 0; i++)
+	for (i = 0; kind_needs[k].q[i] >= 0; i++)
 		if (!have(kind_needs[k].q[i]))
 			return kind_needs[k].q[i];
 	return -1;

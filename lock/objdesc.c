@@ -412,7 +412,7 @@ static void put_sock(char *buf, size_t size, size_t *at, const struct lock_obj *
 size_t lock_obj__name(const struct lock_obj *o, char *buf, size_t size)
 {
 	char name[LOCK_COMM_LEN + 1], dev[sizeof(o->dev) + 1];
-	size_t at = 0;
+	size_t at = 0, i;
 
 	if (!size)
 		return 0;
@@ -467,5 +467,10 @@ size_t lock_obj__name(const struct lock_obj *o, char *buf, size_t size)
 			put(buf, size, &at, " and %s (pid %u)", dev, o->addr[0]);
 		break;
 	}
+	/* names come from the traced (a file's, a task's): no control
+	 * character reaches a terminal or breaks a table's line */
+	for (i = 0; i < at; i++)
+		if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
+			buf[i] = '?';
 	return at;
 }

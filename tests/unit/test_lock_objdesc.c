@@ -68,6 +68,9 @@ static void test_file(void)
 	o.parts = 1;
 	o.flags = LOCK_OBJ_F_ROOT;
 	CHECK_EQ(strlen(name_of(&o)), LOCK_OBJ_PART + 1);
+	/* a name with a newline and an escape: shown as '?' */
+	strcpy(o.part[0], "a\nb\033[2J");
+	CHECK_STR(name_of(&o), "/a?b?[2J");
 	/* of no tree: its own name, or as /proc names a pipe's */
 	o = obj_of(LOCK_OBJ_FILE, "f_pos_lock");
 	strcpy(o.part[0], "memfd:frugal");

@@ -466,48 +466,42 @@ if [ -n "${R[frugal.p.rows]:-}" ]; then
 	jq -c .accounting "$acct" >>"$tmp/log"
 fi
 
+# mode_cost MODE WHAT TOOLS...: ROUNDS traced runs of 'sched messaging' for
+# each tool in MODE, kernel statistics on; R[TOOL.MODE.begin] and .end: the
+# median ns per run of each program.
+mode_cost() {
+	local mode=$1 what=$2 r t bns bcnt ens ecnt rss
+	shift 2
+	sysctl -qw kernel.bpf_stats_enabled=1
+	say "$what: $ROUNDS traced runs of 'sched messaging' for: $*"
+	for r in $(seq "$ROUNDS"); do
+		for t in "$@"; do
+			interruptible "$tmp/res" traced_run "$t" "$mode" "$tmp/$t.$mode" workload_run messaging
+			read -r bns bcnt ens ecnt rss <"$tmp/res"
+			echo "$t $mode $r cost begin=$bns/$bcnt end=$ens/$ecnt" >>"$tmp/log"
+			[ "$bcnt" -gt 0 ] && echo $((bns / bcnt)) >>"$tmp/$t.$mode.begin"
+			[ "$ecnt" -gt 0 ] && echo $((ens / ecnt)) >>"$tmp/$t.$mode.end"
+		done
+	done
+	for t in "$@"; do
+		R[$t.$mode.begin]=$(cat "$tmp/$t.$mode.begin" 2>/dev/null | median)
+		R[$t.$mode.end]=$(cat "$tmp/$t.$mode.end" 2>/dev/null | median)
+	done
+	sysctl -qw kernel.bpf_stats_enabled=0
+}
+
 # ---- 5. owner mode: frugal -o beside perf 6.12 -o (statistics on) ----------------
 
 owner_tools="frugal"
 [ -n "$PERF612" ] && owner_tools="frugal perf612"
-sysctl -qw kernel.bpf_stats_enabled=1
-say "owner mode: $ROUNDS traced runs of 'sched messaging' for: $owner_tools"
-for r in $(seq "$ROUNDS"); do
-	for t in $owner_tools; do
-		interruptible "$tmp/res" traced_run "$t" owner "$tmp/$t.owner" workload_run messaging
-		read -r bns bcnt ens ecnt rss <"$tmp/res"
-		echo "$t owner $r cost begin=$bns/$bcnt end=$ens/$ecnt" >>"$tmp/log"
-		[ "$bcnt" -gt 0 ] && echo $((bns / bcnt)) >>"$tmp/$t.owner.begin"
-		[ "$ecnt" -gt 0 ] && echo $((ens / ecnt)) >>"$tmp/$t.owner.end"
-	done
-done
-for t in $owner_tools; do
-	R[$t.owner.begin]=$(cat "$tmp/$t.owner.begin" 2>/dev/null | median)
-	R[$t.owner.end]=$(cat "$tmp/$t.owner.end" 2>/dev/null | median)
-done
-sysctl -qw kernel.bpf_stats_enabled=0
+# shellcheck disable=SC2086
+mode_cost owner "owner mode" $owner_tools
 
 # ---- 6. -l: frugal naming what holds each lock, without, and perf -l ---------------
 # Objects are described once per row, at its first contention: the cost
 # per event must stay that of -l without them (--no-objects).
 
-addr_tools="frugal frugalnoobj perf"
-sysctl -qw kernel.bpf_stats_enabled=1
-say "lock mode (-l): $ROUNDS traced runs of 'sched messaging' for: $addr_tools"
-for r in $(seq "$ROUNDS"); do
-	for t in $addr_tools; do
-		interruptible "$tmp/res" traced_run "$t" addr "$tmp/$t.addr" workload_run messaging
-		read -r bns bcnt ens ecnt rss <"$tmp/res"
-		echo "$t addr $r cost begin=$bns/$bcnt end=$ens/$ecnt" >>"$tmp/log"
-		[ "$bcnt" -gt 0 ] && echo $((bns / bcnt)) >>"$tmp/$t.addr.begin"
-		[ "$ecnt" -gt 0 ] && echo $((ens / ecnt)) >>"$tmp/$t.addr.end"
-	done
-done
-for t in $addr_tools; do
-	R[$t.addr.begin]=$(cat "$tmp/$t.addr.begin" 2>/dev/null | median)
-	R[$t.addr.end]=$(cat "$tmp/$t.addr.end" 2>/dev/null | median)
-done
-sysctl -qw kernel.bpf_stats_enabled=0
+mode_cost addr "lock mode (-l)" frugal frugalnoobj perf
 
 # ---- the table ---------------------------------------------------------------
 

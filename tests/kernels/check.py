@@ -445,14 +445,17 @@ def check_objects():
                 f"-l objects: run queues by CPU, below {cpus}, one CPU an address", json.dumps(q))
         else:
             skip("-l objects: run queues", "no run queue lock contended in the run (one vCPU at a time)")
-        if not any(x["type"] == "rwlock:W" for x in rows):
-            skip("-l objects: tasklist_lock", "no rwlock contended in the run (one vCPU at a time)")
-        elif (read("obj_fork.kallsyms") or "0").strip() != "0":
-            say(any(x.get("symbol") == "tasklist_lock" for x in rows),
-                "-l objects: the fork storm's tasklist_lock named",
-                json.dumps([[x.get("symbol"), x["type"]] for x in rows])[:500])
-        else:
+        # tasklist_lock where kallsyms gives its address (data symbols:
+        # CONFIG_KALLSYMS_ALL), if the run contended on it
+        at = (read("obj_fork.kallsyms") or "").split()
+        tl = [x for x in rows if at and int(x["address"], 16) == int(at[0], 16)]
+        if not at:
             skip("-l objects: tasklist_lock", "kallsyms lists no data symbols")
+        elif not tl:
+            skip("-l objects: tasklist_lock", "not contended in the run (one vCPU at a time)")
+        else:
+            say(tl[0].get("symbol") == "tasklist_lock", "-l objects: the fork storm's tasklist_lock named",
+                json.dumps(tl[0])[:500])
 
 
 def check_svg():

@@ -40,6 +40,9 @@ if [ "$(id -u)" -eq 0 ] && "$FRUGAL" lock -d 0.05 >/dev/null 2>&1; then
 	gcc -O2 -g -o "$W/ucontend" "$TOP/tests/lock/fixtures/ucontend.c" -lpthread &&
 		vg "lock -U --stack-check -- fixture" 0 "$FRUGAL" lock -U --stack-check \
 			--ring-size 4096 -- "$W/ucontend" mutex 4 200 20
+	# -l: objects described (the BTF facts, each row's object kept and freed)
+	gcc -O2 -o "$W/fappend" "$TOP/tests/lock/fixtures/fappend.c" -lpthread &&
+		vg "lock -l --json -- fixture" 0 "$FRUGAL" lock -l --json -- "$W/fappend" "$W/data" 4 0.3
 else
 	skip "valgrind: lock" "needs root and BPF"
 fi

@@ -112,8 +112,12 @@ struct lock_table *lock_report_merged(const struct lock_report_cfg *rc, struct l
 
 /* ---- the symbols a report names (symbols.c) ---- */
 
-/* A small table naming ADDRS and the symbols MARKS (up to 4); NULL + errno. */
-struct ksyms *lock_symbolize(const uint64_t *addrs, size_t n,
+/*
+ * A small table naming ADDRS and the symbols MARKS (up to 4); NULL + errno.
+ * The first NR_DATA addresses are data (locks: their symbols are typed 'd'),
+ * the others code ('t'): the kernel's answer does not say which.
+ */
+struct ksyms *lock_symbolize(const uint64_t *addrs, size_t n, size_t nr_data,
 			     const char *const *marks, size_t nr_marks);
 /*
  * The symbols the report of T names: the frames of its printed rows (or

@@ -22,7 +22,7 @@
 #define NR_SLOTS (sizeof(((struct symbolize_bpf__bss *)0)->addrs) / sizeof(uint64_t))
 
 /* "name+0x1f/0x80 [module]" for ADDR: the symbol starts at ADDR - 0x1f. */
-static int add_answer(struct ksyms *ks, uint64_t addr, const char *s)
+static int add_answer(struct ksyms *ks, uint64_t addr, const char *s, char type)
 {
 	const char *plus = strrchr(s, '+');
 	char name[128];
@@ -36,11 +36,12 @@ static int add_answer(struct ksyms *ks, uint64_t addr, const char *s)
 		return 0;
 	memcpy(name, s, plus - s);
 	name[plus - s] = '\0';
-	return ksyms__add(ks, addr - off, 't', name);
+	return ksyms__add(ks, addr - off, type, name);
 }
 
+/* N addresses from ADDRS, the first NR_DATA of them data. */
 static int run_batch(struct symbolize_bpf *skel, struct ksyms *ks,
-		     const uint64_t *addrs, size_t n)
+		     const uint64_t *addrs, size_t n, size_t nr_data)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts);
 	size_t i;
@@ -53,14 +54,14 @@ static int run_batch(struct symbolize_bpf *skel, struct ksyms *ks,
 		return -errno;
 	for (i = 0; i < n; i++) {
 		skel->bss->names[i][sizeof(skel->bss->names[i]) - 1] = '\0';
-		err = add_answer(ks, addrs[i], skel->bss->names[i]);
+		err = add_answer(ks, addrs[i], skel->bss->names[i], i < nr_data ? 'd' : 't');
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-struct ksyms *lock_symbolize(const uint64_t *addrs, size_t n,
+struct ksyms *lock_symbolize(const uint64_t *addrs, size_t n, size_t nr_data,
 			     const char *const *marks, size_t nr_marks)
 {
 	struct symbolize_bpf *skel = NULL;
@@ -79,7 +80,7 @@ struct ksyms *lock_symbolize(const uint64_t *addrs, size_t n,
 			 "%s", marks[i]);
 	for (i = 0; i < n || (i == 0 && nr_marks); i += NR_SLOTS) {
 		len = n - i < NR_SLOTS ? n - i : NR_SLOTS;
-		err = run_batch(skel, ks, addrs + i, len);
+		err = run_batch(skel, ks, addrs + i, len, nr_data > i ? nr_data - i : 0);
 		if (err)
 			goto fail;
 		memset(skel->bss->mark_names, 0, sizeof(skel->bss->mark_names));
@@ -104,7 +105,7 @@ struct ksyms *lock_report_syms(const struct lock_report_cfg *rc, struct lock_tab
 		"__sched_text_start", "__sched_text_end",
 	};
 	struct lock_row **rows = lock_table__sorted(t, rc->sort);
-	size_t i, j, n = lock_table__len(t), nr = 0, frames;
+	size_t i, j, n = lock_table__len(t), nr = 0, nr_data, frames;
 	struct ksyms *ks = NULL;
 	uint64_t *addrs;
 
@@ -114,16 +115,17 @@ struct ksyms *lock_report_syms(const struct lock_report_cfg *rc, struct lock_tab
 	frames = rc->row_frames;
 	addrs = malloc((n ? n : 1) * (frames + 1) * sizeof(*addrs));
 	if (rows && addrs) {
-		for (i = 0; i < n; i++) {
-			if (rows[i]->st.flags & LOCK_F_USER)
-				continue;	/* named by lock/ustack.c */
-			if (rc->mode == LOCK_AGGR_ADDR)
+		/* the locks' addresses first (data), then the frames (code) */
+		for (i = 0; i < n && rc->mode == LOCK_AGGR_ADDR; i++)
+			if (!(rows[i]->st.flags & LOCK_F_USER))	/* named by lock/ustack.c */
 				addrs[nr++] = rows[i]->key;
-			for (j = 0; rows[i]->stack && j < frames && rows[i]->stack[j]; j++)
+		nr_data = nr;
+		for (i = 0; i < n; i++)
+			for (j = 0; !(rows[i]->st.flags & LOCK_F_USER) && rows[i]->stack &&
+				    j < frames && rows[i]->stack[j]; j++)
 				addrs[nr++] = rows[i]->stack[j];
-		}
 		/* The kernel names them fastest; /proc/kallsyms is the fallback. */
-		ks = lock_symbolize(addrs, nr, marks, 4);
+		ks = lock_symbolize(addrs, nr, nr_data, marks, 4);
 		if (!ks) {
 			cli_log("lock: kernel symbolizer unavailable (%s): reading /proc/kallsyms\n",
 				strerror(errno));

@@ -1482,8 +1482,12 @@ static int encode(const struct btf_enc_opts *opts, bool prune)
 		set_err(opts, err, "encoding failed: %s", strerror(-err));
 		goto out;
 	}
-	/* A string the pruned base had dropped came in after dedup. */
-	if (e.pruned && enc_base__check(e.pruned, e.acc)) {
+	/*
+	 * A string the pruned base had dropped came in after dedup; else the
+	 * real base's ids and offsets go back in, in place (nothing has asked
+	 * libbpf for acc's raw bytes yet, so none are cached stale).
+	 */
+	if (e.pruned && (enc_base__check(e.pruned, e.acc) || enc_base__restore(e.pruned, e.acc))) {
 		err = ENC_AGAIN;
 		goto out;
 	}

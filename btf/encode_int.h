@@ -199,12 +199,12 @@ int enc_gc(struct btf **pbtf, const struct btf *base, const uint8_t *drop, bool 
 
 /*
  * A module's base pruned to the strings of its DWARF (DW) and EXTRA
- * (strings the encoder makes): the same type ids and string offsets, far
- * less for libbpf to index (encode_base.c).  In two steps: the module's
- * names read (its DWARF then read no more for this), then the base (RAW,
- * SIZE bytes of BTF) pruned to them, to be freed with enc_base__free()
- * either way.  0, -ENOTSUP when RAW or the DWARF cannot be read for it,
- * or -errno.
+ * (strings the encoder makes): only the types and strings the module can
+ * meet, under ids and offsets of their own (encode_base.c).  In two
+ * steps: the module's names read (its DWARF then read no more for this),
+ * then the base (RAW, SIZE bytes of BTF) pruned to them, to be freed with
+ * enc_base__free() either way.  0, -ENOTSUP when RAW or the DWARF cannot
+ * be read for it, or -errno.
  */
 struct enc_base;
 struct dwarf_scan_secs;
@@ -215,6 +215,12 @@ struct btf *enc_base__btf(const struct enc_base *eb);
 /* 0, or -EAGAIN when SPLIT uses a string the pruning did not know (and the
  * base may have had). */
 int enc_base__check(const struct enc_base *eb, const struct btf *split);
+/*
+ * SPLIT's types (split BTF on the pruned base) rewritten in place to the
+ * real base's ids and string offsets, its last step before it is written:
+ * 0, or -EAGAIN when one refers to what the pruning left out.
+ */
+int enc_base__restore(const struct enc_base *eb, struct btf *split);
 void enc_base__free(struct enc_base *eb);
 
 /* Call FN on every type id T refers to (encode_gc.c). */

@@ -36,10 +36,12 @@
  * module's CPU halved (crc7.ko: 0.033 s to 0.017 s) and mlx5_core.ko's
  * peak RSS fell from 59.6 to 47.6 MB.
  *
- * The module's names are every string its DWARF holds (lib/dwarf_scan:
- * names, but also producers and file names, a superset that costs only a
- * little pruning), plus the strings the encoder makes itself (section
- * names, the kfunc tags), kept as 64-bit hashes.  A string the module's
+ * The module's names are the strings of its BTF, when it is made before
+ * the base is pruned (pahole 1.32's rules: encode.c, make_standin()), or
+ * else every string its DWARF holds (lib/dwarf_scan: names, but also
+ * producers and file names, a superset that costs only a little
+ * pruning); plus the strings the encoder makes itself (section names, the
+ * kfunc tags), kept as 64-bit hashes.  A string the module's
  * BTF ends up with that is none of these might be one the base has and
  * the pruning left out: enc_base__check() finds any such string, and the
  * encoder then starts again on the whole base (so it does when a type
@@ -312,18 +314,26 @@ static bool drops(struct tprune *p, uint32_t id, int depth)
 	return d;
 }
 
-/* Each type's offset in TYPES (LEN bytes), each checked to fit: OFFS[1 .. *N]. */
-static int type_offsets(const char *types, uint32_t len, uint32_t str_len, uint32_t **offs,
-			uint32_t *n)
+/*
+ * Each type's offset in TYPES (LEN bytes), each checked to fit, into
+ * P->offs[1 .. P->ntypes]; and in the same pass, in P->state, what drops()
+ * decides for a type without looking further: a named one by its name
+ * (but a FUNC, which drops with its prototype), a VAR or DATASEC kept.
+ */
+static int type_offsets(struct tprune *p, uint32_t len, uint32_t str_len, uint32_t **offs)
 {
-	uint32_t off = 0, id = 0, *o;
-
+	uint32_t off = 0, id = 0, *o, name, kind;
 	/* A type takes 12 bytes at least. */
-	o = malloc(((size_t)len / sizeof(struct btf_type) + 2) * sizeof(*o));
-	if (!o)
+	size_t max = (size_t)len / sizeof(struct btf_type) + 2;
+
+	o = malloc(max * sizeof(*o));
+	p->state = calloc(max, 1);
+	if (!o || !p->state) {
+		free(o);
 		return -ENOMEM;
+	}
 	while (off < len) {
-		const struct btf_type *t = (const void *)(types + off);
+		const struct btf_type *t = (const void *)(p->types + off);
 		size_t sz;
 
 		if (off + sizeof(*t) > len || off + (sz = btf_type_bytes(t)) > len ||
@@ -333,9 +343,16 @@ static int type_offsets(const char *types, uint32_t len, uint32_t str_len, uint3
 		}
 		o[++id] = off;
 		off += (uint32_t)sz;
+		kind = btf_kind(t);
+		name = t->name_off;
+		if (kind == BTF_KIND_VAR || kind == BTF_KIND_DATASEC)
+			p->state[id] = T_KEEP;
+		else if (name && kind != BTF_KIND_FUNC)
+			p->state[id] = p->need[name >> 6] & (1ull << (name & 63)) ? T_KEEP : T_DROP;
 	}
 	*offs = o;
-	*n = id;
+	p->offs = o;
+	p->ntypes = id;
 	return 0;
 }
 
@@ -363,23 +380,31 @@ static void compact_id(uint32_t *id, void *arg)
 
 /*
  * A kept string's compact offset; any other's is the filler's.  An offset
- * inside a string (valid BTF, though no encoder writes it) is not pruned:
- * -ENOTSUP, and the encoder takes the whole base.
+ * inside a kept string (valid BTF, though no encoder writes it) is not
+ * pruned: -ENOTSUP, and the encoder takes the whole base.  Told by the
+ * kept strings alone: the base's are not read again (a cache miss each).
  */
 static int compact_str(const struct compact *c, uint32_t *off)
 {
-	uint32_t o = *off, w = o >> 6;
-	uint64_t below;
+	const struct enc_base *eb = c->eb;
+	uint32_t o = *off, w = o >> 6, k, end;
+	uint64_t bit = 1ull << (o & 63);
 
 	if (!o)
 		return 0;
 	if (o >= c->str_len)
 		return -EINVAL;
-	if (c->strs[o - 1])
-		return -ENOTSUP;
-	below = c->need[w] & ((1ull << (o & 63)) - 1);
-	*off = c->need[w] & (1ull << (o & 63)) ?
-	       c->eb->strs[c->rank[w] + (uint32_t)__builtin_popcountll(below)].cmp : FILLER_OFF;
+	k = c->rank[w] + (uint32_t)__builtin_popcountll(c->need[w] & (bit - 1));
+	if (c->need[w] & bit) {
+		*off = eb->strs[k].cmp;
+		return 0;
+	}
+	if (k) {	/* inside the kept string before it? */
+		end = k < eb->nstrs ? eb->strs[k].cmp : eb->cmp_strs;
+		if (o < eb->strs[k - 1].real + (end - eb->strs[k - 1].cmp))
+			return -ENOTSUP;
+	}
+	*off = FILLER_OFF;
 	return 0;
 }
 
@@ -397,14 +422,14 @@ static int prune_types(struct enc_base *eb, const char *types, uint32_t type_len
 	uint32_t o = sizeof(empty), id, kind, next = PLACEHOLDER + 1, *offs, *cmp_id = NULL;
 	int err;
 
-	err = type_offsets(types, type_len, c->str_len, &offs, &p.ntypes);
-	if (err)
+	err = type_offsets(&p, type_len, c->str_len, &offs);
+	if (err) {
+		free(p.state);
 		return err;
-	p.offs = offs;
-	p.state = calloc(p.ntypes + 1, 1);
+	}
 	cmp_id = malloc((p.ntypes + 1) * sizeof(*cmp_id));
 	eb->real_id = malloc((p.ntypes + 2) * sizeof(*eb->real_id));
-	if (!p.state || !cmp_id || !eb->real_id) {
+	if (!cmp_id || !eb->real_id) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -464,6 +489,16 @@ static int add_str(const char *s, void *arg)
 	return hset_add(arg, s);
 }
 
+static int add_extra(struct enc_base *eb, const char *const *extra, size_t nextra)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < nextra; i++)
+		err = hset_add(&eb->names, extra[i]);
+	return err;
+}
+
 /* The raw base's parts, checked.  -ENOTSUP for what pruning does not read. */
 static int raw_parts(const void *raw, size_t size, const struct btf_header **hdr,
 		     const char **types, const char **strs)
@@ -486,15 +521,37 @@ int enc_base__names(const struct dwarf_scan_secs *dw, const char *const *extra, 
 		    struct enc_base **out)
 {
 	struct enc_base *eb = calloc(1, sizeof(*eb));
-	size_t i;
 	int err;
 
 	*out = NULL;
 	if (!eb)
 		return -ENOMEM;
 	err = dwarf_scan__walk(dw, add_str, &eb->names, NULL);
-	for (i = 0; !err && i < nextra; i++)
-		err = hset_add(&eb->names, extra[i]);
+	if (!err)
+		err = add_extra(eb, extra, nextra);
+	if (err)
+		enc_base__free(eb);
+	else
+		*out = eb;
+	return err;
+}
+
+int enc_base__names_strs(const char *strs, uint32_t len, const char *const *extra,
+			 size_t nextra, struct enc_base **out)
+{
+	struct enc_base *eb = calloc(1, sizeof(*eb));
+	uint32_t off = 0;
+	int err = 0;
+
+	*out = NULL;
+	if (!eb)
+		return -ENOMEM;
+	if (len && strs[len - 1])
+		err = -EINVAL;		/* the last string is not terminated */
+	for (; !err && off < len; off += (uint32_t)strlen(strs + off) + 1)
+		err = hset_add(&eb->names, strs + off);
+	if (!err)
+		err = add_extra(eb, extra, nextra);
 	if (err)
 		enc_base__free(eb);
 	else
@@ -538,6 +595,7 @@ int enc_base__prune(struct enc_base *eb, const void *raw, size_t size)
 	err = prune_strs(eb, c.strs, c.str_len, strs, &str_len, need);
 	if (err)
 		goto out;
+	eb->cmp_strs = str_len;
 	c.need = need;
 	c.rank = rank_words(need, c.str_len);
 	/* Header, types, strings (libbpf wants the types first). */
@@ -554,7 +612,6 @@ int enc_base__prune(struct enc_base *eb, const void *raw, size_t size)
 	*nh = (struct btf_header){ .magic = BTF_MAGIC, .version = BTF_VERSION,
 				   .hdr_len = sizeof(*nh), .type_off = 0, .type_len = type_len,
 				   .str_off = type_len, .str_len = str_len };
-	eb->cmp_strs = str_len;
 	eb->real_strs = c.str_len;
 	eb->pruned = btf__new(blob, sizeof(*nh) + type_len + str_len);
 	if (!eb->pruned)

@@ -98,7 +98,8 @@ struct enc_ctx {
 	struct btf *base;		/* split BTF base, or NULL */
 	struct dedup_lb *lb;		/* split BTF under pahole 1.32's rules:
 					 * libbpf 1.7's dedup on base (enc_dedup) */
-	uint32_t base_strs;		/* with lb: the base's bytes of strings */
+	uint32_t base_strs;		/* with lb or the stand-in (encode.c): the
+					 * base's bytes of strings */
 	int lang_excl[16];
 	int nlang_excl;
 };
@@ -210,6 +211,9 @@ struct enc_base;
 struct dwarf_scan_secs;
 int enc_base__names(const struct dwarf_scan_secs *dw, const char *const *extra, size_t nextra,
 		    struct enc_base **out);
+/* The same names from a string section (STRS, LEN bytes: a split BTF's). */
+int enc_base__names_strs(const char *strs, uint32_t len, const char *const *extra,
+			 size_t nextra, struct enc_base **out);
 int enc_base__prune(struct enc_base *eb, const void *raw, size_t size);
 struct btf *enc_base__btf(const struct enc_base *eb);
 /* 0, or -EAGAIN when SPLIT uses a string the pruning did not know (and the

@@ -365,17 +365,14 @@ struct compact {
 	uint32_t str_len;
 	const uint64_t *need;
 	const uint32_t *rank;		/* kept strings before each word of NEED */
-	int err;
 };
 
-static void compact_id(uint32_t *id, void *arg)
+static int compact_id(const struct compact *c, uint32_t *id)
 {
-	struct compact *c = arg;
-
 	if (*id > c->ntypes)
-		c->err = -EINVAL;
-	else if (*id)
-		*id = c->cmp_id[*id];
+		return -EINVAL;
+	*id = c->cmp_id[*id];	/* cmp_id[0] is 0 */
+	return 0;
 }
 
 /*
@@ -419,7 +416,7 @@ static int prune_types(struct enc_base *eb, const char *types, uint32_t type_len
 {
 	struct btf_type empty = { .info = (__u32)BTF_KIND_DATASEC << 24 };
 	struct tprune p = { .types = types, .need = c->need };
-	uint32_t o = sizeof(empty), id, kind, next = PLACEHOLDER + 1, *offs, *cmp_id = NULL;
+	uint32_t o = sizeof(empty), id, k, kind, next = PLACEHOLDER + 1, *offs, *cmp_id = NULL;
 	int err;
 
 	err = type_offsets(&p, type_len, c->str_len, &offs);
@@ -433,7 +430,7 @@ static int prune_types(struct enc_base *eb, const char *types, uint32_t type_len
 		err = -ENOMEM;
 		goto out;
 	}
-	eb->real_id[0] = 0;
+	eb->real_id[0] = cmp_id[0] = 0;
 	eb->real_id[PLACEHOLDER] = 0;
 	for (id = 1; id <= p.ntypes; id++) {
 		kind = btf_kind((const struct btf_type *)(types + offs[id]));
@@ -447,20 +444,18 @@ static int prune_types(struct enc_base *eb, const char *types, uint32_t type_len
 	memcpy(out, &empty, sizeof(empty));
 	c->cmp_id = cmp_id;
 	c->ntypes = p.ntypes;
-	for (id = 1; !err && id <= p.ntypes; id++) {
-		const struct btf_type *t = (const void *)(types + offs[id]);
+	for (k = PLACEHOLDER + 1; !err && k < next; k++) {
+		const struct btf_type *t = (const void *)(types + offs[eb->real_id[k]]);
 		struct btf_type *nt = (struct btf_type *)(out + o);
 		size_t sz = btf_type_bytes(t), i;
 		__u32 *off;
 
-		if (cmp_id[id] == PLACEHOLDER)
-			continue;
 		memcpy(nt, t, sz);
 		o += (uint32_t)sz;
-		enc_visit_ids(nt, compact_id, c);
-		for (i = 0; !c->err && (off = btf_type_str(nt, i)); i++)
-			c->err = compact_str(c, off);
-		err = c->err;
+		for (i = 0; !err && (off = btf_type_id(nt, i)); i++)
+			err = compact_id(c, off);
+		for (i = 0; !err && (off = btf_type_str(nt, i)); i++)
+			err = compact_str(c, off);
 	}
 	*out_len = o;
 	eb->cmp_cnt = next;

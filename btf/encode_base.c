@@ -87,15 +87,27 @@ static uint64_t str_hash(const char *s, size_t n)
 }
 
 /*
- * A cheap first test: one bit per (length, first two bytes) of the
- * module's strings.  Most base strings fail it and are never hashed.
+ * A cheap first test: one bit per (length, first 8 bytes) of the module's
+ * strings, in 32 KB.  Most base strings fail it and are never hashed.
+ * (One bit per length and first two bytes, in 8 KB, let a quarter of
+ * the base's 108,000 strings through for crc7.ko's 2,310 names, which
+ * share their first bytes with many; now 3,703 pass.  The pass over the
+ * base's strings went from 2.0 to 1.45 ms for crc7.ko, 3.1 to 1.5 ms for
+ * a module of 6,000 names, 3.7 to 2.2 ms for mlx5_core.ko.)
  */
-#define PRE_BITS	(1u << 16)
+#define PRE_BITS	(1u << 18)
 
 static uint32_t pre_key(const char *s, size_t n)
 {
-	return (uint32_t)(n * 0x9e5u ^ (unsigned char)s[0] * 0x3bu ^
-			  (n > 1 ? (unsigned char)s[1] : 0)) & (PRE_BITS - 1);
+	uint64_t w = 0;
+	size_t i;
+
+	if (n >= 8)
+		memcpy(&w, s, 8);
+	else
+		for (i = 0; i < n; i++)
+			w |= (uint64_t)(unsigned char)s[i] << (8 * i);
+	return (uint32_t)(((w ^ n) * 0x9e3779b97f4a7c15ull) >> (64 - 18));
 }
 
 /* A set of 64-bit hashes: the hashes in an array, indexed by lib/idxmap. */

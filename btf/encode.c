@@ -1360,8 +1360,9 @@ static int prune_base(struct encoder *e)
 
 	if (e->pruned) {
 		err = map_base(e->ctx.opts->base, &bm, &raw, &size);
+		/* With the stand-in, libbpf 1.7 deduplicates: prune by members too. */
 		if (!err)
-			err = enc_base__prune(e->pruned, raw, size);
+			err = enc_base__prune(e->pruned, raw, size, e->standin != NULL);
 		unmap_base(&bm);
 	}
 	if (err) {

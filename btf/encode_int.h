@@ -214,7 +214,8 @@ int enc_base__names(const struct dwarf_scan_secs *dw, const char *const *extra, 
 /* The same names from a string section (STRS, LEN bytes: a split BTF's). */
 int enc_base__names_strs(const char *strs, uint32_t len, const char *const *extra,
 			 size_t nextra, struct enc_base **out);
-int enc_base__prune(struct enc_base *eb, const void *raw, size_t size);
+/* BY_MEMBERS: prune anonymous types by their members' names too (libbpf 1.7 only). */
+int enc_base__prune(struct enc_base *eb, const void *raw, size_t size, bool by_members);
 struct btf *enc_base__btf(const struct enc_base *eb);
 /* 0, or -EAGAIN when SPLIT uses a string the pruning did not know (and the
  * base may have had). */

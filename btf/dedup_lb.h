@@ -16,13 +16,17 @@ struct dedup_lb *dedup_lb__new(const void *base, uint32_t size);
 void dedup_lb__free(struct dedup_lb *d);
 
 /*
- * A split BTF on D's base, as libbpf 1.1 keeps one, in file FD: its types,
- * TYPES bytes from offset 0, then its strings, STRS bytes.  Deduplicated
- * and written back over it as raw BTF (the file truncated to fit): 0 or a
- * negative errno.  libbpf 1.7 parses no raw copy of the whole: the types
- * are read a chunk at a time into a BTF that holds the strings once.
+ * A split BTF, as libbpf 1.1 keeps one, in file FD: its types, TYPES bytes
+ * from offset 0, then its strings, STRS bytes.  Made on a base of
+ * FROM_STRS bytes of strings and FROM_TYPES types (the void type
+ * included): D's base, or a stand-in with none of either but "" and void
+ * (its own ids and strings then move to follow D's base).  Deduplicated
+ * on D's base and written back over it as raw BTF (the file truncated to
+ * fit): 0 or a negative errno.  libbpf 1.7 parses no raw copy of the
+ * whole: each string is added once, then the types a chunk at a time.
  */
-int dedup_lb__run(struct dedup_lb *d, int fd, uint32_t types, uint32_t strs);
+int dedup_lb__run(struct dedup_lb *d, int fd, uint32_t types, uint32_t strs,
+		  uint32_t from_strs, uint32_t from_types);
 
 /* The libbpf version, e.g. "1.7". */
 const char *dedup_lb__version(void);

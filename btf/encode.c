@@ -106,6 +106,12 @@ struct encoder {
 	size_t dropped;		/* FUNCs of inconsistent saved functions */
 	/* A module on its pruned base (ctx.base is then the pruned one). */
 	struct enc_base *pruned;
+	/*
+	 * Under pahole 1.32's rules a module's base is pruned to its BTF's
+	 * own strings, once they are made (enc_dedup): until then ctx.base
+	 * is this stand-in, an empty BTF.
+	 */
+	struct btf *standin;
 };
 
 /* btf_enc__run's "again, on the whole base" (never an errno). */
@@ -638,25 +644,31 @@ static const char *split_strs(const struct btf *btf, uint32_t base_strs, uint32_
 	return s;
 }
 
+static int prune_names(struct encoder *e, const char *strs, uint32_t len);
+static int prune_base(struct encoder *e);
+
 /*
- * *BTF deduplicated: by the system's libbpf, or through CTX's libbpf 1.7
+ * *BTF deduplicated: by the system's libbpf, or through libbpf 1.7
  * (open_lb).  That round trip goes through one memory file: the split
  * types and strings are written to it as libbpf 1.1 holds them (no raw
  * copy), *BTF freed before libbpf 1.7 reads them (dedup_lb__run: a chunk
  * of types at a time), and the result comes back through it (libbpf 1.1
  * declares btf__new_split() but exports it only from 1.3 on, so it parses
  * the file).  So one copy of a module's types before dedup lives at a
- * time.  On failure *BTF may be NULL.
+ * time.  A module made on the stand-in base (e->standin) gets its real
+ * base here, between the two: pruned to the strings *BTF holds, which
+ * are read before it goes.  On failure *BTF may be NULL.
  */
-static int enc_dedup(struct enc_ctx *ctx, struct btf **btf)
+static int enc_dedup(struct encoder *e, struct btf **btf)
 {
-	uint32_t first, n, types = 0, strs_len;
+	struct enc_ctx *ctx = &e->ctx;
+	uint32_t first, n, types = 0, strs_len, from_strs = ctx->base_strs;
 	const struct btf_type *t0, *tl;
 	const char *strs;
 	char path[32];
 	int fd, err;
 
-	if (!ctx->lb)
+	if (!ctx->lb && !e->standin)
 		return btf__dedup(*btf, NULL);
 	first = btf__type_cnt(ctx->base);
 	n = btf__type_cnt(*btf);
@@ -671,11 +683,16 @@ static int enc_dedup(struct enc_ctx *ctx, struct btf **btf)
 	err = io__write_full(fd, t0, types);
 	if (!err)
 		err = io__write_full(fd, strs, strs_len);
+	if (!err && e->standin)
+		err = prune_names(e, strs, strs_len);
 	if (!err) {
 		btf__free(*btf);
 		*btf = NULL;
-		err = dedup_lb__run(ctx->lb, fd, types, strs_len);
 	}
+	if (!err && e->standin && !(err = prune_base(e)))
+		err = open_lb(ctx);
+	if (!err)
+		err = dedup_lb__run(ctx->lb, fd, types, strs_len, from_strs, first);
 	if (!err) {
 		cli_log("btf: libbpf %s dedup: %u bytes of types and %u of strings in, %lld of "
 			"BTF out\n", dedup_lb__version(), types, strs_len,
@@ -752,7 +769,7 @@ static int run_job(struct encoder *e, struct job *j, struct dwarf_src *s)
 		elf_file__drop_all(&e->ctx.ef);
 	t1 = thread_cpu();
 	j->t_encode = t1 - t0;
-	err = enc_dedup(&e->ctx, &b->btf);
+	err = enc_dedup(e, &b->btf);
 	j->t_dedup = thread_cpu() - t1;
 	if (err)
 		return enc_batch__err(b, err, "BTF dedup failed: %s", strerror(-err));
@@ -918,7 +935,7 @@ static int drop_funcs(struct encoder *e)
 
 static int acc_dedup(struct encoder *e)
 {
-	int err = enc_dedup(&e->ctx, &e->acc);
+	int err = enc_dedup(e, &e->acc);
 
 	if (err)
 		return err;
@@ -1258,21 +1275,35 @@ static void unmap_base(struct base_map *m)
 		munmap(m->map, m->len);
 }
 
-/*
- * A module's base, pruned to the names it can use (encode_base.c): every
- * string its DWARF holds (a superset of the names its BTF will have, read
- * with lib/dwarf_scan), the section names DATASECs take and the kfunc
- * tags.  The whole base is never loaded.  Not where libdwfl relocates the
- * DWARF (the mapping is not relocated); without pruning, or where it
- * cannot be done, load_base() loads the whole base as before.
- */
-static int prune_base(struct encoder *e)
+/* The strings the encoder makes: DATASECs' section names, the kfunc tags. */
+static const char **name_extras(const struct encoder *e, size_t *n)
 {
-	struct base_map bm = { .ef = { .fd = -1 } };
+	const char **extra = calloc(e->ctx.nsecs + 3, sizeof(*extra));
+	size_t i;
+
+	*n = 0;
+	if (!extra)
+		return NULL;
+	extra[(*n)++] = ".data..percpu";
+	extra[(*n)++] = "bpf_kfunc";
+	extra[(*n)++] = "bpf_fastcall";
+	for (i = 0; i < e->ctx.nsecs; i++)
+		extra[(*n)++] = e->ctx.secs[i].name;
+	return extra;
+}
+
+/*
+ * The names a module's base is pruned to (encode_base.c), before it is
+ * encoded: every string its DWARF holds (a superset of the names its BTF
+ * will have, read with lib/dwarf_scan) and name_extras().  Not where
+ * libdwfl relocates the DWARF (the mapping is not relocated): e->pruned
+ * then stays NULL, and prune_base() loads the whole base.
+ */
+static int dwarf_names(struct encoder *e)
+{
 	struct dwarf_scan_secs dw = { 0 };
 	const char **extra;
-	const void *raw;
-	size_t n = 0, i, size;
+	size_t n;
 	int err;
 
 	if (e->ctx.is_rel && !e->ctx.ef.priv)
@@ -1282,31 +1313,90 @@ static int prune_base(struct encoder *e)
 	dw.str = sec_bytes(e, ".debug_str", &dw.str_len);
 	dw.line_str = sec_bytes(e, ".debug_line_str", &dw.line_str_len);
 	dw.str_offsets = sec_bytes(e, ".debug_str_offsets", &dw.str_offsets_len);
-	extra = calloc(e->ctx.nsecs + 3, sizeof(*extra));
+	extra = name_extras(e, &n);
 	if (!extra)
 		return -ENOMEM;
-	extra[n++] = ".data..percpu";
-	extra[n++] = "bpf_kfunc";
-	extra[n++] = "bpf_fastcall";
-	for (i = 0; i < e->ctx.nsecs; i++)
-		extra[n++] = e->ctx.secs[i].name;
 	err = enc_base__names(&dw, extra, n, &e->pruned);
 	free(extra);
 	/* The strings are read again by the encoder when it needs them. */
 	elf_file__drop_clean(&e->ctx.ef);
-	if (!err)
+	if (err == -ENOMEM)
+		return set_err(e->ctx.opts, err, "cannot prune the base BTF: %s", strerror(-err));
+	return 0;
+}
+
+/*
+ * The same names under pahole 1.32's rules, after the module is encoded
+ * on the stand-in: exactly the strings of its BTF (STRS, LEN bytes) and
+ * name_extras().  No walk of its DWARF for them, and fewer names.
+ */
+static int prune_names(struct encoder *e, const char *strs, uint32_t len)
+{
+	const char **extra;
+	size_t n;
+	int err;
+
+	extra = name_extras(e, &n);
+	if (!extra)
+		return -ENOMEM;
+	err = enc_base__names_strs(strs, len, extra, n, &e->pruned);
+	free(extra);
+	if (err == -ENOMEM)
+		return set_err(e->ctx.opts, err, "cannot prune the base BTF: %s", strerror(-err));
+	return 0;
+}
+
+/*
+ * ctx.base: the base pruned to e->pruned's names, in place of the
+ * stand-in if there is one.  The whole base is never loaded, only mapped;
+ * without names, or where pruning cannot be done, load_base() loads it.
+ */
+static int prune_base(struct encoder *e)
+{
+	struct base_map bm = { .ef = { .fd = -1 } };
+	const void *raw;
+	size_t size;
+	int err = 0;
+
+	if (e->pruned) {
 		err = map_base(e->ctx.opts->base, &bm, &raw, &size);
-	if (!err)
-		err = enc_base__prune(e->pruned, raw, size);
-	unmap_base(&bm);
+		/* With the stand-in, libbpf 1.7 deduplicates: prune by members too. */
+		if (!err)
+			err = enc_base__prune(e->pruned, raw, size, e->standin != NULL);
+		unmap_base(&bm);
+	}
 	if (err) {
 		enc_base__free(e->pruned);
 		e->pruned = NULL;
 	}
 	if (err == -ENOMEM)
 		return set_err(e->ctx.opts, err, "cannot prune the base BTF: %s", strerror(-err));
-	if (!err)
+	if (e->standin) {
+		btf__free(e->standin);	/* what was made on it is gone */
+		e->standin = e->ctx.base = NULL;
+	}
+	if (e->pruned)
 		e->ctx.base = enc_base__btf(e->pruned);
+	return e->pruned ? 0 : load_base(e);
+}
+
+/*
+ * A module under pahole 1.32's rules is encoded on a stand-in base, an
+ * empty BTF: every string its own, every id its own from 1.  Its base is
+ * pruned to its strings before dedup (enc_dedup), where libbpf 1.7 looks
+ * its strings up in that base and moves its ids to follow it.
+ */
+static int make_standin(struct encoder *e)
+{
+	const void *raw;
+	uint32_t size;
+
+	e->standin = btf__new_empty();
+	raw = e->standin ? btf__raw_data(e->standin, &size) : NULL;
+	if (!raw)
+		return set_err(e->ctx.opts, -ENOMEM, "out of memory");
+	e->ctx.base = e->standin;
+	e->ctx.base_strs = ((const struct btf_header *)raw)->str_len;
 	return 0;
 }
 
@@ -1425,6 +1515,7 @@ static int encode(const struct btf_enc_opts *opts, bool prune)
 	struct encoder e = { .ctx = { .opts = opts, .feats = opts->features } };
 	struct btf_enc_times *t = opts->times;
 	double t0 = thread_cpu(), t1;
+	bool late;
 	int err;
 
 	opts->errbuf[0] = '\0';
@@ -1436,16 +1527,20 @@ static int encode(const struct btf_enc_opts *opts, bool prune)
 		if (err)
 			goto out;
 	}
-	/* A module's base is pruned once its DWARF is open, or else loaded first. */
+	/*
+	 * A module's base is pruned once its DWARF is open (under pahole
+	 * 1.32's rules once its BTF is made, enc_dedup), or else loaded first.
+	 */
 	prune = prune && opts->base;
+	late = prune && opts->rules >= BTF_RULES_PAHOLE_1_32;
 	err = prune ? 0 : load_base(&e);
 	if (!err)
 		err = open_input(&e);
-	if (!err && prune)
+	if (!err && late)
+		err = make_standin(&e);
+	else if (!err && prune && !(err = dwarf_names(&e)))
 		err = prune_base(&e);
-	if (!err && prune && !e.pruned)
-		err = load_base(&e);
-	if (!err && e.ctx.base && opts->rules >= BTF_RULES_PAHOLE_1_32)
+	if (!err && e.ctx.base && !late && opts->rules >= BTF_RULES_PAHOLE_1_32)
 		err = open_lb(&e.ctx);
 	if (err)
 		goto out;
@@ -1482,8 +1577,12 @@ static int encode(const struct btf_enc_opts *opts, bool prune)
 		set_err(opts, err, "encoding failed: %s", strerror(-err));
 		goto out;
 	}
-	/* A string the pruned base had dropped came in after dedup. */
-	if (e.pruned && enc_base__check(e.pruned, e.acc)) {
+	/*
+	 * A string the pruned base had dropped came in after dedup; else the
+	 * real base's ids and offsets go back in, in place (nothing has asked
+	 * libbpf for acc's raw bytes yet, so none are cached stale).
+	 */
+	if (e.pruned && (enc_base__check(e.pruned, e.acc) || enc_base__restore(e.pruned, e.acc))) {
 		err = ENC_AGAIN;
 		goto out;
 	}

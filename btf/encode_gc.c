@@ -20,37 +20,15 @@
 #include <bpf/btf.h>
 
 #include "btf/encode_int.h"
+#include "btf/type_bytes.h"
 
 void enc_visit_ids(struct btf_type *t, enc_id_fn fn, void *arg)
 {
-	int i, n = btf_vlen(t);
+	__u32 *id;
+	size_t i;
 
-	switch (btf_kind(t)) {
-	case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE:
-	case BTF_KIND_CONST: case BTF_KIND_RESTRICT: case BTF_KIND_FUNC:
-	case BTF_KIND_VAR: case BTF_KIND_TYPE_TAG: case BTF_KIND_DECL_TAG:
-		fn(&t->type, arg);
-		break;
-	case BTF_KIND_ARRAY:
-		fn(&btf_array(t)->type, arg);
-		fn(&btf_array(t)->index_type, arg);
-		break;
-	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
-		for (i = 0; i < n; i++)
-			fn(&btf_members(t)[i].type, arg);
-		break;
-	case BTF_KIND_FUNC_PROTO:
-		fn(&t->type, arg);
-		for (i = 0; i < n; i++)
-			fn(&btf_params(t)[i].type, arg);
-		break;
-	case BTF_KIND_DATASEC:
-		for (i = 0; i < n; i++)
-			fn(&btf_var_secinfos(t)[i].type, arg);
-		break;
-	default:
-		break;
-	}
+	for (i = 0; (id = btf_type_id(t, i)); i++)
+		fn(id, arg);
 }
 
 static void mark(uint32_t *id, void *arg)

@@ -98,7 +98,8 @@ struct enc_ctx {
 	struct btf *base;		/* split BTF base, or NULL */
 	struct dedup_lb *lb;		/* split BTF under pahole 1.32's rules:
 					 * libbpf 1.7's dedup on base (enc_dedup) */
-	uint32_t base_strs;		/* with lb: the base's bytes of strings */
+	uint32_t base_strs;		/* with lb or the stand-in (encode.c): the
+					 * base's bytes of strings */
 	int lang_excl[16];
 	int nlang_excl;
 };
@@ -199,22 +200,32 @@ int enc_gc(struct btf **pbtf, const struct btf *base, const uint8_t *drop, bool 
 
 /*
  * A module's base pruned to the strings of its DWARF (DW) and EXTRA
- * (strings the encoder makes): the same type ids and string offsets, far
- * less for libbpf to index (encode_base.c).  In two steps: the module's
- * names read (its DWARF then read no more for this), then the base (RAW,
- * SIZE bytes of BTF) pruned to them, to be freed with enc_base__free()
- * either way.  0, -ENOTSUP when RAW or the DWARF cannot be read for it,
- * or -errno.
+ * (strings the encoder makes): only the types and strings the module can
+ * meet, under ids and offsets of their own (encode_base.c).  In two
+ * steps: the module's names read (its DWARF then read no more for this),
+ * then the base (RAW, SIZE bytes of BTF) pruned to them, to be freed with
+ * enc_base__free() either way.  0, -ENOTSUP when RAW or the DWARF cannot
+ * be read for it, or -errno.
  */
 struct enc_base;
 struct dwarf_scan_secs;
 int enc_base__names(const struct dwarf_scan_secs *dw, const char *const *extra, size_t nextra,
 		    struct enc_base **out);
-int enc_base__prune(struct enc_base *eb, const void *raw, size_t size);
+/* The same names from a string section (STRS, LEN bytes: a split BTF's). */
+int enc_base__names_strs(const char *strs, uint32_t len, const char *const *extra,
+			 size_t nextra, struct enc_base **out);
+/* BY_MEMBERS: prune anonymous types by their members' names too (libbpf 1.7 only). */
+int enc_base__prune(struct enc_base *eb, const void *raw, size_t size, bool by_members);
 struct btf *enc_base__btf(const struct enc_base *eb);
 /* 0, or -EAGAIN when SPLIT uses a string the pruning did not know (and the
  * base may have had). */
 int enc_base__check(const struct enc_base *eb, const struct btf *split);
+/*
+ * SPLIT's types (split BTF on the pruned base) rewritten in place to the
+ * real base's ids and string offsets, its last step before it is written:
+ * 0, or -EAGAIN when one refers to what the pruning left out.
+ */
+int enc_base__restore(const struct enc_base *eb, struct btf *split);
 void enc_base__free(struct enc_base *eb);
 
 /* Call FN on every type id T refers to (encode_gc.c). */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * One BTF type record, read without a struct btf: its bytes (the record
- * and what follows it) and its string offsets.  Header-only: the
+ * and what follows it), its string offsets and the type ids it refers to.  Header-only: the
  * encoder's two libbpfs (btf/dedup_lb.c) both use it.
  */
 #ifndef FRUGAL_BTF_TYPE_BYTES_H
@@ -45,6 +45,27 @@ static inline __u32 *btf_type_str(struct btf_type *t, size_t i)
 	case BTF_KIND_ENUM64:		return &btf_enum64(t)[i].name_off;
 	case BTF_KIND_FUNC_PROTO:	return &btf_params(t)[i].name_off;
 	default:			return NULL;
+	}
+}
+
+/* The I-th type id T refers to; NULL past the last. */
+static inline __u32 *btf_type_id(struct btf_type *t, size_t i)
+{
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST: case BTF_KIND_RESTRICT: case BTF_KIND_FUNC:
+	case BTF_KIND_VAR: case BTF_KIND_TYPE_TAG: case BTF_KIND_DECL_TAG:
+		return i ? NULL : &t->type;
+	case BTF_KIND_ARRAY:
+		return i > 1 ? NULL : i ? &btf_array(t)->index_type : &btf_array(t)->type;
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		return i < btf_vlen(t) ? &btf_members(t)[i].type : NULL;
+	case BTF_KIND_FUNC_PROTO:
+		return !i ? &t->type : i - 1 < btf_vlen(t) ? &btf_params(t)[i - 1].type : NULL;
+	case BTF_KIND_DATASEC:
+		return i < btf_vlen(t) ? &btf_var_secinfos(t)[i].type : NULL;
+	default:
+		return NULL;
 	}
 }
 

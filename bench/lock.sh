@@ -113,7 +113,7 @@ tool_argv() {
 	frugal/owner)	 ARGV=("$FRUGAL" lock -a -o) ;;
 	frugal/addr)	 ARGV=("$FRUGAL" lock -a -l) ;;
 	frugalnoobj/addr) ARGV=("$FRUGAL" lock -a -l --no-objects) ;;
-	perf/addr)	 ARGV=("$PERF" lock contention -b -a -l) ;;
+	perf612/addr)	 ARGV=("$PERF612" lock contention -b -a -l) ;;
 	perf612/owner)	 ARGV=("$PERF612" lock contention -b -a -o) ;;
 	bpftrace/caller) ARGV=(bpftrace "$BT_CALLER") ;;
 	bpftrace/pressure) ARGV=(env BPFTRACE_MAP_KEYS_MAX="$MAP_ENTRIES" bpftrace "$BT_THREADS") ;;
@@ -497,11 +497,15 @@ owner_tools="frugal"
 # shellcheck disable=SC2086
 mode_cost owner "owner mode" $owner_tools
 
-# ---- 6. -l: frugal naming what holds each lock, without, and perf -l ---------------
+# ---- 6. -l: frugal naming what holds each lock, without, and perf 6.12 -l ----------
 # Objects are described once per row, at its first contention: the cost
-# per event must stay that of -l without them (--no-objects).
+# per event must stay that of -l without them (--no-objects).  perf 6.1
+# has no -l.
 
-mode_cost addr "lock mode (-l)" frugal frugalnoobj perf
+addr_tools="frugal frugalnoobj"
+[ -n "$PERF612" ] && addr_tools="$addr_tools perf612"
+# shellcheck disable=SC2086
+mode_cost addr "lock mode (-l)" $addr_tools
 
 # ---- the table ---------------------------------------------------------------
 
@@ -619,9 +623,9 @@ for k in begin end; do
 	row "  ns per $k" "$(cell frugal.owner.$k)" "$(cell perf612.owner.$k)" "" "" ""
 done
 echo
-printf '%-38s %10s %10s %10s %8s\n' "lock mode (-l), messaging" frugal no-objects perf-6.1 frugal/no-obj
+printf '%-38s %10s %10s %10s %8s\n' "lock mode (-l), messaging" frugal no-objects perf-6.12 frugal/no-obj
 for k in begin end; do
-	row "  ns per $k" "$(cell frugal.addr.$k)" "$(cell frugalnoobj.addr.$k)" "$(cell perf.addr.$k)" "" ""
+	row "  ns per $k" "$(cell frugal.addr.$k)" "$(cell frugalnoobj.addr.$k)" "$(cell perf612.addr.$k)" "" ""
 done
 if [ -n "${R[perf.p.badrate]:-}" ]; then
 	echo "perf printed a bad rate of $(cell perf.p.badrate) under map pressure (stacks it could not save)"

@@ -543,6 +543,20 @@ static int add_extra(struct enc_base *eb, const char *const *extra, size_t nextr
 	return err;
 }
 
+/* The names' set of EB, gathered with ERR, with EXTRA's names added: *OUT
+ * on success, EB freed on failure. */
+static int names_done(struct enc_base *eb, int err, const char *const *extra, size_t nextra,
+		      struct enc_base **out)
+{
+	if (!err)
+		err = add_extra(eb, extra, nextra);
+	if (err)
+		enc_base__free(eb);
+	else
+		*out = eb;
+	return err;
+}
+
 /* The raw base's parts, checked.  -ENOTSUP for what pruning does not read. */
 static int raw_parts(const void *raw, size_t size, const struct btf_header **hdr,
 		     const char **types, const char **strs)
@@ -571,13 +585,7 @@ int enc_base__names(const struct dwarf_scan_secs *dw, const char *const *extra, 
 	if (!eb)
 		return -ENOMEM;
 	err = dwarf_scan__walk(dw, add_str, &eb->names, NULL);
-	if (!err)
-		err = add_extra(eb, extra, nextra);
-	if (err)
-		enc_base__free(eb);
-	else
-		*out = eb;
-	return err;
+	return names_done(eb, err, extra, nextra, out);
 }
 
 int enc_base__names_strs(const char *strs, uint32_t len, const char *const *extra,
@@ -594,13 +602,7 @@ int enc_base__names_strs(const char *strs, uint32_t len, const char *const *extr
 		err = -EINVAL;		/* the last string is not terminated */
 	for (; !err && off < len; off += (uint32_t)strlen(strs + off) + 1)
 		err = hset_add(&eb->names, strs + off);
-	if (!err)
-		err = add_extra(eb, extra, nextra);
-	if (err)
-		enc_base__free(eb);
-	else
-		*out = eb;
-	return err;
+	return names_done(eb, err, extra, nextra, out);
 }
 
 /* For each word of NEED (LEN bits), the bits set in the words before it. */

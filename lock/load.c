@@ -256,11 +256,6 @@ static void set_tail(struct lock_collect *c, const struct lock_collect_cfg *cfg,
 		if (kinds < 0)
 			cli_log("lock: -l: no objects described: cannot read the kernel's BTF (%s)\n",
 				strerror(-kinds));
-		else
-			cli_log("lock: -l: what holds each lock: %d kinds of object described "
-				"(files, inodes, mm_structs, tasks, sockets, run queues, zones, pipes, "
-				"super blocks)\n",
-				kinds);
 		ro->obj_describe = kinds > 0;
 	}
 	c->tail_size = tail_size_of(cfg, slab_names || kinds > 0, btf);

@@ -240,6 +240,36 @@ static void set_facts(struct lock_obj_facts *f)
 	};
 }
 
+/* Append to BUF at *AT (a bounded, always terminated printf). */
+__attribute__((format(printf, 4, 5)))
+static void put(char *buf, size_t size, size_t *at, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*at >= size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *at, size - *at, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*at = *at + (size_t)n < size ? *at + (size_t)n : size - 1;
+}
+
+/* -v: the kinds described, in one line. */
+static void log_kinds(const bool *ok, int n)
+{
+	char list[256];
+	size_t at = 0;
+	int k;
+
+	list[0] = '\0';
+	for (k = LOCK_OBJ_NONE + 1; k < LOCK_OBJ_NR; k++)
+		if (ok[k])
+			put(list, sizeof(list), &at, "%s%s", at ? ", " : "", kind_types[k]);
+	cli_log("lock: -l: what holds each lock: %d kinds of object described (%s)\n", n, list);
+}
+
 int lock_obj__setup(const char *btf_path, struct lock_obj_probe probes[LOCK_OBJ_PROBES],
 		    struct lock_obj_facts *facts)
 {
@@ -277,6 +307,7 @@ int lock_obj__setup(const char *btf_path, struct lock_obj_probe probes[LOCK_OBJ_
 		}
 	}
 	set_facts(facts);
+	log_kinds(ok, n);
 	if (ok[LOCK_OBJ_MM] && !facts->has_mm_owner)
 		cli_log("lock: -l: an mm_struct's process is named only for its own waits "
 			"(the kernel's BTF has no mm_struct.owner: no CONFIG_MEMCG)\n");
@@ -318,21 +349,6 @@ static const char *str(const char *s, size_t n, char *buf)
 	return buf;
 }
 
-/* Append to BUF at *AT (a bounded, always terminated printf). */
-__attribute__((format(printf, 4, 5)))
-static void put(char *buf, size_t size, size_t *at, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (*at >= size)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *at, size - *at, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		*at = *at + (size_t)n < size ? *at + (size_t)n : size - 1;
-}
 
 /* A dentry path, root first: "/a/b", ".../b" when cut; "" if none. */
 static void put_path(char *buf, size_t size, size_t *at, const struct lock_obj *o)

@@ -19,7 +19,7 @@
 #include "lock/kbtf.h"
 
 #define KBTF_BUF	65536
-#define KBTF_NAMES	96	/* -l's object facts ask about 75 */
+#define KBTF_NAMES	128	/* -l's object facts ask about 100 */
 #define KBTF_NEST	4	/* levels of anonymous members followed */
 
 struct kbtf {

@@ -1038,7 +1038,7 @@ static __always_inline __u32 lock_class(__u64 lock, __u32 flags)
  * `perf stat -e lock:contention_end` beside us made every end miss its
  * begin).  A wait nested in another on the same stack runs in an interrupt
  * or exception, whose saved registers alone (168 bytes) put it deeper than
- * that.
+ * that, but for one: an rwlock's queue lock, one call deeper (PRUNE()).
  */
 #define FRAME_SLACK	128
 
@@ -1063,12 +1063,30 @@ static __always_inline bool slot_over(__u64 s, const struct where *w)
 	return s <= w->sp + FRAME_SLACK;
 }
 
-/* Drop the slots on top of a stack that are over, seen from W. */
-#define PRUNE(st, depth_max, w) ({						\
+/*
+ * One wait nests in another without an interrupt, one call deeper: an
+ * rwlock's (qrwlock's) slow path begins its wait, then takes the rwlock's
+ * own queue spinlock (wait_lock, 4 bytes in, after the count) inline,
+ * whose wait begins too, well within FRAME_SLACK.  Is the wait of S such
+ * an rwlock's, and LOCK its wait_lock?
+ */
+#define QRWLOCK_WAIT_LOCK	4
+
+static __always_inline bool rwlock_queue_of(const struct lock_slot *s, __u64 lock)
+{
+	return (s->flags & LCB_F_SPIN) && (s->flags & (LCB_F_READ | LCB_F_WRITE)) &&
+	       lock == s->lock + QRWLOCK_WAIT_LOCK;
+}
+
+/* Drop the slots on top of a stack that are over, seen from W, a begin
+ * of LOCK (0: none nests without an interrupt on this stack). */
+#define PRUNE(st, depth_max, w, lock) ({					\
 	__u32 __d = (st)->depth;						\
 	for (int __i = 0; __i < (depth_max); __i++) {				\
-		if (__d == 0 || __d > (depth_max) ||				\
-		    !slot_over((st)->s[(__d - 1) & ((depth_max) - 1)].sp, (w)))	\
+		if (__d == 0 || __d > (depth_max))				\
+			break;							\
+		if (!slot_over((st)->s[(__d - 1) & ((depth_max) - 1)].sp, (w)) ||	\
+		    ((lock) && rwlock_queue_of(&(st)->s[(__d - 1) & ((depth_max) - 1)], (lock)))) \
 			break;							\
 		__d--;								\
 		count(LC_STALE);						\
@@ -1796,7 +1814,7 @@ static __always_inline void on_begin(void *ctx, struct lock_cpu_state *cs, __u64
 	w.sp = sp;
 	if (is_spinning(flags)) {
 		w.stk = off_task_stack ? read_ptr(bpf_get_current_task(), off_task_stack) : 0;
-		PRUNE(cs, LOCK_CPU_DEPTH, &w);
+		PRUNE(cs, LOCK_CPU_DEPTH, &w, lock);
 	} else {
 		__u32 d;
 
@@ -1815,7 +1833,7 @@ static __always_inline void on_begin(void *ctx, struct lock_cpu_state *cs, __u64
 		}
 		/* Sleeping waits happen on the task's stack only. */
 		w.stk = w.sp & ~(__u64)(LOCK_THREAD_SIZE - 1);
-		PRUNE(ts, LOCK_TASK_DEPTH, &w);
+		PRUNE(ts, LOCK_TASK_DEPTH, &w, 0);
 	}
 	s.sp = w.sp;
 	if (!accepted(lock, flags))

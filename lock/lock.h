@@ -120,6 +120,8 @@ enum lock_obj_kind {
 	LOCK_OBJ_ZONE,		/* struct zone: its name and node */
 	LOCK_OBJ_PIPE,		/* struct pipe_inode_info: its inode, the waiter, the holder */
 	LOCK_OBJ_SB,		/* struct super_block: filesystem type and device */
+	LOCK_OBJ_CGROUP,	/* struct cgroup: its path */
+	LOCK_OBJ_MEMCG_NODE,	/* struct mem_cgroup_per_node: its cgroup's path, its node */
 	LOCK_OBJ_NR,
 };
 
@@ -163,6 +165,8 @@ struct lock_obj_facts {
 	__u32 zone_pgdat, zone_name, zone_size, pgdat_zones, pgdat_nzones, pgdat_node_id;
 	__u32 task_files, files_fdt, fdt_fd, fdt_max_fds, file_private, file_mode, inode_pipe;
 	__u32 pipe_mutex, mutex_owner, sb_root, dentry_sb;
+	__u32 cgroup_self, cgroup_kn, css_cgroup, kn_name, kn_parent, kn_priv;
+	__u32 mz_memcg, mz_lruvec_pgdat, memcg_css, memcg_nodeinfo;
 	__u8 has_mm_owner, has_sock_v6, pad[2];
 };
 
@@ -177,19 +181,21 @@ struct lock_obj {
 	__u8 probe;		/* the index of the probe that matched */
 	__u8 parts;		/* components in part[], leaf first */
 	__u8 flags;		/* LOCK_OBJ_F_* */
-	__u32 id;		/* MM, TASK, PIPE (the waiter's): pid (tgid); RQ: CPU; ZONE: node;
-				 * SOCK: family */
+	__u32 id;		/* MM, TASK, PIPE (the waiter's): pid (tgid); RQ: CPU; ZONE,
+				 * MEMCG_NODE: node; SOCK: family */
 	__u64 num;		/* FILE, INODE: inode number; SOCK: protocol << 16 | type */
 	__u32 addr[8];		/* SOCK: local, then remote (network order; IPv4: word 0);
 				 * PIPE: addr[0] the holder's tgid (0: none), addr[1] the
 				 * waiter's end (1 read, 2 write) */
 	__u16 port[2];		/* SOCK: local (host order), remote (network order) */
-	__u32 pad;
+	__u8 cut;		/* bit N: part[N] was cut to fit */
+	__u8 pad[3];
 	char name[LOCK_COMM_LEN];	/* MM, TASK, PIPE (the waiter's): comm; ZONE: its name;
 					 * FILE, INODE, SB: fs type */
 	char dev[32];			/* FILE, INODE, SB: the super block's s_id; PIPE: the
 					 * holder's comm */
-	char part[LOCK_OBJ_PARTS][LOCK_OBJ_PART];
+	char part[LOCK_OBJ_PARTS][LOCK_OBJ_PART];	/* FILE, INODE: a path; CGROUP,
+							 * MEMCG_NODE: the cgroup's */
 };
 
 /* -l: the lock's slab cache and where in its object the lock lies. */

@@ -12,7 +12,8 @@
  * inode is its dentry's inode; an inode's mapping is its own i_data; a
  * socket's struct socket points back at it; a run queue's CFS queue points
  * back at it; a zone lies inside its node's zone array; a thread group's
- * leader leads itself).  Every read is a probe read, which fails softly on
+ * leader leads itself; a cgroup's own state and directory point back at it; a memory
+ * cgroup's node info is the one its memory cgroup lists for its node).  Every read is a probe read, which fails softly on
  * memory that is not there.
  */
 #ifndef FRUGAL_LOCK_OBJDESC_BPF_H
@@ -109,6 +110,25 @@ static __always_inline bool is_zone(__u64 o)
 	       (o - z) % OF(zone_size) == 0;
 }
 
+/* Is O a struct cgroup?  Its own state's (self) cgroup is it, and so is
+ * its directory's (kernfs node's) private data. */
+static __always_inline bool is_cgroup(__u64 o)
+{
+	return read_ptr(o, OF(cgroup_self) + OF(css_cgroup)) == o &&
+	       read_ptr(read_ptr(o, OF(cgroup_kn)), OF(kn_priv)) == o;
+}
+
+/* Is O a struct mem_cgroup_per_node?  Its memory cgroup's nodeinfo[] has
+ * it at its LRU's node. */
+#define OBJ_MAX_NODES	1024
+static __always_inline bool is_memcg_node(__u64 o)
+{
+	__u64 m = read_ptr(o, OF(mz_memcg));
+	__u32 nid = read_u32(read_ptr(o, OF(mz_lruvec_pgdat)), OF(pgdat_node_id));
+
+	return m && nid < OBJ_MAX_NODES && read_ptr(m, OF(memcg_nodeinfo) + nid * 8) == o;
+}
+
 /*
  * Is O a pipe the waiter has open?  Among its first descriptors, a file
  * whose private_data is O and whose inode's i_pipe is O.  That file, for
@@ -163,23 +183,34 @@ __attribute__((noinline)) int lock_obj_is(__u32 kind, __u64 o)
 	case LOCK_OBJ_ZONE:	return is_zone(o);
 	case LOCK_OBJ_PIPE:	return lock_obj_pipe_file(o) != 0;
 	case LOCK_OBJ_SB:	return is_sb(o);
+	case LOCK_OBJ_CGROUP:	return is_cgroup(o);
+	case LOCK_OBJ_MEMCG_NODE: return is_memcg_node(o);
 	}
 	return false;
 }
 
-/* A dentry's name into the next component of O; false when O is full. */
-static __always_inline bool put_part(struct lock_obj *o, __u64 dentry)
+/* NAME into the next component of O (cut if longer than fits, and
+ * marked); false when O is full. */
+static __always_inline bool put_part(struct lock_obj *o, __u64 name)
 {
 	__u32 n = o->parts;
+	char c = 0;
 
 	if (n >= LOCK_OBJ_PARTS) {
 		o->flags |= LOCK_OBJ_F_MORE;
 		return false;
 	}
-	bpf_probe_read_kernel_str(o->part[n & (LOCK_OBJ_PARTS - 1)], LOCK_OBJ_PART,
-				  (void *)read_ptr(dentry, OF(dentry_name) + OF(qstr_name)));
+	if (bpf_probe_read_kernel_str(o->part[n & (LOCK_OBJ_PARTS - 1)], LOCK_OBJ_PART,
+				      (void *)name) == LOCK_OBJ_PART &&
+	    !bpf_probe_read_kernel(&c, 1, (void *)(name + LOCK_OBJ_PART - 1)) && c)
+		o->cut |= 1 << (n & (LOCK_OBJ_PARTS - 1));
 	o->parts = n + 1;
 	return true;
+}
+
+static __always_inline __u64 dentry_name(__u64 dentry)
+{
+	return read_ptr(dentry, OF(dentry_name) + OF(qstr_name));
 }
 
 /*
@@ -216,12 +247,12 @@ static long path_step(__u32 i, struct path_walk *w)
 	up = read_ptr(w->dentry, OF(dentry_parent));
 	if (!up || up == w->dentry) {
 		/* a dentry of no tree (a pipe's, a memfd's): its own name */
-		if (!o->parts && put_part(o, w->dentry))
+		if (!o->parts && put_part(o, dentry_name(w->dentry)))
 			o->flags |= LOCK_OBJ_F_PSEUDO;
 		o->flags |= LOCK_OBJ_F_ROOT;
 		return 1;
 	}
-	if (!put_part(o, w->dentry))
+	if (!put_part(o, dentry_name(w->dentry)))
 		return 1;
 	w->dentry = up;
 	return 0;
@@ -233,6 +264,40 @@ static __always_inline void put_path(struct lock_obj *o, __u64 dentry, __u64 mnt
 			       .m = mnt ? mnt - OF(mount_mnt) : 0 };
 
 	bpf_loop(2 * LOCK_OBJ_PARTS + 2, path_step, &w, 0);
+}
+
+/*
+ * A cgroup's path in its hierarchy, leaf first: its kernfs node's name and
+ * its parents' up to the hierarchy's root (no name of its own).
+ */
+struct kn_walk {
+	struct lock_obj *o;
+	__u64 kn;
+};
+
+/* bpf_loop body: one step of put_cgroup(); 1 when the walk ends. */
+static long kn_step(__u32 i, struct kn_walk *w)
+{
+	__u64 up = read_ptr(w->kn, OF(kn_parent));
+
+	(void)i;
+	if (!w->kn)
+		return 1;
+	if (!up) {
+		w->o->flags |= LOCK_OBJ_F_ROOT;
+		return 1;
+	}
+	if (!put_part(w->o, read_ptr(w->kn, OF(kn_name))))
+		return 1;
+	w->kn = up;
+	return 0;
+}
+
+static __always_inline void put_cgroup(struct lock_obj *o, __u64 cgroup)
+{
+	struct kn_walk w = { .o = o, .kn = read_ptr(cgroup, OF(cgroup_kn)) };
+
+	bpf_loop(LOCK_OBJ_PARTS + 1, kn_step, &w, 0);
 }
 
 /* A super block's filesystem type and device name. */
@@ -337,6 +402,13 @@ static __always_inline void put_object(struct lock_obj *o, __u32 kind, __u64 obj
 		break;
 	case LOCK_OBJ_SB:
 		put_sb(o, obj);
+		break;
+	case LOCK_OBJ_CGROUP:
+		put_cgroup(o, obj);
+		break;
+	case LOCK_OBJ_MEMCG_NODE:
+		o->id = read_u32(read_ptr(obj, OF(mz_lruvec_pgdat)), OF(pgdat_node_id));
+		put_cgroup(o, read_ptr(read_ptr(obj, OF(mz_memcg)), OF(memcg_css) + OF(css_cgroup)));
 		break;
 	}
 }

@@ -35,6 +35,9 @@ enum {
 	Q_TASK_FILES, Q_FILES_FDT, Q_FDT_FD, Q_FDT_MAX_FDS, Q_FILE_PRIVATE, Q_FILE_MODE,
 	Q_INODE_PIPE, Q_PIPE_MUTEX, Q_MUTEX_OWNER, Q_PIPE_RD_WAIT, Q_PIPE_WR_WAIT, Q_WQ_LOCK,
 	Q_SB_UMOUNT, Q_SB_INODE_LIST_LOCK, Q_SB_ROOT, Q_DENTRY_SB,
+	Q_CGROUP_PIDLIST_MUTEX, Q_CGROUP_SELF, Q_CGROUP_KN, Q_CSS_CGROUP, Q_KN_NAME,
+	Q_KN_PARENT, Q_KN_PARENT_615, Q_KN_PRIV, Q_DENTRY_ALIAS, Q_SOCK_SLOCK, Q_MZ_MEMCG, Q_MZ_LRUVEC, Q_LRUVEC_LOCK, Q_LRUVEC_PGDAT,
+	Q_MEMCG_CSS, Q_MEMCG_NODEINFO,
 	Q_NR
 };
 
@@ -89,6 +92,21 @@ static const struct kbtf_query queries[Q_NR] = {
 	[Q_SB_UMOUNT] = M("super_block", "s_umount"),
 	[Q_SB_INODE_LIST_LOCK] = M("super_block", "s_inode_list_lock"),
 	[Q_SB_ROOT] = M("super_block", "s_root"),	[Q_DENTRY_SB] = M("dentry", "d_sb"),
+	[Q_CGROUP_PIDLIST_MUTEX] = M("cgroup", "pidlist_mutex"),
+	[Q_CGROUP_SELF] = M("cgroup", "self"),		[Q_CGROUP_KN] = M("cgroup", "kn"),
+	[Q_CSS_CGROUP] = M("cgroup_subsys_state", "cgroup"),
+	[Q_KN_NAME] = M("kernfs_node", "name"),		[Q_KN_PARENT] = M("kernfs_node", "parent"),
+	/* 6.15 renamed it (it is RCU-protected since) */
+	[Q_KN_PARENT_615] = M("kernfs_node", "__parent"),
+	[Q_KN_PRIV] = M("kernfs_node", "priv"),
+	/* 7.x: d_alias in an anonymous union, no longer the union d_u */
+	[Q_DENTRY_ALIAS] = M("dentry", "d_alias"),
+	/* 7.x: socket_lock_t's slock after its owned flag, in a struct of both */
+	[Q_SOCK_SLOCK] = M("slock_owned", "slock"),
+	[Q_MZ_MEMCG] = M("mem_cgroup_per_node", "memcg"),
+	[Q_MZ_LRUVEC] = M("mem_cgroup_per_node", "lruvec"),
+	[Q_LRUVEC_LOCK] = M("lruvec", "lru_lock"),	[Q_LRUVEC_PGDAT] = M("lruvec", "pgdat"),
+	[Q_MEMCG_CSS] = M("mem_cgroup", "css"),		[Q_MEMCG_NODEINFO] = M("mem_cgroup", "nodeinfo"),
 };
 #undef M
 
@@ -112,7 +130,7 @@ static const struct probe_def {
 	{ LOCK_OBJ_MM, LOCK_CLASS_RWSEM, "mmap_lock", { Q_MM_MMAP_LOCK, -1 } },
 	{ LOCK_OBJ_TASK, LOCK_CLASS_SPIN, "pi_lock", { Q_TASK_PI_LOCK, -1 } },
 	{ LOCK_OBJ_TASK, LOCK_CLASS_SPIN, "alloc_lock", { Q_TASK_ALLOC_LOCK, -1 } },
-	{ LOCK_OBJ_SOCK, LOCK_CLASS_SPIN, "sk_lock.slock", { Q_SOCK_LOCK, -1 } },
+	{ LOCK_OBJ_SOCK, LOCK_CLASS_SPIN, "sk_lock.slock", { Q_SOCK_LOCK, Q_SOCK_SLOCK } },
 	{ LOCK_OBJ_RQ, LOCK_CLASS_SPIN, "__lock", { Q_RQ_LOCK, -1 } },
 	{ LOCK_OBJ_ZONE, LOCK_CLASS_SPIN, "lock", { Q_ZONE_LOCK, -1 } },
 	{ LOCK_OBJ_PIPE, LOCK_CLASS_MUTEX, "mutex", { Q_PIPE_MUTEX, -1 } },
@@ -120,6 +138,8 @@ static const struct probe_def {
 	{ LOCK_OBJ_PIPE, LOCK_CLASS_SPIN, "wr_wait.lock", { Q_PIPE_WR_WAIT, Q_WQ_LOCK } },
 	{ LOCK_OBJ_SB, LOCK_CLASS_RWSEM, "s_umount", { Q_SB_UMOUNT, -1 } },
 	{ LOCK_OBJ_SB, LOCK_CLASS_SPIN, "s_inode_list_lock", { Q_SB_INODE_LIST_LOCK, -1 } },
+	{ LOCK_OBJ_CGROUP, LOCK_CLASS_MUTEX, "pidlist_mutex", { Q_CGROUP_PIDLIST_MUTEX, -1 } },
+	{ LOCK_OBJ_MEMCG_NODE, LOCK_CLASS_SPIN, "lruvec.lru_lock", { Q_MZ_LRUVEC, Q_LRUVEC_LOCK } },
 	/* the spinlocks inside the sleeping locks above */
 	{ LOCK_OBJ_FILE, LOCK_CLASS_SPIN, "f_pos_lock.wait_lock", { Q_FILE_POS_LOCK, Q_MUTEX_WAIT_LOCK } },
 	{ LOCK_OBJ_INODE, LOCK_CLASS_SPIN, "i_rwsem.wait_lock", { Q_INODE_RWSEM, Q_RWSEM_WAIT_LOCK } },
@@ -132,6 +152,7 @@ static const char *const kind_types[LOCK_OBJ_NR] = {
 	[LOCK_OBJ_FILE] = "file", [LOCK_OBJ_INODE] = "inode", [LOCK_OBJ_MM] = "mm_struct",
 	[LOCK_OBJ_TASK] = "task_struct", [LOCK_OBJ_SOCK] = "sock", [LOCK_OBJ_RQ] = "rq",
 	[LOCK_OBJ_ZONE] = "zone", [LOCK_OBJ_PIPE] = "pipe_inode_info", [LOCK_OBJ_SB] = "super_block",
+	[LOCK_OBJ_CGROUP] = "cgroup", [LOCK_OBJ_MEMCG_NODE] = "mem_cgroup_per_node",
 };
 
 /* Each kind's facts (and the lines -v prints for a kind left out). */
@@ -161,6 +182,11 @@ static const struct {
 		Q_TASK_COMM, -1 } },
 	[LOCK_OBJ_SB] = { "super blocks (filesystem, device)", { Q_SB_ROOT, Q_DENTRY_SB, Q_SB_ID,
 		Q_SB_TYPE, Q_FSTYPE_NAME, -1 } },
+	[LOCK_OBJ_CGROUP] = { "cgroups (path)", { Q_CGROUP_SELF, Q_CGROUP_KN, Q_CSS_CGROUP,
+		Q_KN_NAME, Q_KN_PARENT, Q_KN_PRIV, -1 } },
+	[LOCK_OBJ_MEMCG_NODE] = { "memory cgroups' LRU lists (path, node)", { Q_MZ_MEMCG,
+		Q_LRUVEC_PGDAT, Q_PGDAT_NODE_ID, Q_MEMCG_CSS, Q_MEMCG_NODEINFO, Q_CSS_CGROUP,
+		Q_CGROUP_KN, Q_KN_NAME, Q_KN_PARENT, -1 } },
 };
 
 /* The answers, kept for the report (the probe offsets). */
@@ -205,7 +231,7 @@ static void set_facts(struct lock_obj_facts *f)
 		.path_dentry = off(Q_PATH_DENTRY), .path_mnt = off(Q_PATH_MNT),
 		.dentry_name = off(Q_DENTRY_NAME), .qstr_name = off(Q_QSTR_NAME),
 		.dentry_parent = off(Q_DENTRY_PARENT), .dentry_inode = off(Q_DENTRY_INODE),
-		/* d_alias is a member of the union d_u: at its start */
+		/* d_alias is a member of the union d_u: at its start (7.x: its own) */
 		.dentry_alias = off(Q_DENTRY_U),
 		.mount_mnt = off(Q_MOUNT_MNT), .mount_parent = off(Q_MOUNT_PARENT),
 		.mount_mountpoint = off(Q_MOUNT_MOUNTPOINT), .vfsmount_root = off(Q_VFSMOUNT_ROOT),
@@ -235,6 +261,11 @@ static void set_facts(struct lock_obj_facts *f)
 		.inode_pipe = off(Q_INODE_PIPE), .pipe_mutex = off(Q_PIPE_MUTEX),
 		.mutex_owner = off(Q_MUTEX_OWNER), .sb_root = off(Q_SB_ROOT),
 		.dentry_sb = off(Q_DENTRY_SB),
+		.cgroup_self = off(Q_CGROUP_SELF), .cgroup_kn = off(Q_CGROUP_KN),
+		.css_cgroup = off(Q_CSS_CGROUP), .kn_name = off(Q_KN_NAME),
+		.kn_parent = off(Q_KN_PARENT), .kn_priv = off(Q_KN_PRIV), .mz_memcg = off(Q_MZ_MEMCG),
+		.mz_lruvec_pgdat = off(Q_MZ_LRUVEC) + off(Q_LRUVEC_PGDAT),
+		.memcg_css = off(Q_MEMCG_CSS), .memcg_nodeinfo = off(Q_MEMCG_NODEINFO),
 		.has_mm_owner = have(Q_MM_OWNER),
 		.has_sock_v6 = have(Q_SKC_V6_SADDR) && have(Q_SKC_V6_DADDR),
 	};
@@ -282,6 +313,13 @@ int lock_obj__setup(const char *btf_path, struct lock_obj_probe probes[LOCK_OBJ_
 		err = kbtf__resolve(btf_path, q, Q_NR);
 		if (err)
 			return err;
+		if (!have(Q_KN_PARENT))
+			q[Q_KN_PARENT] = q[Q_KN_PARENT_615];
+		if (!have(Q_DENTRY_U))
+			q[Q_DENTRY_U] = q[Q_DENTRY_ALIAS];
+		/* before: socket_lock_t's first member */
+		if (!have(Q_SOCK_SLOCK))
+			q[Q_SOCK_SLOCK].offset = 0;
 		q_done = true;
 	}
 	for (k = LOCK_OBJ_NONE + 1; k < LOCK_OBJ_NR; k++) {
@@ -350,7 +388,8 @@ static const char *str(const char *s, size_t n, char *buf)
 }
 
 
-/* A dentry path, root first: "/a/b", ".../b" when cut; "" if none. */
+/* A path, root first: "/a/b", ".../b" when its first components were
+ * left out, "/a.../b" when a name was cut; "" if none. */
 static void put_path(char *buf, size_t size, size_t *at, const struct lock_obj *o)
 {
 	char part[LOCK_OBJ_PART + 1];
@@ -361,7 +400,17 @@ static void put_path(char *buf, size_t size, size_t *at, const struct lock_obj *
 	if (!(o->flags & LOCK_OBJ_F_ROOT))
 		put(buf, size, at, "...");
 	for (i = o->parts - 1; i >= 0; i--)
-		put(buf, size, at, "/%s", str(o->part[i], LOCK_OBJ_PART, part));
+		put(buf, size, at, "/%s%s", str(o->part[i], LOCK_OBJ_PART, part),
+		    o->cut & (1U << i) ? "..." : "");
+}
+
+/* A cgroup's path: its root's is "/". */
+static void put_cgroup(char *buf, size_t size, size_t *at, const struct lock_obj *o)
+{
+	if (o->parts)
+		put_path(buf, size, at, o);
+	else
+		put(buf, size, at, "/");
 }
 
 /* A file with no name in the tree (a pipe, a socket, an anonymous inode):
@@ -473,6 +522,15 @@ size_t lock_obj__name(const struct lock_obj *o, char *buf, size_t size)
 		break;
 	case LOCK_OBJ_SB:
 		put(buf, size, &at, "%s on %s", name, dev);
+		break;
+	case LOCK_OBJ_CGROUP:
+		put(buf, size, &at, "cgroup ");
+		put_cgroup(buf, size, &at, o);
+		break;
+	case LOCK_OBJ_MEMCG_NODE:
+		put(buf, size, &at, "memory cgroup ");
+		put_cgroup(buf, size, &at, o);
+		put(buf, size, &at, ", node %u", o->id);
 		break;
 	case LOCK_OBJ_PIPE:
 		/* the waiter, at its end; the holder then, if any */

@@ -6,7 +6,9 @@
 # in the kernel's BTF.  fixtures/objstorm.c's workloads: an mmap storm
 # (its process's mmap_lock, by pid), a pipe between processes (its inode,
 # a waiter of its own), a TCP connection over loopback (its ports), a fork
-# storm (run queues by CPU, tasklist_lock).  Nothing is lost while rows
+# storm (run queues by CPU, tasklist_lock), a cgroup v1 directory read by
+# threads (its path), a page-fault storm (its memory cgroup's LRU lock,
+# where it contends).  Nothing is lost while rows
 # are named (the work is done at a row's first contention).  The slab
 # names (&filp) need bpf_get_kmem_cache (6.13+); the rest does not.
 . "$(dirname "$0")/../lib.sh"
@@ -115,18 +117,30 @@ sys.exit(0 if ok else 1)
 EOF
 check_losses "pipe: nothing lost but counted skipped runs" "$_tmp/p.json"
 
+# The spinlock rows (a socket's, the run queues', an LRU's) where this
+# kernel traces spinlock waits at all.
+spin=$(spin_untraced)
+
 # TCP over loopback: the sending socket's spinlock, by its ports
+if [ -n "$spin" ]; then
+	skip "tcp: a socket lock row" "$spin"
+else
 until_row "$_tmp/t.json" 'R.get("member", "").endswith("sk_lock.slock")' -- \
 	"$_tmp/objstorm" tcp "$_tmp/t.out" 0.5
 read -r lport sport < "$_tmp/t.out"
 check "tcp: a socket lock row names 'tcp 127.0.0.1:$lport -> 127.0.0.1:$sport'" holds "$_tmp/t.json" \
 	"any(r['object'] == 'tcp 127.0.0.1:$lport -> 127.0.0.1:$sport' for r in d['rows'] if r.get('member', '').endswith('sk_lock.slock'))"
 check_losses "tcp: nothing lost but counted skipped runs" "$_tmp/t.json"
+fi
 
 # a fork storm: the run queues by CPU, one CPU each; tasklist_lock by name
 rq='re.fullmatch(r"CPU (\d+)'"'"'s run queue", R.get("object", ""))'
-until_row "$_tmp/k.json" "$rq" -- "$_tmp/objstorm" fork "$_tmp/k.out" 0.5
 ncpu=$(getconf _NPROCESSORS_CONF)
+if [ -n "$spin" ]; then
+	"$FRUGAL" lock -l -v --json -- "$_tmp/objstorm" fork "$_tmp/k.out" 0.5 >"$_tmp/k.json" 2>"$_tmp/k.err"
+	skip "fork: run queue rows" "$spin"
+else
+until_row "$_tmp/k.json" "$rq" -- "$_tmp/objstorm" fork "$_tmp/k.out" 0.5
 check "fork: run queue rows name CPUs below $ncpu, one CPU an address" \
 	python3 - "$_tmp/k.json" "$ncpu" <<'EOF'
 import json, re, sys
@@ -138,6 +152,7 @@ for r in d["rows"]:
 		q[r["address"]] = int(m[1])
 sys.exit(0 if q and len(set(q.values())) == len(q) and max(q.values()) < int(sys.argv[2]) else 1)
 EOF
+fi
 if grep -q ' tasklist_lock$' /proc/kallsyms; then
 	until_row "$_tmp/k2.json" 'R["symbol"] == "tasklist_lock"' -- "$_tmp/objstorm" fork "$_tmp/k.out" 0.5
 	check "fork: tasklist_lock's row is named" holds "$_tmp/k2.json" \
@@ -147,12 +162,64 @@ else
 fi
 check_losses "fork: nothing lost but counted skipped runs" "$_tmp/k.json"
 
+# a cgroup v1 directory's cgroup.procs read by threads: its pidlist_mutex,
+# by the cgroup's path in its hierarchy (any v1 hierarchy; else one of no
+# controller mounted for the test)
+v1=$(awk '$3 == "cgroup" { print $2; exit }' /proc/mounts)
+if [ -z "$v1" ] && mkdir "$_tmp/v1" && mount -t cgroup -o none,name=frugal-test cgroup "$_tmp/v1" 2>/dev/null; then
+	v1=$_tmp/v1
+fi
+if [ -z "$v1" ]; then
+	skip "cgroup: its pidlist_mutex" "no cgroup v1 hierarchy and none can be mounted (pidlist_mutex is v1's)"
+else
+	cg=frugal-names-$$
+	mkdir "$v1/$cg"
+	until_row "$_tmp/c.json" 'R.get("member") == "pidlist_mutex"' -- \
+		"$_tmp/objstorm" cgroup "$_tmp/c.out" 0.5 "$v1/$cg"
+	check "cgroup: its pidlist_mutex row is 'pidlist_mutex of cgroup /$cg'" holds "$_tmp/c.json" \
+		"any(r['name'] == 'pidlist_mutex of cgroup /$cg' and r['object_type'] == 'struct cgroup' for r in d['rows'])"
+	check_losses "cgroup: nothing lost but counted skipped runs" "$_tmp/c.json"
+	rmdir "$v1/$cg"
+	[ "$v1" != "$_tmp/v1" ] || umount "$v1"
+fi
+
+# processes faulting pages in and freeing them: their memory cgroup's LRU
+# lock, by the cgroup's path (as /proc/self/cgroup gives it: the end of
+# the path from the hierarchy's root, in a cgroup namespace) and node
+if [ -n "$spin" ]; then
+	"$FRUGAL" lock -l -v --json -- "$_tmp/objstorm" lru "$_tmp/l.out" 0.5 >"$_tmp/l.json" 2>"$_tmp/l.err"
+else
+	until_row "$_tmp/l.json" 'R.get("member") == "lruvec.lru_lock"' -- "$_tmp/objstorm" lru "$_tmp/l.out" 0.5
+fi
+memcg=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3; exit }' /proc/self/cgroup)
+[ -n "$memcg" ] || memcg=$(awk -F: '$1 == 0 { print $3 }' /proc/self/cgroup)
+if holds "$_tmp/l.json" 'any(r.get("member") == "lruvec.lru_lock" for r in d["rows"])'; then
+	check "lru: its LRU lock row names memory cgroup $memcg and a node of /proc/zoneinfo" \
+		python3 - "$_tmp/l.json" "$memcg" <<'EOF'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+want = sys.argv[2]
+nodes = set(re.findall(r"^Node (\d+),", open("/proc/zoneinfo").read(), re.M))
+ok = False
+for r in d["rows"]:
+	m = re.fullmatch(r"memory cgroup (/.*), node (\d+)", r.get("object", ""))
+	if r.get("member") == "lruvec.lru_lock" and m:
+		ok = ok or ((m[1] == want or m[1].endswith(want) and want != "/") and m[2] in nodes)
+sys.exit(0 if ok else 1)
+EOF
+else
+	[ -n "$spin" ] || spin="no memory cgroup's LRU lock contended in 5 runs"
+	skip "lru: its LRU lock row" "$spin (the kernel matrix checks it)"
+fi
+check_losses "lru: nothing lost but counted skipped runs" "$_tmp/l.json"
+
 # every run: each named row's name is its member of its object (or struct),
 # each zone named is one /proc/zoneinfo lists, each super block's
 # filesystem one /proc/filesystems lists
 zones=$(sed -n 's/^Node \([0-9]*\), zone *\([A-Za-z0-9]*\)$/zone \2, node \1/p' /proc/zoneinfo | tr '\n' '|')
 fss=$(awk '{ print $NF }' /proc/filesystems | tr '\n' '|')
-for f in f m p t k; do
+for f in f m p t k c l; do
+	[ -e "$_tmp/$f.json" ] || continue
 	check "$f: every row with a member is named 'member of object'" holds "$_tmp/$f.json" \
 		'all(r["name"] == r["member"] + " of " + (r.get("object") or r["object_type"]) for r in d["rows"] if r.get("member"))'
 	check "$f: every zone row names a zone of /proc/zoneinfo" holds "$_tmp/$f.json" \

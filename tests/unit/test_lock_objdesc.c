@@ -2,7 +2,8 @@
 /*
  * lock/objdesc.c's report half: each kind of object's name from what the
  * program read (paths whole, cut and of no tree; sockets of each family;
- * pipes with and without a holder), and an object the table does not know.
+ * pipes with and without a holder; cgroups' paths), and an object the
+ * table does not know.
  */
 #include <arpa/inet.h>
 #include <sys/socket.h>
@@ -68,6 +69,11 @@ static void test_file(void)
 	o.parts = 1;
 	o.flags = LOCK_OBJ_F_ROOT;
 	CHECK_EQ(strlen(name_of(&o)), LOCK_OBJ_PART + 1);
+	/* longer than that: the program marks it cut */
+	o.cut = 1;
+	CHECK_EQ(strlen(name_of(&o)), LOCK_OBJ_PART + 4);
+	CHECK_STR(name_of(&o) + LOCK_OBJ_PART + 1, "...");
+	o.cut = 0;
 	/* a name with a newline and an escape: shown as '?' */
 	strcpy(o.part[0], "a\nb\033[2J");
 	CHECK_STR(name_of(&o), "/a?b?[2J");
@@ -177,6 +183,30 @@ static void test_others(void)
 	TEST_END();
 }
 
+static void test_cgroups(void)
+{
+	static const char *const p[] = { "db.service", "system.slice" };
+	struct lock_obj o = obj_of(LOCK_OBJ_CGROUP, "pidlist_mutex");
+
+	TEST_BEGIN("objdesc: cgroups, and memory cgroups' LRU lists by node");
+	CHECK_STR(lock_obj__type(&o), "cgroup");
+	o.flags = LOCK_OBJ_F_ROOT;
+	CHECK_STR(name_of(&o), "cgroup /");
+	parts(&o, p, 2);
+	CHECK_STR(name_of(&o), "cgroup /system.slice/db.service");
+	o.cut = 2;		/* the parent's name was cut */
+	CHECK_STR(name_of(&o), "cgroup /system.slice.../db.service");
+	o = obj_of(LOCK_OBJ_MEMCG_NODE, "lruvec.lru_lock");
+	CHECK_STR(lock_obj__type(&o), "mem_cgroup_per_node");
+	o.flags = LOCK_OBJ_F_ROOT;
+	o.id = 1;
+	CHECK_STR(name_of(&o), "memory cgroup /, node 1");
+	parts(&o, p, 2);
+	o.flags = 0;	/* deeper than the components kept */
+	CHECK_STR(name_of(&o), "memory cgroup .../system.slice/db.service, node 1");
+	TEST_END();
+}
+
 static void test_unknown(void)
 {
 	struct lock_obj o = obj_of(LOCK_OBJ_FILE, "f_pos_lock");
@@ -222,6 +252,7 @@ int main(void)
 	test_tasks();
 	test_sock();
 	test_others();
+	test_cgroups();
 	test_unknown();
 	test_classes();
 	TEST_EXIT();

@@ -457,6 +457,15 @@ def check_objects():
         say(any(x.get("name") == "pidlist_mutex of cgroup /frugal-names" and x["type"] == "mutex"
                 for x in rows), "-l objects: the cgroup's lock is 'pidlist_mutex of cgroup /frugal-names'",
             json.dumps([x.get("name") for x in rows])[:500])
+    got = obj_rows("obj_zone", "/proc/zoneinfo read by threads")
+    if got:
+        rows, _ = got
+        zones = (read("obj_zone.zones") or "").splitlines()
+        z = [x.get("object") for x in rows if x.get("object_type") == "struct zone"]
+        say(bool(z) and all(x in zones for x in z) and
+            all(x.get("name") == "lock of " + x.get("object") for x in rows if x.get("object") in z),
+            f"-l objects: the zone's lock is named as /proc/zoneinfo lists a zone ({z[:1]})",
+            json.dumps([x.get("name") for x in rows])[:500] + " zones: " + json.dumps(zones))
     got = obj_rows("obj_lru", "a page-fault storm in a memory cgroup")
     if got:
         rows, _ = got

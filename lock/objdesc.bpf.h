@@ -12,9 +12,10 @@
  * inode is its dentry's inode; an inode's mapping is its own i_data; a
  * socket's struct socket points back at it; a run queue's CFS queue points
  * back at it; a zone lies inside its node's zone array; a thread group's
- * leader leads itself; a cgroup's own state and directory point back at it; a memory
- * cgroup's node info is the one its memory cgroup lists for its node).  Every read is a probe read, which fails softly on
- * memory that is not there.
+ * leader leads itself; a cgroup's own state and directory point back at
+ * it; a memory cgroup's node info is the one its memory cgroup lists for
+ * its node).  Every read is a probe read, which fails softly on memory
+ * that is not there.
  */
 #ifndef FRUGAL_LOCK_OBJDESC_BPF_H
 #define FRUGAL_LOCK_OBJDESC_BPF_H

@@ -122,6 +122,8 @@ enum lock_obj_kind {
 	LOCK_OBJ_SB,		/* struct super_block: filesystem type and device */
 	LOCK_OBJ_CGROUP,	/* struct cgroup: its path */
 	LOCK_OBJ_MEMCG_NODE,	/* struct mem_cgroup_per_node: its cgroup's path, its node */
+	LOCK_OBJ_DENTRY,	/* struct dentry: its path in its filesystem, the filesystem */
+	LOCK_OBJ_FILES,		/* struct files_struct: the waiter's process's descriptors */
 	LOCK_OBJ_NR,
 };
 
@@ -181,7 +183,7 @@ struct lock_obj {
 	__u8 probe;		/* the index of the probe that matched */
 	__u8 parts;		/* components in part[], leaf first */
 	__u8 flags;		/* LOCK_OBJ_F_* */
-	__u32 id;		/* MM, TASK, PIPE (the waiter's): pid (tgid); RQ: CPU; ZONE,
+	__u32 id;		/* MM, TASK, PIPE (the waiter's), FILES: pid (tgid); RQ: CPU; ZONE,
 				 * MEMCG_NODE: node; SOCK: family */
 	__u64 num;		/* FILE, INODE: inode number; SOCK: protocol << 16 | type */
 	__u32 addr[8];		/* SOCK: local, then remote (network order; IPv4: word 0);
@@ -190,11 +192,11 @@ struct lock_obj {
 	__u16 port[2];		/* SOCK: local (host order), remote (network order) */
 	__u8 cut;		/* bit N: part[N] was cut to fit */
 	__u8 pad[3];
-	char name[LOCK_COMM_LEN];	/* MM, TASK, PIPE (the waiter's): comm; ZONE: its name;
-					 * FILE, INODE, SB: fs type */
-	char dev[32];			/* FILE, INODE, SB: the super block's s_id; PIPE: the
+	char name[LOCK_COMM_LEN];	/* MM, TASK, PIPE (the waiter's), FILES: comm; ZONE:
+					 * its name; FILE, INODE, SB, DENTRY: fs type */
+	char dev[32];			/* FILE, INODE, SB, DENTRY: the super block's s_id; PIPE: the
 					 * holder's comm */
-	char part[LOCK_OBJ_PARTS][LOCK_OBJ_PART];	/* FILE, INODE: a path; CGROUP,
+	char part[LOCK_OBJ_PARTS][LOCK_OBJ_PART];	/* FILE, INODE, DENTRY: a path; CGROUP,
 							 * MEMCG_NODE: the cgroup's */
 };
 

@@ -14,7 +14,8 @@
  * back at it; a zone lies inside its node's zone array; a thread group's
  * leader leads itself; a cgroup's own state and directory point back at
  * it; a memory cgroup's node info is the one its memory cgroup lists for
- * its node).  Every read is a probe read, which fails softly on memory
+ * its node; a dentry, its parent, its inode and its super block's root
+ * share one super block; a descriptor table is the waiter's own).  Every read is a probe read, which fails softly on memory
  * that is not there.
  */
 #ifndef FRUGAL_LOCK_OBJDESC_BPF_H
@@ -130,6 +131,23 @@ static __always_inline bool is_memcg_node(__u64 o)
 	return m && nid < OBJ_MAX_NODES && read_ptr(m, OF(memcg_nodeinfo) + nid * 8) == o;
 }
 
+/* Is O a struct dentry?  Its super block's root, its parent and its inode
+ * (none if negative) are all of its super block. */
+static __always_inline bool is_dentry(__u64 o)
+{
+	__u64 sb = read_ptr(o, OF(dentry_sb)), i = read_ptr(o, OF(dentry_inode));
+
+	return sb && is_sb(sb) && read_ptr(read_ptr(o, OF(dentry_parent)), OF(dentry_sb)) == sb &&
+	       (!i || read_ptr(i, OF(inode_sb)) == sb);
+}
+
+/* Is O the waiter's own struct files_struct (its descriptor table)?  Only
+ * the tasks sharing a table take its lock, to open and close descriptors. */
+static __always_inline bool is_files(__u64 o)
+{
+	return read_ptr(bpf_get_current_task(), OF(task_files)) == o;
+}
+
 /*
  * Is O a pipe the waiter has open?  Among its first descriptors, a file
  * whose private_data is O and whose inode's i_pipe is O.  That file, for
@@ -186,6 +204,8 @@ __attribute__((noinline)) int lock_obj_is(__u32 kind, __u64 o)
 	case LOCK_OBJ_SB:	return is_sb(o);
 	case LOCK_OBJ_CGROUP:	return is_cgroup(o);
 	case LOCK_OBJ_MEMCG_NODE: return is_memcg_node(o);
+	case LOCK_OBJ_DENTRY:	return is_dentry(o);
+	case LOCK_OBJ_FILES:	return is_files(o);
 	}
 	return false;
 }
@@ -410,6 +430,15 @@ static __always_inline void put_object(struct lock_obj *o, __u32 kind, __u64 obj
 	case LOCK_OBJ_MEMCG_NODE:
 		o->id = read_u32(read_ptr(obj, OF(mz_lruvec_pgdat)), OF(pgdat_node_id));
 		put_cgroup(o, read_ptr(read_ptr(obj, OF(mz_memcg)), OF(memcg_css) + OF(css_cgroup)));
+		break;
+	case LOCK_OBJ_DENTRY:
+		/* within its filesystem: a dentry may be mounted at several places */
+		o->num = read_ptr(read_ptr(obj, OF(dentry_inode)), OF(inode_ino));
+		put_sb(o, read_ptr(obj, OF(dentry_sb)));
+		put_path(o, obj, 0);
+		break;
+	case LOCK_OBJ_FILES:
+		put_process(o, bpf_get_current_task());
 		break;
 	}
 }

@@ -38,6 +38,7 @@ enum {
 	Q_CGROUP_PIDLIST_MUTEX, Q_CGROUP_SELF, Q_CGROUP_KN, Q_CSS_CGROUP, Q_KN_NAME,
 	Q_KN_PARENT, Q_KN_PARENT_615, Q_KN_PRIV, Q_DENTRY_ALIAS, Q_SOCK_SLOCK,
 	Q_MZ_MEMCG, Q_MZ_LRUVEC, Q_LRUVEC_LOCK, Q_LRUVEC_PGDAT, Q_MEMCG_CSS, Q_MEMCG_NODEINFO,
+	Q_DENTRY_LOCKREF, Q_LOCKREF_LOCK, Q_FILES_LOCK,
 	Q_NR
 };
 
@@ -107,6 +108,9 @@ static const struct kbtf_query queries[Q_NR] = {
 	[Q_MZ_LRUVEC] = M("mem_cgroup_per_node", "lruvec"),
 	[Q_LRUVEC_LOCK] = M("lruvec", "lru_lock"),	[Q_LRUVEC_PGDAT] = M("lruvec", "pgdat"),
 	[Q_MEMCG_CSS] = M("mem_cgroup", "css"),		[Q_MEMCG_NODEINFO] = M("mem_cgroup", "nodeinfo"),
+	/* d_lock is the spinlock of the dentry's lockref (its count's) */
+	[Q_DENTRY_LOCKREF] = M("dentry", "d_lockref"),	[Q_LOCKREF_LOCK] = M("lockref", "lock"),
+	[Q_FILES_LOCK] = M("files_struct", "file_lock"),
 };
 #undef M
 
@@ -140,6 +144,8 @@ static const struct probe_def {
 	{ LOCK_OBJ_SB, LOCK_CLASS_SPIN, "s_inode_list_lock", { Q_SB_INODE_LIST_LOCK, -1 } },
 	{ LOCK_OBJ_CGROUP, LOCK_CLASS_MUTEX, "pidlist_mutex", { Q_CGROUP_PIDLIST_MUTEX, -1 } },
 	{ LOCK_OBJ_MEMCG_NODE, LOCK_CLASS_SPIN, "lruvec.lru_lock", { Q_MZ_LRUVEC, Q_LRUVEC_LOCK } },
+	{ LOCK_OBJ_DENTRY, LOCK_CLASS_SPIN, "d_lockref.lock", { Q_DENTRY_LOCKREF, Q_LOCKREF_LOCK } },
+	{ LOCK_OBJ_FILES, LOCK_CLASS_SPIN, "file_lock", { Q_FILES_LOCK, -1 } },
 	/* the spinlocks inside the sleeping locks above */
 	{ LOCK_OBJ_FILE, LOCK_CLASS_SPIN, "f_pos_lock.wait_lock", { Q_FILE_POS_LOCK, Q_MUTEX_WAIT_LOCK } },
 	{ LOCK_OBJ_INODE, LOCK_CLASS_SPIN, "i_rwsem.wait_lock", { Q_INODE_RWSEM, Q_RWSEM_WAIT_LOCK } },
@@ -153,6 +159,7 @@ static const char *const kind_types[LOCK_OBJ_NR] = {
 	[LOCK_OBJ_TASK] = "task_struct", [LOCK_OBJ_SOCK] = "sock", [LOCK_OBJ_RQ] = "rq",
 	[LOCK_OBJ_ZONE] = "zone", [LOCK_OBJ_PIPE] = "pipe_inode_info", [LOCK_OBJ_SB] = "super_block",
 	[LOCK_OBJ_CGROUP] = "cgroup", [LOCK_OBJ_MEMCG_NODE] = "mem_cgroup_per_node",
+	[LOCK_OBJ_DENTRY] = "dentry", [LOCK_OBJ_FILES] = "files_struct",
 };
 
 /* Each kind's facts (and the lines -v prints for a kind left out). */
@@ -187,6 +194,11 @@ static const struct {
 	[LOCK_OBJ_MEMCG_NODE] = { "memory cgroups' LRU lists (path, node)", { Q_MZ_MEMCG,
 		Q_LRUVEC_PGDAT, Q_PGDAT_NODE_ID, Q_MEMCG_CSS, Q_MEMCG_NODEINFO, Q_CSS_CGROUP,
 		Q_CGROUP_KN, Q_KN_NAME, Q_KN_PARENT, -1 } },
+	[LOCK_OBJ_DENTRY] = { "dentries (path, filesystem)", { Q_DENTRY_SB, Q_SB_ROOT,
+		Q_DENTRY_PARENT, Q_DENTRY_INODE, Q_INODE_SB, Q_INODE_INO, Q_DENTRY_NAME, Q_QSTR_NAME, Q_SB_ID,
+		Q_SB_TYPE, Q_FSTYPE_NAME, -1 } },
+	[LOCK_OBJ_FILES] = { "descriptor tables (process)", { Q_TASK_FILES, Q_TASK_LEADER,
+		Q_TASK_TGID, Q_TASK_COMM, -1 } },
 };
 
 /* The answers, kept for the report (the probe offsets). */
@@ -492,6 +504,16 @@ size_t lock_obj__name(const struct lock_obj *o, char *buf, size_t size)
 			put_path(buf, size, &at, o);
 		else
 			put_pseudo(buf, size, &at, o);
+		break;
+	case LOCK_OBJ_DENTRY:
+		if (o->parts && !(o->flags & LOCK_OBJ_F_PSEUDO))
+			put_path(buf, size, &at, o);
+		else
+			put_pseudo(buf, size, &at, o);
+		put(buf, size, &at, " on %s (%s)", dev, name);
+		break;
+	case LOCK_OBJ_FILES:
+		put(buf, size, &at, "fd table of %s (pid %u)", name, o->id);
 		break;
 	case LOCK_OBJ_INODE:
 		if (o->parts && !(o->flags & LOCK_OBJ_F_PSEUDO))

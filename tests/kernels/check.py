@@ -457,6 +457,17 @@ def check_objects():
         say(any(x.get("name") == "pidlist_mutex of cgroup /frugal-names" and x["type"] == "mutex"
                 for x in rows), "-l objects: the cgroup's lock is 'pidlist_mutex of cgroup /frugal-names'",
             json.dumps([x.get("name") for x in rows])[:500])
+        # the threads open the file by its path, again and again: the
+        # dentries on its way are the busiest spinlocks, each named by its
+        # path in its filesystem; those of the v1 hierarchy (filesystem
+        # and device "cgroup") lead to the file
+        dl = [x.get("object") for x in rows if x.get("member") == "d_lockref.lock"]
+        paths = {p + " on cgroup (cgroup)" for p in ("/", "/frugal-names", "/frugal-names/cgroup.procs")}
+        cg = [o for o in dl if o and o.endswith(" on cgroup (cgroup)")]
+        say(bool(cg) and all(o in paths for o in cg) and
+            all(re.fullmatch(r"/.* on \S+ \(\S+\)", o or "") for o in dl),
+            f"-l objects: the dentries' locks name their paths, to /frugal-names/cgroup.procs ({cg[:3]})",
+            json.dumps([x.get("name") for x in rows])[:500])
     got = obj_rows("obj_zone", "/proc/zoneinfo read by threads")
     if got:
         rows, _ = got
@@ -466,6 +477,12 @@ def check_objects():
             all(x.get("name") == "lock of " + x.get("object") for x in rows if x.get("object") in z),
             f"-l objects: the zone's lock is named as /proc/zoneinfo lists a zone ({z[:1]})",
             json.dumps([x.get("name") for x in rows])[:500] + " zones: " + json.dumps(zones))
+    got = obj_rows("obj_fds", "descriptors taken and given back by threads")
+    if got:
+        rows, t = got
+        want = f"file_lock of fd table of objstorm (pid {t[0] if t else '?'})"
+        say(any(x.get("name") == want for x in rows), f"-l objects: the descriptor table's '{want}'",
+            json.dumps([x.get("name") for x in rows])[:500])
     got = obj_rows("obj_lru", "a page-fault storm in a memory cgroup")
     if got:
         rows, _ = got

@@ -8,8 +8,10 @@
 # a waiter of its own), a TCP connection over loopback (its ports), a fork
 # storm (run queues by CPU, tasklist_lock), a cgroup v1 directory read by
 # threads (its path), a page-fault storm (its memory cgroup's LRU lock),
-# /proc/zoneinfo read by threads (the zones' locks), the spinlocks where the kernel traces
-# their waits (lock.inc's spin_untraced()).  Nothing is lost while rows
+# /proc/zoneinfo read by threads (the zones' locks), threads taking
+# descriptors and giving them back (their descriptor table's lock), the
+# spinlocks where the kernel traces their waits (lock.inc's
+# spin_untraced()).  Nothing is lost while rows
 # are named (the work is done at a row's first contention).  The slab
 # names (&filp) need bpf_get_kmem_cache (6.13+); the rest does not.
 . "$(dirname "$0")/../lib.sh"
@@ -234,12 +236,27 @@ else
 	check_losses "zone: nothing lost but counted skipped runs" "$_tmp/z.json"
 fi
 
+# threads taking descriptors and giving them back: their process's
+# descriptor table's file_lock
+if [ -n "$spin" ]; then
+	skip "fds: its file_lock row" "$spin"
+else
+	if until_row "$_tmp/d.json" 'R.get("member") == "file_lock"' -- "$_tmp/objstorm" fds "$_tmp/d.out" 0.5; then
+		pid=$(cat "$_tmp/d.out")
+		check "fds: its file_lock row is 'file_lock of fd table of objstorm (pid $pid)'" holds "$_tmp/d.json" \
+			"any(r['name'] == 'file_lock of fd table of objstorm (pid $pid)' for r in d['rows'])"
+	else
+		skip "fds: its file_lock row" "no descriptor table's lock contended in 5 runs; make check-kernels checks it in its guests"
+	fi
+	check_losses "fds: nothing lost but counted skipped runs" "$_tmp/d.json"
+fi
+
 # every run: each named row's name is its member of its object (or struct),
 # each zone named is one /proc/zoneinfo lists, each super block's
 # filesystem one /proc/filesystems lists
 zones=$(sed -n 's/^Node \([0-9]*\), zone *\([A-Za-z0-9]*\)$/zone \2, node \1/p' /proc/zoneinfo | tr '\n' '|')
 fss=$(awk '{ print $NF }' /proc/filesystems | tr '\n' '|')
-for f in f m p t k c l z; do
+for f in f m p t k c l z d; do
 	[ -e "$_tmp/$f.json" ] || continue
 	check "$f: every row with a member is named 'member of object'" holds "$_tmp/$f.json" \
 		'all(r["name"] == r["member"] + " of " + (r.get("object") or r["object_type"]) for r in d["rows"] if r.get("member"))'
@@ -247,5 +264,7 @@ for f in f m p t k c l z; do
 		"all(r['object'] in '$zones'.split('|') for r in d['rows'] if r.get('object', '').startswith('zone '))"
 	check "$f: every super block row's filesystem is one of /proc/filesystems" holds "$_tmp/$f.json" \
 		"all(r['object'].split(' on ')[0] in '$fss'.split('|') for r in d['rows'] if r.get('object_type') == 'struct super_block')"
+	check "$f: every dentry row names a name and a filesystem of /proc/filesystems" holds "$_tmp/$f.json" \
+		"all(re.fullmatch(r'[^ ].* on \S+ \((\S+)\)', r['object']).group(1) in '$fss'.split('|') for r in d['rows'] if r.get('object_type') == 'struct dentry' and r.get('object'))"
 done
 finish

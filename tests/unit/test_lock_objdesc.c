@@ -207,6 +207,30 @@ static void test_cgroups(void)
 	TEST_END();
 }
 
+static void test_dentry_files(void)
+{
+	static const char *const p[] = { "cgroup.procs", "db" };
+	struct lock_obj o = obj_of(LOCK_OBJ_DENTRY, "d_lockref.lock");
+
+	TEST_BEGIN("objdesc: dentries by path in their filesystem, descriptor tables by process");
+	CHECK_STR(lock_obj__type(&o), "dentry");
+	strcpy(o.name, "cgroup");
+	strcpy(o.dev, "cgroup");
+	parts(&o, p, 2);
+	o.flags = LOCK_OBJ_F_ROOT;
+	CHECK_STR(name_of(&o), "/db/cgroup.procs on cgroup (cgroup)");
+	/* a filesystem's root: the one name of a dentry of no parent */
+	parts(&o, (const char *const[]){ "/" }, 1);
+	o.flags = LOCK_OBJ_F_ROOT | LOCK_OBJ_F_PSEUDO;
+	CHECK_STR(name_of(&o), "/ on cgroup (cgroup)");
+	o = obj_of(LOCK_OBJ_FILES, "file_lock");
+	CHECK_STR(lock_obj__type(&o), "files_struct");
+	strcpy(o.name, "postgres");
+	o.id = 1234;
+	CHECK_STR(name_of(&o), "fd table of postgres (pid 1234)");
+	TEST_END();
+}
+
 static void test_unknown(void)
 {
 	struct lock_obj o = obj_of(LOCK_OBJ_FILE, "f_pos_lock");
@@ -253,6 +277,7 @@ int main(void)
 	test_sock();
 	test_others();
 	test_cgroups();
+	test_dentry_files();
 	test_unknown();
 	test_classes();
 	TEST_EXIT();

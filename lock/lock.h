@@ -185,7 +185,8 @@ struct lock_obj {
 	__u8 flags;		/* LOCK_OBJ_F_* */
 	__u32 id;		/* MM, TASK, PIPE (the waiter's), FILES: pid (tgid); RQ: CPU; ZONE,
 				 * MEMCG_NODE: node; SOCK: family */
-	__u64 num;		/* FILE, INODE: inode number; SOCK: protocol << 16 | type */
+	__u64 num;		/* FILE, INODE, DENTRY: inode number; SOCK: protocol << 16 |
+				 * type */
 	__u32 addr[8];		/* SOCK: local, then remote (network order; IPv4: word 0);
 				 * PIPE: addr[0] the holder's tgid (0: none), addr[1] the
 				 * waiter's end (1 read, 2 write) */
@@ -194,8 +195,8 @@ struct lock_obj {
 	__u8 pad[3];
 	char name[LOCK_COMM_LEN];	/* MM, TASK, PIPE (the waiter's), FILES: comm; ZONE:
 					 * its name; FILE, INODE, SB, DENTRY: fs type */
-	char dev[32];			/* FILE, INODE, SB, DENTRY: the super block's s_id; PIPE: the
-					 * holder's comm */
+	char dev[32];			/* FILE, INODE, SB, DENTRY: the super block's s_id;
+					 * PIPE: the holder's comm */
 	char part[LOCK_OBJ_PARTS][LOCK_OBJ_PART];	/* FILE, INODE, DENTRY: a path; CGROUP,
 							 * MEMCG_NODE: the cgroup's */
 };

@@ -15,8 +15,8 @@
  * leader leads itself; a cgroup's own state and directory point back at
  * it; a memory cgroup's node info is the one its memory cgroup lists for
  * its node; a dentry, its parent, its inode and its super block's root
- * share one super block; a descriptor table is the waiter's own).  Every read is a probe read, which fails softly on memory
- * that is not there.
+ * share one super block; a descriptor table is the waiter's own).  Every
+ * read is a probe read, which fails softly on memory that is not there.
  */
 #ifndef FRUGAL_LOCK_OBJDESC_BPF_H
 #define FRUGAL_LOCK_OBJDESC_BPF_H

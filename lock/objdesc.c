@@ -109,7 +109,8 @@ static const struct kbtf_query queries[Q_NR] = {
 	[Q_LRUVEC_LOCK] = M("lruvec", "lru_lock"),	[Q_LRUVEC_PGDAT] = M("lruvec", "pgdat"),
 	[Q_MEMCG_CSS] = M("mem_cgroup", "css"),		[Q_MEMCG_NODEINFO] = M("mem_cgroup", "nodeinfo"),
 	/* d_lock is the spinlock of the dentry's lockref (its count's) */
-	[Q_DENTRY_LOCKREF] = M("dentry", "d_lockref"),	[Q_LOCKREF_LOCK] = M("lockref", "lock"),
+	[Q_DENTRY_LOCKREF] = M("dentry", "d_lockref"),
+	[Q_LOCKREF_LOCK] = M("lockref", "lock"),
 	[Q_FILES_LOCK] = M("files_struct", "file_lock"),
 };
 #undef M
@@ -144,7 +145,8 @@ static const struct probe_def {
 	{ LOCK_OBJ_SB, LOCK_CLASS_SPIN, "s_inode_list_lock", { Q_SB_INODE_LIST_LOCK, -1 } },
 	{ LOCK_OBJ_CGROUP, LOCK_CLASS_MUTEX, "pidlist_mutex", { Q_CGROUP_PIDLIST_MUTEX, -1 } },
 	{ LOCK_OBJ_MEMCG_NODE, LOCK_CLASS_SPIN, "lruvec.lru_lock", { Q_MZ_LRUVEC, Q_LRUVEC_LOCK } },
-	{ LOCK_OBJ_DENTRY, LOCK_CLASS_SPIN, "d_lockref.lock", { Q_DENTRY_LOCKREF, Q_LOCKREF_LOCK } },
+	{ LOCK_OBJ_DENTRY, LOCK_CLASS_SPIN, "d_lockref.lock",
+	  { Q_DENTRY_LOCKREF, Q_LOCKREF_LOCK } },
 	{ LOCK_OBJ_FILES, LOCK_CLASS_SPIN, "file_lock", { Q_FILES_LOCK, -1 } },
 	/* the spinlocks inside the sleeping locks above */
 	{ LOCK_OBJ_FILE, LOCK_CLASS_SPIN, "f_pos_lock.wait_lock", { Q_FILE_POS_LOCK, Q_MUTEX_WAIT_LOCK } },
@@ -195,8 +197,8 @@ static const struct {
 		Q_LRUVEC_PGDAT, Q_PGDAT_NODE_ID, Q_MEMCG_CSS, Q_MEMCG_NODEINFO, Q_CSS_CGROUP,
 		Q_CGROUP_KN, Q_KN_NAME, Q_KN_PARENT, -1 } },
 	[LOCK_OBJ_DENTRY] = { "dentries (path, filesystem)", { Q_DENTRY_SB, Q_SB_ROOT,
-		Q_DENTRY_PARENT, Q_DENTRY_INODE, Q_INODE_SB, Q_INODE_INO, Q_DENTRY_NAME, Q_QSTR_NAME, Q_SB_ID,
-		Q_SB_TYPE, Q_FSTYPE_NAME, -1 } },
+		Q_DENTRY_PARENT, Q_DENTRY_INODE, Q_INODE_SB, Q_INODE_INO, Q_DENTRY_NAME,
+		Q_QSTR_NAME, Q_SB_ID, Q_SB_TYPE, Q_FSTYPE_NAME, -1 } },
 	[LOCK_OBJ_FILES] = { "descriptor tables (process)", { Q_TASK_FILES, Q_TASK_LEADER,
 		Q_TASK_TGID, Q_TASK_COMM, -1 } },
 };

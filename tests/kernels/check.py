@@ -394,6 +394,17 @@ def obj_rows(name, what):
     return d.get("rows", []), (read(name + ".truth") or "").split()
 
 
+def process_named(name, what, label, fmt):
+    """-l's run NAME, whose truth starts with the workload's pid: a row
+    named FMT of that pid."""
+    got = obj_rows(name, what)
+    if got:
+        rows, t = got
+        want = fmt.format(pid=t[0] if t else "?")
+        say(any(x.get("name") == want for x in rows), f"-l objects: {label} '{want}'",
+            json.dumps([x.get("name") for x in rows])[:500])
+
+
 def check_objects():
     """Each lock named by what holds it, against the workloads' truth."""
     got = obj_rows("obj_file", "a file appended by threads")
@@ -402,12 +413,7 @@ def check_objects():
         say(any(x.get("name") == "f_pos_lock of /tmp/data" and x["type"] == "mutex" for x in rows),
             "-l objects: the appended file's lock is 'f_pos_lock of /tmp/data'",
             json.dumps([x.get("name") for x in rows])[:500])
-    got = obj_rows("obj_mmap", "an mmap storm")
-    if got:
-        rows, t = got
-        want = f"mmap_lock of objstorm (pid {t[0] if t else '?'})"
-        say(any(x.get("name") == want for x in rows), f"-l objects: the mmap storm's '{want}'",
-            json.dumps([x.get("name") for x in rows])[:500])
+    process_named("obj_mmap", "an mmap storm", "the mmap storm's", "mmap_lock of objstorm (pid {pid})")
     got = obj_rows("obj_pipe", "processes on one pipe")
     if got:
         rows, t = got
@@ -477,12 +483,8 @@ def check_objects():
             all(x.get("name") == "lock of " + x.get("object") for x in rows if x.get("object") in z),
             f"-l objects: the zone's lock is named as /proc/zoneinfo lists a zone ({z[:1]})",
             json.dumps([x.get("name") for x in rows])[:500] + " zones: " + json.dumps(zones))
-    got = obj_rows("obj_fds", "descriptors taken and given back by threads")
-    if got:
-        rows, t = got
-        want = f"file_lock of fd table of objstorm (pid {t[0] if t else '?'})"
-        say(any(x.get("name") == want for x in rows), f"-l objects: the descriptor table's '{want}'",
-            json.dumps([x.get("name") for x in rows])[:500])
+    process_named("obj_fds", "descriptors taken and given back by threads", "the descriptor table's",
+                  "file_lock of fd table of objstorm (pid {pid})")
     got = obj_rows("obj_lru", "a page-fault storm in a memory cgroup")
     if got:
         rows, _ = got

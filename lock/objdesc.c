@@ -445,6 +445,15 @@ static void put_pseudo(char *buf, size_t size, size_t *at, const struct lock_obj
 		put(buf, size, at, "%s:[%" PRIu64 "]", fs[0] ? fs : "inode", (uint64_t)o->num);
 }
 
+/* A file's or dentry's name: its path, else as a file of no tree. */
+static void put_file_name(char *buf, size_t size, size_t *at, const struct lock_obj *o)
+{
+	if (o->parts && !(o->flags & LOCK_OBJ_F_PSEUDO))
+		put_path(buf, size, at, o);
+	else
+		put_pseudo(buf, size, at, o);
+}
+
 static const char *proto_name(unsigned int family, unsigned int proto, unsigned int type)
 {
 	if (family == AF_UNIX)
@@ -502,16 +511,10 @@ size_t lock_obj__name(const struct lock_obj *o, char *buf, size_t size)
 	str(o->dev, sizeof(o->dev), dev);
 	switch (o->kind) {
 	case LOCK_OBJ_FILE:
-		if (o->parts && !(o->flags & LOCK_OBJ_F_PSEUDO))
-			put_path(buf, size, &at, o);
-		else
-			put_pseudo(buf, size, &at, o);
+		put_file_name(buf, size, &at, o);
 		break;
 	case LOCK_OBJ_DENTRY:
-		if (o->parts && !(o->flags & LOCK_OBJ_F_PSEUDO))
-			put_path(buf, size, &at, o);
-		else
-			put_pseudo(buf, size, &at, o);
+		put_file_name(buf, size, &at, o);
 		put(buf, size, &at, " on %s (%s)", dev, name);
 		break;
 	case LOCK_OBJ_FILES:

@@ -42,11 +42,13 @@ msg = @printf '  %-7s %s\n' '$(1)' '$(2)';
 endif
 
 # Sources: the core library, the command layer, and each tool's folder.
+# A tool's folder holds one folder per stage (docs/ARCHITECTURE.md).
 TOOLS     := lock btf
-BPF_SRCS  := $(foreach t,$(TOOLS),$(wildcard $(t)/*.bpf.c))
+TOOL_C    := $(sort $(foreach t,$(TOOLS),$(wildcard $(t)/*.c $(t)/*/*.c)))
+BPF_SRCS  := $(filter %.bpf.c,$(TOOL_C))
 SKELS     := $(patsubst %.bpf.c,$(O)/%.skel.h,$(BPF_SRCS))
 CORE_SRCS := $(wildcard lib/*.c) $(filter-out cli/main.c cli/static.c,$(wildcard cli/*.c)) \
-             $(filter-out %.bpf.c,$(foreach t,$(TOOLS),$(wildcard $(t)/*.c)))
+             $(filter-out %.bpf.c,$(TOOL_C))
 CORE_OBJS := $(patsubst %.c,$(O)/%.o,$(CORE_SRCS))
 ASAN_OBJS := $(patsubst %.c,$(O)/asan/%.o,$(CORE_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)

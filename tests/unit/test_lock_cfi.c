@@ -13,7 +13,7 @@
 
 #include <elfutils/libdw.h>
 
-#include "lock/ucfi.h"
+#include "lock/user/ucfi_int.h"
 #include "tests/test.h"
 
 extern char _start[];

@@ -8,7 +8,7 @@
 #include <arpa/inet.h>
 #include <sys/socket.h>
 
-#include "lock/objdesc.h"
+#include "lock/kernel/kernel.h"
 #include "tests/test.h"
 
 /* An object of KIND found by the probe whose member is MEMBER. */

@@ -12,10 +12,10 @@
 
 #include <linux/perf_event.h>
 
-#include "lock/collect_cfg.h"
-#include "lock/table.h"
-#include "lock/ucollect_int.h"
-#include "lock/ustack.h"
+#include "lock/request/request.h"
+#include "lock/rows/rows.h"
+#include "lock/user/ucollect_int.h"
+#include "lock/user/user.h"
 #include "tests/test.h"
 
 /* A sample record of the buffers around DATA (LEN bytes); RAW_LEN is what it claims. */

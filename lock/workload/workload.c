@@ -473,6 +473,99 @@ static int wait_usr1(void)
 	return sig == SIGUSR1 ? 0 : cli_err("--start-on-usr1", "no SIGUSR1 in %ld s", (long)cap.tv_sec);
 }
 
+/*
+ * The workers, in the order they start: the mmap threads, --owner's holder
+ * and waiters (and --holder-hold's fault resolver), --pthread's threads.
+ * Started into TIDS from *N on; 0, or an exit code once said (the threads
+ * started are counted in *N, to be joined).
+ */
+static int start_threads(struct bench *b, pthread_t *tids, unsigned int *n)
+{
+	const struct {
+		unsigned long long n;
+		void *(*fn)(void *);
+	} groups[] = {
+		{ b->threads, mmap_worker },
+		{ b->owner ? 1 : 0, bench_holder },
+		{ b->owner, bench_waiter },
+		{ b->upage ? 1 : 0, bench_resolver },
+		{ b->pthreads, pthread_worker },
+	};
+	unsigned long long i;
+	size_t g;
+	int err;
+
+	for (g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
+		for (i = 0; i < groups[g].n; i++) {
+			err = pthread_create(&tids[*n], NULL, groups[g].fn, b);
+			if (err)
+				return cli_err("pthread_create", "%s", strerror(err));
+			(*n)++;
+		}
+	return 0;
+}
+
+/* B's shared state: the pipes, the clock, --owner's file and page; 0 or an exit code once said. */
+static int setup(struct bench *b)
+{
+	int err = 0;
+
+	pthread_mutex_init(&b->mutex, NULL);
+	if (pipe(b->done))
+		err = cli_err("pipe", "%s", strerror(errno));
+	if (!err && b->on_usr1 && pipe(b->gate))
+		err = cli_err("pipe", "%s", strerror(errno));
+	b->clk = mmap(NULL, sizeof(*b->clk), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		      -1, 0);
+	if (b->clk == MAP_FAILED) {
+		b->clk = NULL;
+		if (!err)
+			err = cli_err("mmap", "%s", strerror(errno));
+	}
+	if (!err && b->owner)
+		err = bench_owner_setup(b);
+	if (err)
+		return err;
+	if (b->on_usr1) {
+		/* Blocked before any task exists: every one inherits the mask. */
+		sigset_t set;
+
+		sigemptyset(&set);
+		sigaddset(&set, SIGUSR1);
+		pthread_sigmask(SIG_BLOCK, &set, NULL);
+	} else {
+		/* Leave time to create everything before the start line. */
+		clock_set(b->clk, b->delay + 0.2 +
+			  (b->threads + b->procs + b->owner + b->pthreads) * 0.002,
+			  b->duration, b->hold);
+	}
+	return 0;
+}
+
+/* What the run says at the end, then B's shared state given back. */
+static void finish(struct bench *b, int err)
+{
+	if (!err)
+		fprintf(stderr, "frugal bench lock: %llu mmap threads, %llu pipe writers, "
+			"%llu waiters on a holder, %llu pthread threads (%llu mutex ops), %.2f s\n",
+			b->threads, b->procs, b->owner, b->pthreads, b->mutex_ops, b->duration);
+	/* A row keyed by the holder's id may carry the name it had before it
+	 * named itself (frugal keeps a task's first comm): tests match its id. */
+	if (!err && b->owner) {
+		fprintf(stderr, "frugal bench lock: the holder is thread %d\n", (int)b->holder_tid);
+		bench_owner_timing(b);
+	}
+	if (b->done[0] >= 0) {
+		close(b->done[0]);
+		close(b->done[1]);
+	}
+	if (b->gate[0] >= 0)
+		close(b->gate[0]);
+	if (b->clk)
+		munmap(b->clk, sizeof(*b->clk));
+	bench_owner_free(b);
+}
+
 int lock_bench_main(int argc, char **argv)
 {
 	struct bench b = { .threads = 4, .procs = 4, .duration = 2, .waiter_pause = 0.001,
@@ -492,69 +585,13 @@ int lock_bench_main(int argc, char **argv)
 		return err;
 	}
 	tids = calloc(b.threads + (b.owner ? b.owner + 2 : 0) + b.pthreads + 1, sizeof(*tids));
-	pthread_mutex_init(&b.mutex, NULL);
 	pids = calloc(b.procs + 1, sizeof(*pids));
-	err = tids && pids ? 0 : cli_err(NULL, "out of memory");
-	if (!err && pipe(b.done))
-		err = cli_err("pipe", "%s", strerror(errno));
-	if (!err && b.on_usr1 && pipe(b.gate))
-		err = cli_err("pipe", "%s", strerror(errno));
-	b.clk = mmap(NULL, sizeof(*b.clk), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (b.clk == MAP_FAILED) {
-		b.clk = NULL;
-		if (!err)
-			err = cli_err("mmap", "%s", strerror(errno));
-	}
-	if (!err && b.owner)
-		err = bench_owner_setup(&b);
+	err = tids && pids ? setup(&b) : cli_err(NULL, "out of memory");
+	if (!err && b.procs)
+		err = spawn_pipe(&b, pids, &npids);
+	err = err ?: start_threads(&b, tids, &nthreads);
 	if (err)
 		goto out;
-	if (b.on_usr1) {
-		/* Blocked before any task exists: every one inherits the mask. */
-		sigset_t set;
-
-		sigemptyset(&set);
-		sigaddset(&set, SIGUSR1);
-		pthread_sigmask(SIG_BLOCK, &set, NULL);
-	} else {
-		/* Leave time to create everything before the start line. */
-		clock_set(b.clk, b.delay + 0.2 + (b.threads + b.procs + b.owner + b.pthreads) * 0.002,
-			  b.duration, b.hold);
-	}
-	if (b.procs && (err = spawn_pipe(&b, pids, &npids)))
-		goto out;
-	for (i = 0; i < b.threads; i++) {
-		err = pthread_create(&tids[i], NULL, mmap_worker, &b);
-		if (err) {
-			err = cli_err("pthread_create", "%s", strerror(err));
-			goto out;
-		}
-		nthreads++;
-	}
-	for (i = 0; b.owner && i <= b.owner; i++) {
-		err = pthread_create(&tids[nthreads], NULL, i ? bench_waiter : bench_holder, &b);
-		if (err) {
-			err = cli_err("pthread_create", "%s", strerror(err));
-			goto out;
-		}
-		nthreads++;
-	}
-	if (b.upage) {
-		err = pthread_create(&tids[nthreads], NULL, bench_resolver, &b);
-		if (err) {
-			err = cli_err("pthread_create", "%s", strerror(err));
-			goto out;
-		}
-		nthreads++;
-	}
-	for (i = 0; i < b.pthreads; i++) {
-		err = pthread_create(&tids[nthreads], NULL, pthread_worker, &b);
-		if (err) {
-			err = cli_err("pthread_create", "%s", strerror(err));
-			goto out;
-		}
-		nthreads++;
-	}
 	if (b.on_usr1) {
 		if (!wait_gated(pids, npids))
 			fprintf(stderr, "frugal bench lock: not every worker reached the gate in 30 s\n");
@@ -584,25 +621,7 @@ out:
 	/* The writers end on their own; the reader ends when they are gone. */
 	for (i = 0; i < npids; i++)
 		waitpid(pids[i], &status, 0);
-	if (!err)
-		fprintf(stderr, "frugal bench lock: %llu mmap threads, %llu pipe writers, "
-			"%llu waiters on a holder, %llu pthread threads (%llu mutex ops), %.2f s\n",
-			b.threads, b.procs, b.owner, b.pthreads, b.mutex_ops, b.duration);
-	/* A row keyed by the holder's id may carry the name it had before it
-	 * named itself (frugal keeps a task's first comm): tests match its id. */
-	if (!err && b.owner) {
-		fprintf(stderr, "frugal bench lock: the holder is thread %d\n", (int)b.holder_tid);
-		bench_owner_timing(&b);
-	}
-	if (b.done[0] >= 0) {
-		close(b.done[0]);
-		close(b.done[1]);
-	}
-	if (b.gate[0] >= 0)
-		close(b.gate[0]);
-	if (b.clk)
-		munmap(b.clk, sizeof(*b.clk));
-	bench_owner_free(&b);
+	finish(&b, err);
 	free(tids);
 	free(pids);
 	return err;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the kernel has: the features a run needs, and the facts of its BTF
- * the loader asks for (caps.h).
+ * the loader asks for (kernel_int.h).
  */
 #include <errno.h>
 #include <stdio.h>

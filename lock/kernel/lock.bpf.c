@@ -49,7 +49,7 @@ const volatile __u64 machinery[LOCK_MACHINERY_RANGES][2];
 /*
  * Kernel struct offsets, found by the loader in the kernel's BTF.  Reading
  * through them with bpf_probe_read_kernel keeps this object free of CO-RE
- * relocations, so libbpf never loads vmlinux BTF (see lock/kbtf.h).
+ * relocations, so libbpf never loads vmlinux BTF (see lock/kernel/kernel.h).
  */
 const volatile __u32 off_task_tgid;
 const volatile __u32 off_task_mm;

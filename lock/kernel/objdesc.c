@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * -l: what holds a lock.  See objdesc.h, and objdesc.bpf.h for the
- * program's half (the checks each kind's object must pass).
+ * -l: what holds a lock.  See kernel.h and kernel_int.h, and
+ * objdesc.bpf.h for the program's half (the checks each kind's object
+ * must pass).
  */
 #include <arpa/inet.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * -l: a slab lock's member path in its object, from the kernel's BTF
- * (member.h).
+ * (member_int.h).
  */
 #include <errno.h>
 #include <fcntl.h>

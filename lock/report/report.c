@@ -2,7 +2,8 @@
 /*
  * The report: the rows sorted (-k) and cut (-E), each named (its caller,
  * task, lock or cgroup), then the accounting that shows where every
- * completed contention went; printed by one format (report.h).
+ * completed contention went; printed by the format it is handed (a struct
+ * lock_output of report.h; lock/out/ holds the formats).
  */
 #include <errno.h>
 #include <inttypes.h>

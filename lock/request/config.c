@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The request made into the engines' configurations (config.h): the only
+ * The request made into the engines' configurations (request.h): the only
  * place that reads the request's fields for them, so each engine's
  * configuration says in one struct everything it depends on.
  */

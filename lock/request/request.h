@@ -48,7 +48,7 @@ enum lock_field {
 #define LOCK_FIELDS_DEFAULT (LOCK_FIELD_CONTENDED | LOCK_FIELD_WAIT_TOTAL | \
 			     LOCK_FIELD_WAIT_MAX | LOCK_FIELD_AVG_WAIT)
 
-/* The report's formats (report.c's table of them). */
+/* The report's formats (lock/out/out.c's table of them). */
 enum lock_format {
 	LOCK_FMT_TABLE,
 	LOCK_FMT_JSON,		/* --json */

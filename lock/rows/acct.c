@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The accounting's -I differences, for both collectors: see acct.h. */
+/* The accounting's -I differences, for both collectors: see rows.h. */
 #include "lock/rows/rows.h"
 
 static uint64_t sub(uint64_t a, uint64_t b)

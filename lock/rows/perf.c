@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The kernel plumbing both collectors share: see perf.h. */
+/* The kernel plumbing both collectors share: see rows.h. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

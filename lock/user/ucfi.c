@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * -U's CFI rules and the step they give (ucfi.h).  libdw hands a rule as
+ * -U's CFI rules and the step they give (ucfi_int.h).  libdw hands a rule as
  * DWARF expressions; the simple ones are a single register-plus-offset
  * for the CFA and "at CFA+N" (or "same value") for rip and rbp.
  */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* -U: the C library's locking code, told by names (ulibc.h). */
+/* -U: the C library's locking code, told by names (ulibc_int.h). */
 #include <stdbool.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lock/objdesc.c's report half: each kind of object's name from what the
+ * lock/kernel/objdesc.c's report half: each kind of object's name from what the
  * program read (paths whole, cut and of no tree; sockets of each family;
  * pipes with and without a holder; cgroups' paths), and an object the
  * table does not know.

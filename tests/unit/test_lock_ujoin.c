@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * -U's join (lock/ujoin.c) fed records as the buffers hand them: a wait's
+ * -U's join (lock/user/ujoin.c) fed records as the buffers hand them: a wait's
  * begin and end in either order, joined into its row by sequence number;
  * halves left pending counted; many waits with their ends reversed; the
  * kernel's lost-record counts; -Y's filter; malformed records ignored.

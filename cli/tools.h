@@ -7,6 +7,7 @@
 #define FRUGAL_CLI_TOOLS_H
 
 #include "cli/cli.h"
+#include "lock/lock_cmd.h"
 
 /* frugal's first level of commands, and the names it answers to through a link. */
 extern const struct cli_group cli_tools;
@@ -18,12 +19,7 @@ struct cli_link {
 };
 extern const struct cli_link cli_links[];
 
-/* lock/, and its command lines for the man pages and completion */
-int lock_main(int argc, char **argv);
-int lock_bench_main(int argc, char **argv);	/* frugal bench lock */
-extern const struct cli_opt lock_cli_opts[];
-extern const struct cli_group lock_cli_modes;	/* frugal lock top */
-extern const struct cli_opt lock_bench_cli_opts[];
+/* lock/: lock/lock_cmd.h, included above */
 /* btf/ */
 int btf_main(int argc, char **argv);
 int btf_pahole_main(int argc, char **argv);	/* invoked as pahole */

@@ -28,7 +28,7 @@
 #include "btf/canon.h"
 #include "cli/cli.h"
 #include "lib/cpus.h"
-#include "lock/opts.h"
+#include "lock/request/request.h"
 
 #define MAX_ARGS 32
 

@@ -23,8 +23,7 @@
 #include "btf/encode.h"
 #include "cli/cli.h"
 #include "lib/cpus.h"
-#include "lock/opts.h"
-#include "lock/types.h"
+#include "lock/request/request.h"
 
 static void check_cpus(const char *s, int nr)
 {

@@ -16,7 +16,7 @@
 #include "btf/btf_int.h"
 #include "btf/canon.h"
 #include "cli/cli.h"
-#include "lock/opts.h"
+#include "lock/request/request.h"
 #include "tests/test.h"
 
 #define ARGC(v) ((int)(sizeof(v) / sizeof((v)[0])) - 1)

@@ -12,8 +12,8 @@
 
 #include <bpf/btf.h>
 
-#include "lock/caps.h"
-#include "lock/opts.h"
+#include "lock/kernel/kernel.h"
+#include "lock/request/request.h"
 #include "tests/test.h"
 
 #define NO_BEGIN "this kernel has no lock:contention_begin event (Linux 5.19 or later has it)"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * -U's CFI rules (lock/ucfi.c): read from this test's own .eh_frame
+ * -U's CFI rules (lock/user/ucfi.c): read from this test's own .eh_frame
  * through libdw at places whose rule x86-64 code always has (a function's
  * first instruction; inside a function that keeps a frame pointer; the
  * outermost frame, _start), and the step each rule gives over a stack
@@ -13,7 +13,7 @@
 
 #include <elfutils/libdw.h>
 
-#include "lock/ucfi.h"
+#include "lock/user/ucfi_int.h"
 #include "tests/test.h"
 
 extern char _start[];

@@ -11,7 +11,7 @@
 
 #include <bpf/btf.h>
 
-#include "lock/kbtf.h"
+#include "lock/kernel/kernel.h"
 #include "tests/test.h"
 
 static int write_btf(struct btf *b, char *path)

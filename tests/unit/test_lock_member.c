@@ -12,7 +12,7 @@
 #include <bpf/btf.h>
 
 #include "lock/lock.h"
-#include "lock/member.h"
+#include "lock/report/member_int.h"
 #include "tests/test.h"
 
 struct fixture {

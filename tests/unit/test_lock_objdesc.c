@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lock/objdesc.c's report half: each kind of object's name from what the
+ * lock/kernel/objdesc.c's report half: each kind of object's name from what the
  * program read (paths whole, cut and of no tree; sockets of each family;
  * pipes with and without a holder; cgroups' paths), and an object the
  * table does not know.
@@ -8,7 +8,7 @@
 #include <arpa/inet.h>
 #include <sys/socket.h>
 
-#include "lock/objdesc.h"
+#include "lock/kernel/kernel.h"
 #include "tests/test.h"
 
 /* An object of KIND found by the probe whose member is MEMBER. */

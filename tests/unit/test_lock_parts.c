@@ -7,13 +7,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "lock/acct.h"
-#include "lock/collect_cfg.h"
-#include "lock/config.h"
-#include "lock/opts.h"
-#include "lock/report.h"
-#include "lock/table.h"
-#include "lock/ulibc.h"
+#include "lock/report/report.h"
+#include "lock/request/request.h"
+#include "lock/rows/rows.h"
+#include "lock/user/ulibc_int.h"
 #include "tests/test.h"
 
 static struct lock_stat st(uint64_t count, uint64_t total)

@@ -14,10 +14,10 @@
 #include <zlib.h>
 
 #include "lib/ksyms.h"
-#include "lock/acct.h"
-#include "lock/opts.h"
-#include "lock/config.h"
-#include "lock/output.h"
+#include "lock/out/out.h"
+#include "lock/report/report.h"
+#include "lock/request/request.h"
+#include "lock/rows/rows.h"
 #include "tests/test.h"
 
 /* The report's configuration of O, as a run builds it (no command). */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * -U's join (lock/ujoin.c) fed records as the buffers hand them: a wait's
+ * -U's join (lock/user/ujoin.c) fed records as the buffers hand them: a wait's
  * begin and end in either order, joined into its row by sequence number;
  * halves left pending counted; many waits with their ends reversed; the
  * kernel's lost-record counts; -Y's filter; malformed records ignored.
@@ -12,10 +12,10 @@
 
 #include <linux/perf_event.h>
 
-#include "lock/collect_cfg.h"
-#include "lock/table.h"
-#include "lock/ucollect_int.h"
-#include "lock/ustack.h"
+#include "lock/request/request.h"
+#include "lock/rows/rows.h"
+#include "lock/user/ucollect_int.h"
+#include "lock/user/user.h"
 #include "tests/test.h"
 
 /* A sample record of the buffers around DATA (LEN bytes); RAW_LEN is what it claims. */

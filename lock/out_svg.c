@@ -129,8 +129,7 @@ static uint32_t child_get(struct flame *fl, uint32_t parent, const char *name, u
 
 	if (idxmap__reserve(&fl->map, 1))
 		return 0;
-	idxmap__probe_init(&fl->map, h, &p);
-	while ((id = idxmap__probe_next(&fl->map, &p)) != IDXMAP_NONE) {
+	idxmap__for_each_candidate(&fl->map, h, &p, id) {
 		n = &fl->nodes[id];
 		if (n->parent == parent && !strcmp(fl->names + n->name, name))
 			return id;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "btf/abi_int.h"
+#include "lib/json.h"
 
 struct totals {
 	size_t compared, added, removed, changed, incompat, types;
@@ -117,88 +118,88 @@ void abi__print_text(const struct abi *abi)
 	free(types);
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			printf("\\%c", ch);
-		else if (ch < 0x20)
-			printf("\\u%04x", ch);
-		else
-			putchar(ch);
-	}
-	putchar('"');
-}
-
-static void json_sym(const struct abi_sym *s)
+static void json_sym(struct json_writer *w, const struct abi_sym *s)
 {
 	size_t k;
 
-	printf("{\"name\":");
-	json_str(s->name);
-	printf(",\"status\":\"%s\",\"incompatible\":%s,\"paths\":[", status_word[s->status],
-	       s->incompat ? "true" : "false");
-	for (k = 0; k < s->npaths; k++) {
-		if (k)
-			putchar(',');
-		json_str(s->paths[k]);
-	}
-	printf("]}");
+	json__obj_begin(w);
+	json__str_field(w, "name", s->name);
+	json__str_field(w, "status", status_word[s->status]);
+	json__bool_field(w, "incompatible", s->incompat);
+	json__key(w, "paths");
+	json__arr_begin(w);
+	for (k = 0; k < s->npaths; k++)
+		json__str(w, s->paths[k]);
+	json__arr_end(w);
+	json__obj_end(w);
 }
 
-static void json_type(const struct abi *abi, const struct abi_node *n)
+static void json_type(struct json_writer *w, const struct abi *abi, const struct abi_node *n)
 {
 	size_t k;
 	int32_t c;
 
-	printf("{\"name\":");
-	json_str(n->name);
-	printf(",\"incompatible\":%s,\"changes\":[", n->incompat ? "true" : "false");
+	json__obj_begin(w);
+	json__str_field(w, "name", n->name);
+	json__bool_field(w, "incompatible", n->incompat);
+	json__key(w, "changes");
+	json__arr_begin(w);
 	for (c = n->ch_head; c >= 0; c = abi->ch[c].next) {
-		printf("%s{\"change\":", c == n->ch_head ? "" : ",");
-		json_str(abi->ch[c].text);
-		printf(",\"incompatible\":%s}", abi_rules[abi->ch[c].kind].incompat ?
-		       "true" : "false");
+		json__obj_begin(w);
+		json__str_field(w, "change", abi->ch[c].text);
+		json__bool_field(w, "incompatible", abi_rules[abi->ch[c].kind].incompat);
+		json__obj_end(w);
 	}
-	printf("],\"symbols\":[");
-	for (k = 0; k < n->nsyms; k++) {
-		if (k)
-			putchar(',');
-		json_str(abi->syms[n->syms[k]].name);
-	}
-	printf("]}");
+	json__arr_end(w);
+	json__key(w, "symbols");
+	json__arr_begin(w);
+	for (k = 0; k < n->nsyms; k++)
+		json__str(w, abi->syms[n->syms[k]].name);
+	json__arr_end(w);
+	json__obj_end(w);
 }
 
 void abi__print_json(const struct abi *abi, const char *old, const char *new_path)
 {
+	struct json_writer w;
 	struct totals t;
 	uint32_t *types;
-	size_t i, nt, shown = 0;
+	size_t i, nt;
 
 	count(abi, &t);
-	printf("{\"old\":");
-	json_str(old);
-	printf(",\"new\":");
-	json_str(new_path);
-	printf(",\"symbols\":[");
+	json__init(&w, stdout);
+	json__obj_begin(&w);
+	json__str_field(&w, "old", old);
+	json__str_field(&w, "new", new_path);
+	json__key(&w, "symbols");
+	json__arr_begin(&w);	/* each symbol and each type on a line */
 	for (i = 0; i < abi->nsyms; i++) {
 		if (abi->syms[i].status == ABI_SYM_SAME)
 			continue;
-		printf("%s\n", shown++ ? "," : "");
-		json_sym(&abi->syms[i]);
+		json__nl(&w);
+		json_sym(&w, &abi->syms[i]);
 	}
-	printf("],\"types\":[");
+	json__arr_end(&w);
+	json__key(&w, "types");
+	json__arr_begin(&w);
 	types = changed_types(abi, &nt);
 	for (i = 0; i < nt; i++) {
-		printf("%s\n", i ? "," : "");
-		json_type(abi, &abi->nodes[types[i]]);
+		json__nl(&w);
+		json_type(&w, abi, &abi->nodes[types[i]]);
 	}
 	free(types);
-	printf("],\"totals\":{\"symbols\":%zu,\"added\":%zu,\"removed\":%zu,\"changed\":%zu,"
-	       "\"incompatible\":%zu,\"types_changed\":%zu,\"suppressed_symbols\":%zu,"
-	       "\"suppressed_types\":%zu}}\n", t.compared, t.added, t.removed, t.changed,
-	       t.incompat, t.types, abi->supp_syms, abi->supp_types);
+	json__arr_end(&w);
+	json__key(&w, "totals");
+	json__obj_begin(&w);
+	json__u64_field(&w, "symbols", t.compared);
+	json__u64_field(&w, "added", t.added);
+	json__u64_field(&w, "removed", t.removed);
+	json__u64_field(&w, "changed", t.changed);
+	json__u64_field(&w, "incompatible", t.incompat);
+	json__u64_field(&w, "types_changed", t.types);
+	json__u64_field(&w, "suppressed_symbols", abi->supp_syms);
+	json__u64_field(&w, "suppressed_types", abi->supp_types);
+	json__obj_end(&w);
+	json__obj_end(&w);
+	putchar('\n');
 }

@@ -298,8 +298,7 @@ static const struct cu_ent *find_ent(const struct enc_batch *b, uint64_t off)
 	struct idxmap_probe p;
 	uint32_t i;
 
-	idxmap__probe_init(&b->ent_map, off, &p);
-	while ((i = idxmap__probe_next(&b->ent_map, &p)) != IDXMAP_NONE)
+	idxmap__for_each_candidate(&b->ent_map, off, &p, i)
 		if (b->ents[i].die.off == off)
 			return &b->ents[i];
 	return NULL;
@@ -397,8 +396,7 @@ static int str_cached(struct enc_batch *b, struct str_cache *c, uint64_t key, co
 	if (array__grow(&c->ents, &c->cap, c->n + 1, sizeof(*c->ents), 1 << 13) ||
 	    idxmap__reserve(&c->map, 1))
 		return -ENOMEM;
-	idxmap__probe_init(&c->map, key, &p);
-	while ((i = idxmap__probe_next(&c->map, &p)) != IDXMAP_NONE)
+	idxmap__for_each_candidate(&c->map, key, &p, i)
 		if (c->ents[i].key == key)
 			return (int)c->ents[i].off;
 	off = btf__add_str(b->btf, name);

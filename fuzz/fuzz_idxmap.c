@@ -98,9 +98,9 @@ static void one(struct idxmap *m, struct model *s, uint8_t sel, uint8_t op, uint
 		break;
 	case 4:
 	case 5:
-		idxmap__probe_init(m, h, &p);
-		while ((idx = idxmap__probe_next(m, &p)) != IDXMAP_NONE && s->ents[idx] != k)
-			;
+		idxmap__for_each_candidate(m, h, &p, idx)
+			if (s->ents[idx] == k)
+				break;
 		if ((idx != IDXMAP_NONE) != s->in[k])
 			abort();
 		if (idx == IDXMAP_NONE)

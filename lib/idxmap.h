@@ -36,18 +36,18 @@
  *	idxmap__free(&map);
  *
  * For a hot loop, the same probe in the caller's own code (the compiler
- * then sees the equality test):
+ * then sees the equality test), through the one iteration macro:
  *
  *	struct idxmap_probe p;
  *	uint32_t i;
  *
- *	idxmap__probe_init(&map, hash, &p);
- *	while ((i = idxmap__probe_next(&map, &p)) != IDXMAP_NONE)
+ *	idxmap__for_each_candidate(&map, hash, &p, i)
  *		if (ents[i].key == key)
  *			return &ents[i];
- *	// absent: after idxmap__reserve(&map, 1) BEFORE probe_init,
- *	// idxmap__probe_put(&map, &p, new_index) inserts it where the probe
- *	// ended, in the same pass.
+ *	// absent (i == IDXMAP_NONE): after idxmap__reserve(&map, 1) BEFORE
+ *	// the loop, idxmap__probe_put(&map, &p, new_index) inserts it where
+ *	// the probe ended, in the same pass.  A loop left by break has I
+ *	// the entry found, and idxmap__probe_del(&map, &p) removes it.
  *
  * HASH is any 64-bit value that equal keys share: the key itself for an
  * integer key (the map mixes it), hash_fnv1a() of its bytes otherwise.  A
@@ -146,6 +146,18 @@ static inline uint32_t idxmap__probe_next(const struct idxmap *m, struct idxmap_
 }
 
 /*
+ * For each stored index I whose cached hash is HASH's, in probe order:
+ * the candidates, of which the caller tests each for equality.  P (a
+ * struct idxmap_probe *) is the probe, I a uint32_t lvalue; once the
+ * candidates run out, I is IDXMAP_NONE and P says where HASH's key would
+ * go.  Write no other probe loop: this one stops at the empty slot and
+ * passes the tombstones.
+ */
+#define idxmap__for_each_candidate(m, hash, p, i)				\
+	for (idxmap__probe_init((m), (hash), (p));				\
+	     ((i) = idxmap__probe_next((m), (p))) != IDXMAP_NONE;)
+
+/*
  * Store IDX for the key probed, once probe_next returned IDXMAP_NONE.
  * The map must have had room (idxmap__reserve) before probe_init, and
  * must not have changed since.
@@ -210,8 +222,7 @@ static inline int idxmap__find(const struct idxmap *m, uint64_t hash, idxmap_eq_
 	struct idxmap_probe p;
 	uint32_t i;
 
-	idxmap__probe_init(m, hash, &p);
-	while ((i = idxmap__probe_next(m, &p)) != IDXMAP_NONE)
+	idxmap__for_each_candidate(m, hash, &p, i)
 		if (eq(ctx, i, key)) {
 			*idx = i;
 			return 0;
@@ -237,8 +248,7 @@ static inline int idxmap__find_or_add(struct idxmap *m, uint64_t hash, idxmap_eq
 	err = idxmap__reserve(m, 1);
 	if (err)
 		return err;
-	idxmap__probe_init(m, hash, &p);
-	while ((i = idxmap__probe_next(m, &p)) != IDXMAP_NONE)
+	idxmap__for_each_candidate(m, hash, &p, i)
 		if (eq(ctx, i, key)) {
 			*idx = i;
 			return 1;
@@ -251,6 +261,7 @@ static inline int idxmap__find_or_add(struct idxmap *m, uint64_t hash, idxmap_eq
 static inline int idxmap__add(struct idxmap *m, uint64_t hash, uint32_t idx)
 {
 	struct idxmap_probe p;
+	uint32_t i;
 	int err;
 
 	if (idx > IDXMAP_MAX_INDEX)
@@ -258,8 +269,7 @@ static inline int idxmap__add(struct idxmap *m, uint64_t hash, uint32_t idx)
 	err = idxmap__reserve(m, 1);
 	if (err)
 		return err;
-	idxmap__probe_init(m, hash, &p);
-	while (idxmap__probe_next(m, &p) != IDXMAP_NONE)
+	idxmap__for_each_candidate(m, hash, &p, i)
 		;
 	idxmap__probe_put(m, &p, idx);
 	return 0;

@@ -4,40 +4,21 @@
  * BPF's run statistics.  With -I, one object a line (JSON Lines), each
  * with its interval's number and time.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 
+#include "lib/json.h"
 #include "lock/out/out_int.h"
 #include "lock/report/report.h"
 #include "lock/request/request.h"
 #include "lock/rows/rows.h"
 
-static void put_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = *s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20 || ch >= 0x7f)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
-/* A string member: ,"NAME":"VALUE" */
-static void put_member(FILE *f, const char *name, const char *value)
-{
-	fprintf(f, ",\"%s\":", name);
-	put_str(f, value);
-}
-
 /* Between members: a newline, but none inside a line of JSON Lines (-I). */
-static const char *nl(const struct lock_out *out)
+static void nl(const struct lock_out *out, struct json_writer *w)
 {
-	return out->ri->interval ? "" : "\n";
+	if (!out->ri->interval)
+		json__nl(w);
 }
 
 static const char *const mode_names[] = {
@@ -51,134 +32,178 @@ static void header(struct lock_out *out)
 {
 	const struct lock_run_info *ri = out->ri;
 	const struct lock_report_cfg *rc = out->rc;
-	FILE *f = out->f;
+	struct json_writer *w = malloc(sizeof(*w));
 
-	fprintf(f, "{\"tool\":\"frugal lock\",\"mode\":\"%s\"", mode_names[rc->mode]);
+	out->priv = w;
+	if (!w) {
+		out->err = -ENOMEM;
+		return;
+	}
+	json__init(w, out->f);
+	json__obj_begin(w);
+	json__str_field(w, "tool", "frugal lock");
+	json__str_field(w, "mode", mode_names[rc->mode]);
 	/* --hold: each row's count and times are holds, not waits */
-	fprintf(f, ",\"measure\":\"%s\"", rc->hold ? "hold" : "wait");
+	json__str_field(w, "measure", rc->hold ? "hold" : "wait");
 	if (rc->owner) {	/* -o: the task rows are the locks' owners */
-		fprintf(f, ",\"owner\":true");
-		put_member(f, "owner_at", ri->owner_at ? ri->owner_at : "");
-		put_member(f, "owner_why", ri->owner_why ? ri->owner_why : "");
+		json__bool_field(w, "owner", true);
+		json__str_field(w, "owner_at", ri->owner_at ? ri->owner_at : "");
+		json__str_field(w, "owner_why", ri->owner_why ? ri->owner_why : "");
 	}
 	/* true: runs nested in ours were counted, not taken (no --nested) */
-	fprintf(f, ",\"skip_nested\":%s", rc->skip_nested ? "true" : "false");
-	if (ri->interval)
-		fprintf(f, ",\"interval\":%u,\"time\":%.3f", ri->interval, ri->time);
-	put_member(f, "attach", ri->attach ? ri->attach : "");
-	put_member(f, "kernel", ri->kernel ? ri->kernel : "");
-	fprintf(f, ",\"duration_s\":%.3f,\"targets\":{\"system_wide\":%s",
-		ri->seconds, rc->system_wide ? "true" : "false");
-	if (rc->pid_arg)
-		put_member(f, "pid", rc->pid_arg);
-	if (rc->tid_arg)
-		put_member(f, "tid", rc->tid_arg);
-	if (rc->cpu_list)
-		put_member(f, "cpu", rc->cpu_list);
-	if (ri->command) {
-		put_member(f, "command", ri->command);
-		fprintf(f, ",\"exit_status\":%d", ri->exit_status);
+	json__bool_field(w, "skip_nested", rc->skip_nested);
+	if (ri->interval) {
+		json__u64_field(w, "interval", ri->interval);
+		json__fixed_field(w, "time", ri->time, 3);
 	}
-	fprintf(f, "},\"map_entries\":%u,\"ring_bytes\":%u,\"max_stack\":%u,",
-		rc->map_entries, rc->ring_kb * 1024,
-		rc->shown_frames ? rc->shown_frames : rc->max_stack);
-	fprintf(f, "\"rows\":[");
+	json__str_field(w, "attach", ri->attach ? ri->attach : "");
+	json__str_field(w, "kernel", ri->kernel ? ri->kernel : "");
+	json__fixed_field(w, "duration_s", ri->seconds, 3);
+	json__key(w, "targets");
+	json__obj_begin(w);
+	json__bool_field(w, "system_wide", rc->system_wide);
+	if (rc->pid_arg)
+		json__str_field(w, "pid", rc->pid_arg);
+	if (rc->tid_arg)
+		json__str_field(w, "tid", rc->tid_arg);
+	if (rc->cpu_list)
+		json__str_field(w, "cpu", rc->cpu_list);
+	if (ri->command) {
+		json__str_field(w, "command", ri->command);
+		json__i64_field(w, "exit_status", ri->exit_status);
+	}
+	json__obj_end(w);
+	json__u64_field(w, "map_entries", rc->map_entries);
+	json__u64_field(w, "ring_bytes", rc->ring_kb * 1024);
+	json__u64_field(w, "max_stack", rc->shown_frames ? rc->shown_frames : rc->max_stack);
+	json__key(w, "rows");
+	json__arr_begin(w);
+}
+
+/* R's shown stack as an array of "sym+0xoff" */
+static void stack(struct lock_out *out, struct json_writer *w, const struct lock_row *r,
+		  const struct lock_row_name *rn, const char *name)
+{
+	char buf[160];
+	unsigned int n;
+	uint64_t ip;
+
+	json__key(w, name);
+	json__arr_begin(w);
+	for (n = 0; lock_out__frame(out, r, rn, n, &ip, buf, sizeof(buf)); n++)
+		json__str(w, buf);
+	json__arr_end(w);
 }
 
 static void row(struct lock_out *out, const struct lock_row *r,
 		const struct lock_row_name *rn, size_t idx)
 {
-	FILE *f = out->f;
-	char buf[160];
-	unsigned int n;
-	uint64_t ip;
+	struct json_writer *w = out->priv;
+	char buf[32];
 
-	fprintf(f, "%s%s{\"contended\":%u,\"wait_total_ns\":%" PRIu64
-		",\"wait_max_ns\":%" PRIu64 ",\"wait_min_ns\":%" PRIu64
-		",\"avg_wait_ns\":%" PRIu64 ",\"type\":", idx ? "," : "", nl(out),
-		r->st.count, (uint64_t)r->st.total_ns, (uint64_t)r->st.max_ns, (uint64_t)r->st.min_ns,
-		lock_row_value(r, LOCK_SORT_AVG_WAIT));
-	put_str(f, lock_type_name(r->st.flags));
+	(void)idx;
+	if (!w)
+		return;
+	nl(out, w);
+	json__obj_begin(w);
+	json__u64_field(w, "contended", r->st.count);
+	json__u64_field(w, "wait_total_ns", r->st.total_ns);
+	json__u64_field(w, "wait_max_ns", r->st.max_ns);
+	json__u64_field(w, "wait_min_ns", r->st.min_ns);
+	json__u64_field(w, "avg_wait_ns", lock_row_value(r, LOCK_SORT_AVG_WAIT));
+	json__str_field(w, "type", lock_type_name(r->st.flags));
 	if (r->st.flags & LOCK_F_USER)
-		fprintf(f, ",\"user\":true");
+		json__bool_field(w, "user", true);
 	switch (out->rc->mode) {
 	case LOCK_AGGR_CALLER:
-		put_member(f, "caller", rn->a);
-		fprintf(f, ",\"stack\":[");
-		for (n = 0; lock_out__frame(out, r, rn, n, &ip, buf, sizeof(buf)); n++) {
-			fprintf(f, "%s", n ? "," : "");
-			put_str(f, buf);
-		}
-		fprintf(f, "]");
+		json__str_field(w, "caller", rn->a);
+		stack(out, w, r, rn, "stack");
 		break;
 	case LOCK_AGGR_TASK:
-		fprintf(f, ",\"pid\":%s", rn->a);
-		put_member(f, "comm", rn->b);
-		if (!r->stack)
-			break;
-		/* -o -v: where the owner was at the row's first wait */
-		fprintf(f, ",\"owner_stack\":[");
-		for (n = 0; lock_out__frame(out, r, rn, n, &ip, buf, sizeof(buf)); n++) {
-			fprintf(f, "%s", n ? "," : "");
-			put_str(f, buf);
-		}
-		fprintf(f, "]");
+		json__u64_field(w, "pid", r->key & ~LOCK_KEY_USER);
+		json__str_field(w, "comm", rn->b);
+		if (r->stack)	/* -o -v: where the owner was at the row's first wait */
+			stack(out, w, r, rn, "owner_stack");
 		break;
 	case LOCK_AGGR_ADDR:
-		fprintf(f, ",\"address\":\"0x%" PRIx64 "\"", r->st.flags & LOCK_F_USER ?
-			r->key & LOCK_KEY_UADDR : r->key);
-		put_member(f, "symbol", rn->sym);
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, r->st.flags & LOCK_F_USER ?
+			 r->key & LOCK_KEY_UADDR : r->key);
+		json__str_field(w, "address", buf);
+		json__str_field(w, "symbol", rn->sym);
 		if (r->st.flags & LOCK_F_USER)
 			break;
 		/* -l: the name as the table prints it, and its parts */
-		put_member(f, "name", rn->b);
-		put_member(f, "member", rn->member);
-		put_member(f, "object_type", rn->object);
+		json__str_field(w, "name", rn->b);
+		json__str_field(w, "member", rn->member);
+		json__str_field(w, "object_type", rn->object);
 		if (rn->offset >= 0)
-			fprintf(f, ",\"object_offset\":%" PRId64, rn->offset);
-		put_member(f, "object", rn->desc);
+			json__i64_field(w, "object_offset", rn->offset);
+		json__str_field(w, "object", rn->desc);
 		break;
 	case LOCK_AGGR_CGROUP:
-		fprintf(f, ",\"cgroup_id\":%" PRIu64, r->key & ~LOCK_KEY_USER);
-		put_member(f, "cgroup", rn->a);
+		json__u64_field(w, "cgroup_id", r->key & ~LOCK_KEY_USER);
+		json__str_field(w, "cgroup", rn->a);
 		break;
 	}
-	fputc('}', f);
+	json__obj_end(w);
 }
 
 static void accounting(struct lock_out *out, const struct lock_accounting *a,
 		       const struct lock_acct_line *l, size_t n)
 {
-	FILE *f = out->f;
+	struct json_writer *w = out->priv;
 	size_t i;
 
-	fprintf(f, "],%s\"accounting\":{", nl(out));
+	if (!w)
+		return;
+	json__arr_end(w);
+	nl(out, w);
+	json__key(w, "accounting");
+	json__obj_begin(w);
 	for (i = 0; i < n; i++)
-		fprintf(f, "%s\"%s\":%" PRIu64, i ? "," : "", l[i].json, l[i].v);
-	fprintf(f, "},%s\"bpf_stats\":", nl(out));
-	if (a->have_stats)
-		fprintf(f, "{\"begin_run_cnt\":%" PRIu64 ",\"begin_run_time_ns\":%" PRIu64
-			",\"end_run_cnt\":%" PRIu64 ",\"end_run_time_ns\":%" PRIu64
-			",\"begin2_run_cnt\":%" PRIu64 ",\"end2_run_cnt\":%" PRIu64
-			",\"release_run_cnt\":%" PRIu64 ",\"release_run_time_ns\":%" PRIu64
-			",\"release_recursion_misses\":%" PRIu64 "}",
-			a->begin_runs, a->begin_ns, a->end_runs, a->end_ns, a->begin2_runs,
-			a->end2_runs, a->release_runs, a->release_ns, a->release_misses);
-	else
-		fprintf(f, "null");
-	if (a->user && (a->u_begin_ns || a->u_end_ns))
-		fprintf(f, ",\"user_bpf_stats\":{\"entry_run_cnt\":%" PRIu64
-			",\"entry_run_time_ns\":%" PRIu64 ",\"return_run_cnt\":%" PRIu64
-			",\"return_run_time_ns\":%" PRIu64 ",\"unwind_cpu_ns\":%.0f}",
-			a->u_begin_runs, a->u_begin_ns, a->u_end_runs, a->u_end_ns,
-			a->u_unwind_s * 1e9);
+		json__u64_field(w, l[i].json, l[i].v);
+	json__obj_end(w);
+	nl(out, w);
+	json__key(w, "bpf_stats");
+	if (a->have_stats) {
+		json__obj_begin(w);
+		json__u64_field(w, "begin_run_cnt", a->begin_runs);
+		json__u64_field(w, "begin_run_time_ns", a->begin_ns);
+		json__u64_field(w, "end_run_cnt", a->end_runs);
+		json__u64_field(w, "end_run_time_ns", a->end_ns);
+		json__u64_field(w, "begin2_run_cnt", a->begin2_runs);
+		json__u64_field(w, "end2_run_cnt", a->end2_runs);
+		json__u64_field(w, "release_run_cnt", a->release_runs);
+		json__u64_field(w, "release_run_time_ns", a->release_ns);
+		json__u64_field(w, "release_recursion_misses", a->release_misses);
+		json__obj_end(w);
+	} else {
+		json__null(w);
+	}
+	if (a->user && (a->u_begin_ns || a->u_end_ns)) {
+		json__key(w, "user_bpf_stats");
+		json__obj_begin(w);
+		json__u64_field(w, "entry_run_cnt", a->u_begin_runs);
+		json__u64_field(w, "entry_run_time_ns", a->u_begin_ns);
+		json__u64_field(w, "return_run_cnt", a->u_end_runs);
+		json__u64_field(w, "return_run_time_ns", a->u_end_ns);
+		json__fixed_field(w, "unwind_cpu_ns", a->u_unwind_s * 1e9, 0);
+		json__obj_end(w);
+	}
 	if (a->user)
-		fprintf(f, ",\"user_unwind_cpu_ns\":%.0f", a->u_unwind_s * 1e9);
+		json__fixed_field(w, "user_unwind_cpu_ns", a->u_unwind_s * 1e9, 0);
 }
 
 static void footer(struct lock_out *out)
 {
-	fprintf(out->f, "}\n");
+	struct json_writer *w = out->priv;
+
+	if (!w)
+		return;
+	json__obj_end(w);
+	fputc('\n', out->f);
+	free(w);
+	out->priv = NULL;
 }
 
 const struct lock_output lock_output_json = {

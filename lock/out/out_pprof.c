@@ -183,8 +183,7 @@ static bool map_find(const struct idxmap *m, const uint64_t *keys, uint64_t key,
 {
 	uint32_t i;
 
-	idxmap__probe_init(m, key, p);
-	while ((i = idxmap__probe_next(m, p)) != IDXMAP_NONE)
+	idxmap__for_each_candidate(m, key, p, i)
 		if (keys[i] == key) {
 			*idx = i;
 			return true;
@@ -215,8 +214,7 @@ static uint32_t pp_string(struct pprof *pp, const char *s)
 	    (b->err = array__grow(&pp->str_at, &pp->str_cap, pp->nstr + 1,
 				  sizeof(*pp->str_at), 64)))
 		return 0;
-	idxmap__probe_init(&pp->strs, h, &p);
-	while ((i = idxmap__probe_next(&pp->strs, &p)) != IDXMAP_NONE)
+	idxmap__for_each_candidate(&pp->strs, h, &p, i)
 		if (same_str(pp, i, s))
 			return i;
 	pb_varint(b, PROFILE_STRING_TABLE << 3 | WIRE_LEN);

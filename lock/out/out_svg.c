@@ -36,6 +36,7 @@
 
 #include "lib/array.h"
 #include "lib/idxmap.h"
+#include "lib/utf8.h"
 #include "lock/out/out_int.h"
 #include "lock/report/report.h"
 #include "lock/rows/rows.h"
@@ -129,8 +130,7 @@ static uint32_t child_get(struct flame *fl, uint32_t parent, const char *name, u
 
 	if (idxmap__reserve(&fl->map, 1))
 		return 0;
-	idxmap__probe_init(&fl->map, h, &p);
-	while ((id = idxmap__probe_next(&fl->map, &p)) != IDXMAP_NONE) {
+	idxmap__for_each_candidate(&fl->map, h, &p, id) {
 		n = &fl->nodes[id];
 		if (n->parent == parent && !strcmp(fl->names + n->name, name))
 			return id;
@@ -230,39 +230,13 @@ static int pick_drawn(struct flame *fl)
 
 /* ---- XML text ---- */
 
-/* The length of the valid UTF-8 sequence at S (XML's characters only), or 0. */
-static int utf8_len(const unsigned char *s)
-{
-	uint32_t cp;
-	int n, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)	/* the NUL ends it too */
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff)
-		return 0;
-	return n;
-}
-
 /*
  * The first MAX characters of STR into F (NULL: nowhere) as XML text or
  * attribute value; returns how many characters STR has in all.  Names come
  * from the kernel and the user (comms, cgroup paths, the command): markup
  * characters are escaped, and what XML cannot hold (control characters,
- * bytes that are not UTF-8) becomes U+FFFD, so the file always parses.
+ * U+FFFE and U+FFFF, each byte that is not UTF-8: lib/utf8.h) becomes
+ * U+FFFD, so the file always parses.
  */
 static size_t xml_put(FILE *f, const char *str, size_t max)
 {
@@ -271,14 +245,15 @@ static size_t xml_put(FILE *f, const char *str, size_t max)
 	};
 	const unsigned char *s = (const unsigned char *)str;
 	size_t chars;
+	uint32_t cp;
 	int n;
 
 	for (chars = 0; *s; s += n ? n : 1, chars++) {
-		n = utf8_len(s);
+		n = utf8_dec(s, &cp);
 		if (!f || chars >= max)
 			continue;
-		if (!n || (*s < 0x20 && *s != '\t') || *s == 0x7f)
-			fputs("\xef\xbf\xbd", f);
+		if (!n || (*s < 0x20 && *s != '\t') || *s == 0x7f || cp == 0xfffe || cp == 0xffff)
+			fputs(UTF8_REPLACEMENT, f);
 		else if (*s < 0x80 && esc[*s])
 			fputs(esc[*s], f);
 		else

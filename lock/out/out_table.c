@@ -57,15 +57,21 @@ static void header(struct lock_out *out)
 }
 
 /*
- * A comm or a cgroup path in the table: control characters (a newline in a
- * comm would start a bogus row) as '?', as ps prints them.  CSV and JSON
- * keep the bytes, quoted.
+ * A comm, a lock's name or a cgroup path in the table: control characters
+ * (a newline in a comm or a file's name would start a bogus row) as '?',
+ * as ps prints them; other bytes as they are (UTF-8 stays UTF-8).  CSV and
+ * JSON keep the bytes, quoted.  Returns the characters written, the
+ * continuation bytes of UTF-8 not counted, for the padding after it.
  */
-static void put_text(FILE *f, const char *s)
+static size_t put_text(FILE *f, const char *s)
 {
-	for (; *s; s++)
+	size_t chars = 0;
+
+	for (; *s; s++) {
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
-	fputc('\n', f);
+		chars += ((unsigned char)*s & 0xc0) != 0x80;
+	}
+	return chars;
 }
 
 static void row(struct lock_out *out, const struct lock_row *r,
@@ -93,14 +99,17 @@ static void row(struct lock_out *out, const struct lock_row *r,
 	case LOCK_AGGR_TASK:
 		fprintf(f, "%10s   ", rn->a);
 		put_text(f, rn->b);
+		fputc('\n', f);
 		break;
 	case LOCK_AGGR_ADDR:
-		fprintf(f, "%16s   %-24s %s\n", rn->a, rn->b[0] ? rn->b : "-",
-			lock_type_name(r->st.flags));
+		fprintf(f, "%16s   ", rn->a);
+		n = put_text(f, rn->b[0] ? rn->b : "-");
+		fprintf(f, "%*s %s\n", n < 24 ? 24 - (int)n : 0, "", lock_type_name(r->st.flags));
 		break;
 	default:
 		fprintf(f, "%14s   ", lock_type_name(r->st.flags));
 		put_text(f, rn->a);
+		fputc('\n', f);
 	}
 	for (n = 0; rc->verbose_stacks && lock_out__frame(out, r, rn, n, &ip, t, sizeof(t)); n++)
 		fprintf(f, "\t\t\t0x%" PRIx64 "  %s\n", ip, t);

@@ -15,6 +15,7 @@
 #include "lib/hash.h"
 #include "lib/io.h"
 #include "lib/ksyms.h"
+#include "lib/utf8.h"
 #include "lock/kernel/kernel.h"
 #include "lock/report/member_int.h"
 #include "lock/report/report.h"
@@ -192,14 +193,18 @@ bool lock_out__frame(const struct lock_out *out, const struct lock_row *r,
 	return true;
 }
 
-/* NAME into a frame: no ';' (the folded separator), no control character. */
+/*
+ * NAME into a frame: no ';' (the folded separator), no control character,
+ * valid UTF-8 (a byte that is not as U+FFFD: profile.proto's strings must
+ * be), cut between characters.
+ */
 static void frame_name(struct lock_frame *fr, uint64_t ip, const char *name)
 {
 	char *p;
 
 	fr->ip = ip;
 	fr->user = false;
-	snprintf(fr->name, sizeof(fr->name), "%.*s", (int)sizeof(fr->name) - 1, name);
+	utf8_copy(fr->name, sizeof(fr->name), name);
 	for (p = fr->name; *p; p++)
 		if (*p == ';' || (unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '_';

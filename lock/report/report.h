@@ -116,12 +116,13 @@ bool lock_out__frame(const struct lock_out *out, const struct lock_row *r,
  * the outermost in.  Caller mode: the kernel frames (IP set, NAME the
  * function), then the lock type as "[mutex]"; -t, -l, -g: the task
  * ("comm-pid"), lock (symbol, or address) or cgroup (path) as the outermost
- * frame, then the type.  Names hold no ';' and no control character.
+ * frame, then the type.  Names hold no ';' and no control character, and
+ * are valid UTF-8 (each byte that is not as U+FFFD, lib/utf8.h).
  */
 struct lock_frame {
 	uint64_t ip;		/* 0: not a kernel code address */
 	bool user;		/* -U: a user function (ip 0, NAME its function) */
-	char name[256];		/* cut at 255 bytes (a deep cgroup path) */
+	char name[256];		/* cut within 255 bytes (a deep cgroup path) */
 };
 #define LOCK_MAX_FRAMES (LOCK_MAX_STACK + 2)
 

@@ -53,8 +53,7 @@ static struct lock_row *find(const struct lock_table *t, uint64_t key, struct id
 {
 	uint32_t i;
 
-	idxmap__probe_init(&t->map, key, p);
-	while ((i = idxmap__probe_next(&t->map, p)) != IDXMAP_NONE)
+	idxmap__for_each_candidate(&t->map, key, p, i)
 		if (t->rows[i].key == key)
 			return &t->rows[i];
 	return NULL;

@@ -42,8 +42,7 @@ static struct pend *pend_find(struct lock_ucollect *u, uint64_t seq, struct idxm
 {
 	uint32_t i;
 
-	idxmap__probe_init(&u->pend_map, seq, p);
-	while ((i = idxmap__probe_next(&u->pend_map, p)) != IDXMAP_NONE)
+	idxmap__for_each_candidate(&u->pend_map, seq, p, i)
 		if (u->pend[i].seq == seq)
 			return &u->pend[i];
 	return NULL;
@@ -95,8 +94,7 @@ static struct udef *def_find(struct lock_ucollect *u, uint64_t key, struct idxma
 {
 	uint32_t i;
 
-	idxmap__probe_init(&u->def_map, key, p);
-	while ((i = idxmap__probe_next(&u->def_map, p)) != IDXMAP_NONE)
+	idxmap__for_each_candidate(&u->def_map, key, p, i)
 		if (def_at(u, i)->key == key)
 			return def_at(u, i);
 	return NULL;

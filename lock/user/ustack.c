@@ -222,8 +222,7 @@ static uint64_t frame_token(struct lock_ustacks *u, uint64_t pc, bool activation
 	h = mix(h, activation);
 	if (idxmap__reserve(&u->frame_map, 1))
 		return 0;
-	idxmap__probe_init(&u->frame_map, h, &p);
-	while ((j = idxmap__probe_next(&u->frame_map, &p)) != IDXMAP_NONE)
+	idxmap__for_each_candidate(&u->frame_map, h, &p, j)
 		if (u->frames[j].h == h)
 			return LOCK_UFRAME_TAG | j;
 	/* Nothing below changes the map: P stays where the frame goes. */
@@ -296,8 +295,7 @@ static const struct lock_cfi_rule *rule_of(struct lock_ustacks *u, uint64_t look
 	if (idxmap__reserve(&u->rule_map, 1) ||
 	    array__grow(&u->rules, &u->cap_rules, u->nr_rules + 1, sizeof(*u->rules), 1024))
 		return &bad;
-	idxmap__probe_init(&u->rule_map, key, &p);
-	while ((j = idxmap__probe_next(&u->rule_map, &p)) != IDXMAP_NONE)
+	idxmap__for_each_candidate(&u->rule_map, key, &p, j)
 		if (u->rules[j].key == key)
 			return &u->rules[j];
 	r = &u->rules[u->nr_rules];

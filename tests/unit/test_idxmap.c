@@ -134,15 +134,14 @@ static void test_probe_del(void)
 	for (round = 0; round < 200; round++) {
 		for (i = 0; i < 20; i++) {
 			CHECK_EQ(idxmap__reserve(&m, 1), 0);
-			idxmap__probe_init(&m, keys[i], &p);
-			while ((got = idxmap__probe_next(&m, &p)) != IDXMAP_NONE)
+			idxmap__for_each_candidate(&m, keys[i], &p, got)
 				wrong += keys[got] == keys[i];	/* not yet there */
 			idxmap__probe_put(&m, &p, (uint32_t)i);
 		}
 		for (i = 0; i < 20; i++) {
-			idxmap__probe_init(&m, keys[i], &p);
-			while ((got = idxmap__probe_next(&m, &p)) != IDXMAP_NONE && got != i)
-				;
+			idxmap__for_each_candidate(&m, keys[i], &p, got)
+				if (got == i)
+					break;
 			wrong += got != i;
 			if (got == i)
 				idxmap__probe_del(&m, &p);
@@ -267,9 +266,9 @@ static void test_model(void)
 			wrong += in[k] ? res || idx != where[k] : res != -ENOENT;
 			break;
 		default:
-			idxmap__probe_init(&m, h, &p);
-			while ((idx = idxmap__probe_next(&m, &p)) != IDXMAP_NONE && ents[idx] != k)
-				;
+			idxmap__for_each_candidate(&m, h, &p, idx)
+				if (ents[idx] == k)
+					break;
 			wrong += (idx != IDXMAP_NONE) != in[k];
 			if (idx != IDXMAP_NONE) {
 				idxmap__probe_del(&m, &p);

@@ -179,7 +179,7 @@ fi
 if [ "$nok" -gt 0 ] && [ "$ft" -le "$pt" ]; then
 	pass "modules vs Debian's .BTF: $ft type differences in all $nok (pahole: $pt)"
 else
-	fail "modules vs Debian's .BTF: no more type differences than pahole" "frugal $ft, pahole $pt"
+	fail "modules vs Debian's .BTF: no more type differences than pahole" "frugal $ft, pahole $pt, in $nok modules"
 fi
 
 finish

@@ -2,7 +2,7 @@
 #
 #   make            build $(O)/frugal
 #   make check      every test (unit, unit under ASan/UBSan, end to end)
-#   make demo       install what is missing, build, run the main job
+#   make demo       install what it needs that is missing, build, run the main job
 #   make bench      benchmarks beside their anchors
 #   make fuzz       libFuzzer harnesses, FUZZ_TIME seconds each
 #   make static     $(O)/static/frugal, needing no shared library (make check-static)
@@ -216,8 +216,10 @@ $(O)/completion/frugal: $(O)/frugal-gen
 man: $(MAN_PAGES)
 completion: $(O)/completion/frugal
 
+# Every package the tests and benchmarks need (make check, check-*); make
+# demo asks only for what building and the demo need.
 deps:
-	$(Q)bash scripts/install-deps.sh
+	$(Q)bash scripts/install-deps.sh check
 
 check-build: $(O)/frugal $(O)/asan/frugal $(UNIT_BINS) $(ASAN_BINS) $(FUZZ_BINS) $(BENCH_BINS) \
              man completion
@@ -270,8 +272,11 @@ check-deb: deps
 	$(Q)$(MAKE) --no-print-directory deb
 	$(Q)O=$(O) bash tests/run long/deb
 
-demo: deps
-	$(Q)$(MAKE) --no-print-directory all $(BENCH_BINS)
+# `make demo` on a fresh machine: its packages only, then the binary and
+# the one benchmark scripts/demo.sh runs, in parallel unless -j says how.
+demo:
+	$(Q)bash scripts/install-deps.sh demo
+	$(Q)$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc)) all $(O)/bench/walkbench
 	$(Q)O=$(O) bash scripts/demo.sh
 
 # `make fuzz [FUZZ_TIME=60]`: every harness for that many seconds; crashes

@@ -10,6 +10,9 @@
 #   vmlinux      link to the vmlinux with DWARF
 #   modules/     link to the directory of *.ko with DWARF
 #   root/        the unpacked package
+#
+# Exit status: 0, 1 on an error, 3 when the archive cannot be reached (the
+# tests report that as a skip, tests/btf/fetch.inc).
 set -eu
 CACHE=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}
 DIR=$CACHE/kernel-dbg
@@ -24,6 +27,16 @@ if [ -s "$DIR/PACKAGE" ] && [ -e "$DIR/vmlinux" ] && [ -d "$DIR/modules" ]; then
 	exit 0
 fi
 
+# apt_update: the system's package lists read again; exit 3 if the archive
+# cannot be reached (apt-get may say only "W: Failed to fetch" and exit 0).
+apt_update() {
+	if ! apt-get update -qq >/dev/null 2>"$CACHE/.kernel-dbg.update.err" ||
+	   grep -q 'Failed to fetch\|Could not resolve\|Temporary failure' "$CACHE/.kernel-dbg.update.err"; then
+		echo "fetch-kernel-dbg: apt-get update: $(tail -1 "$CACHE/.kernel-dbg.update.err")" >&2
+		exit 3
+	fi
+}
+
 # The metapackage depends on the versioned package that holds the files.
 pkg_of_meta() {
 	apt-cache depends "$META" 2>/dev/null |
@@ -31,7 +44,7 @@ pkg_of_meta() {
 }
 pkg=$(pkg_of_meta)
 if [ -z "$pkg" ]; then
-	apt-get update -qq >/dev/null
+	apt_update
 	pkg=$(pkg_of_meta)
 fi
 [ -n "$pkg" ] || { echo "fetch-kernel-dbg: no package behind $META" >&2; exit 1; }
@@ -40,8 +53,8 @@ rm -rf "$DIR"
 mkdir -p "$DIR/dl"
 cd "$DIR/dl"
 if ! apt-get download -qq "$pkg" 2>/dev/null; then
-	apt-get update -qq >/dev/null	# stale lists: the archive moved on
-	apt-get download -qq "$pkg"
+	apt_update	# stale lists: the archive moved on
+	apt-get download -qq "$pkg" || { echo "fetch-kernel-dbg: apt-get download $pkg failed" >&2; exit 3; }
 fi
 deb=$(ls ./*.deb)
 ver=$(dpkg-deb -f "$deb" Version)

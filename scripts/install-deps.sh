@@ -1,13 +1,36 @@
 #!/usr/bin/env bash
-# Install every Debian package that building, testing, the demo and the
-# benchmarks need.  Idempotent: does nothing when all are present, and runs
-# `apt-get update` only when something is missing.
+# Install the Debian packages one group of work needs.  Idempotent: does
+# nothing when all are present, and runs `apt-get update` only when
+# something is missing.
+#
+#   scripts/install-deps.sh build   building frugal (make), and the libbpf
+#                                   source fetch it starts (dpkg-source)
+#   scripts/install-deps.sh demo    build, and what `make demo` runs (make demo)
+#   scripts/install-deps.sh check   demo, and every test tool: make check,
+#                                   the check-* targets and the benchmarks
+#   scripts/install-deps.sh [all]   the same as check (the default)
 set -eu
-PKGS="make gcc libc6-dev pkg-config clang llvm libclang-rt-14-dev libbpf-dev libelf-dev libdw-dev
-zlib1g-dev libzstd-dev libbz2-dev liblzma-dev bpftool dwarves elfutils binutils linux-perf bpftrace
-python3 jq valgrind time stress-ng tmux chromium golang-go abigail-tools
-libc6-dbg busybox-static cpio qemu-system-x86 debhelper dpkg-dev lintian
-man-db bash-completion"
+BUILD="make gcc libc6-dev pkg-config clang libbpf-dev libelf-dev libdw-dev zlib1g-dev bpftool
+binutils dpkg-dev"
+# The demo's iodir benchmark reads peak RSS with GNU time (it counts
+# getdents64 with perf when perf is there: check installs it).
+DEMO="$BUILD time"
+# The tests and benchmarks: sanitizers and fuzzers (clang's runtime, llvm's
+# symbolizer), make static's archives, pahole and bpftool's anchors, perf and
+# bpftrace beside frugal lock, valgrind, the workloads (stress-ng, tmux),
+# the SVG's browser test (chromium), pprof (golang), abidiff, the kernels
+# under qemu (busybox, cpio), the Debian package (debhelper, lintian), man
+# pages and completion.
+CHECK="$DEMO llvm libclang-rt-14-dev libzstd-dev libbz2-dev liblzma-dev dwarves elfutils
+linux-perf bpftrace python3 jq valgrind stress-ng tmux chromium golang-go abigail-tools
+libc6-dbg busybox-static cpio qemu-system-x86 debhelper lintian man-db bash-completion"
+
+case "${1:-all}" in
+build) PKGS=$BUILD ;;
+demo) PKGS=$DEMO ;;
+check|all) PKGS=$CHECK ;;
+*) echo "usage: $0 [build | demo | check | all]" >&2; exit 2 ;;
+esac
 
 missing=
 for p in $PKGS; do

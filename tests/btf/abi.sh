@@ -245,17 +245,21 @@ check "abi: ... no encoding left behind in TMPDIR" test -z "$(ls "$W" | grep fru
 gcc -c "$FX/abi_old.c" -o "$W/nodw.o"
 
 # A real module: Debian's -dbg .ko with its .BTF taken out, encoded again on
-# its vmlinux, against itself with its .BTF.
-KDBG=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}/kernel-dbg
-KO=$KDBG/modules/kernel/drivers/net/tun.ko
-if [ -s "$KDBG/PACKAGE" ] && [ -f "$KO" ] && command -v objcopy >/dev/null; then
+# its vmlinux, against itself with its .BTF.  The package is fetched here
+# (scripts/fetch-kernel-dbg.sh; cached, shared with kernel.sh).
+. "$(dirname "$0")/fetch.inc"
+if [ "${FRUGAL_SKIP_KERNEL:-0}" = 1 ]; then
+	skip "abi: a real DWARF module" "FRUGAL_SKIP_KERNEL=1"
+elif ! command -v objcopy >/dev/null; then
+	fail "abi: a real DWARF module" "no objcopy (binutils: scripts/install-deps.sh)"
+elif fetch "abi: a real DWARF module" fetch-kernel-dbg.sh; then
+	KDBG=$fetched
+	KO=$KDBG/modules/kernel/drivers/net/tun.ko
 	objcopy --remove-section=.BTF --remove-section=.BTF.ext "$KO" "$W/tun_dw.ko"
 	expect_exit "abi: Debian's tun.ko, DWARF encoded on the fly, against its BTF" 0 \
 		"$FRUGAL" btf abi --base "$KDBG/vmlinux" "$KO" "$W/tun_dw.ko"
 	check "abi: ... its exported symbols compared" has "$out" \
 		"3 symbols: 0 added, 0 removed, 0 changed, 0 incompatible; 0 types changed"
-else
-	skip "abi: a real DWARF module" "no $KO (scripts/fetch-kernel-dbg.sh) or objcopy"
 fi
 
 # Bad input: one line naming the file, exit 1, nothing on stdout.

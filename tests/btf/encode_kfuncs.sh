@@ -5,14 +5,14 @@
 # two kfunc sets list (6.12's bpf_modify_return_test_tp); a "bpf_fastcall"
 # tag too when its BTF_ID_FLAGS have KF_FASTCALL (6.13+, pahole 1.28+); none
 # without decl_tag.  The fixture lays out .BTF_ids as the kernel's macros
-# do: two flagged sets and one plain set.  Where scripts/fetch-trixie.sh has
-# cached pahole 1.30, its tags on the fixture must be ours.
+# do: two flagged sets and one plain set.  pahole 1.30's tags on the
+# fixture (scripts/fetch-trixie.sh) must be ours.
 # attributes (pahole 1.32): the pointers a kfunc's KF_ARENA_* flags name
 # get "address_space(1)" on their target (a type tag with kind_flag): on
 # arena_alloc's own prototype, as the plain function with the same one
 # keeps it untouched, and on arena_free's prototype in place (no prototype
 # left unused); only with decl_tag_kfuncs, and not as pahole 1.30; as
-# sid's pahole 1.32 when cached.
+# sid's pahole 1.32 (scripts/fetch-sid.sh).
 . "$(dirname "$0")/../lib.sh"
 
 W=$_tmp
@@ -146,8 +146,10 @@ else fail "attributes without decl_tag_kfuncs: nothing changes" "the outputs dif
 got=$(FRUGAL_PAHOLE_COMPAT=1.30 attrs "$W/kf.o")
 if [ -z "$got" ]; then pass "attributes as pahole 1.30 (Debian's, libbpf 1.5): ignored"
 else fail "attributes as pahole 1.30 (Debian's, libbpf 1.5): ignored" "'$got'"; fi
-SID=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}/sid/pahole
-if [ -s "$SID/VERSION" ]; then
+# Against sid's pahole 1.32 (scripts/fetch-sid.sh, fetched if not cached).
+. "$(dirname "$0")/fetch.inc"
+if fetch "attributes against pahole 1.32" fetch-sid.sh; then
+	SID=$fetched/pahole
 	for f in kf.o kf; do
 		"$SID/bin/pahole" -J --btf_features=default,attributes --btf_encode_detached="$W/p132.btf" \
 			"$W/$f" >/dev/null 2>&1
@@ -156,19 +158,11 @@ if [ -s "$SID/VERSION" ]; then
 		expect_exit "attributes on $f: no canonical difference from pahole 1.32" 0 \
 			"$FRUGAL" btf diff -q "$W/p132.btf" "$W/f132.btf"
 	done
-else
-	skip "attributes against pahole 1.32" "sid's pahole not cached (scripts/fetch-sid.sh)"
 fi
 
 # The same against pahole 1.30 (Debian trixie's, scripts/fetch-trixie.sh).
-T130=$(bash "$TOP/scripts/fetch-trixie.sh" --pahole 2>"$W/fetch.err")
-case $? in
-0) P130=$T130/pahole/bin/pahole ;;
-3) skip "kfunc tags as pahole 1.30's" "Debian trixie unreachable: $(tail -1 "$W/fetch.err")"
-   finish ;;
-*) fail "fetch pahole 1.30" "$(tail -1 "$W/fetch.err")"
-   finish ;;
-esac
+fetch "kfunc tags as pahole 1.30's" fetch-trixie.sh --pahole || finish
+P130=$fetched/pahole/bin/pahole
 for f in kf.o kf; do
 	for feats in default var,decl_tag_kfuncs; do
 		ours=$(FRUGAL_PAHOLE_COMPAT=1.30 tags "$W/$f" --btf_features=$feats)

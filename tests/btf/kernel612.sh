@@ -11,8 +11,8 @@
 # pahole 1.30 produced.  Then the other command lines a 6.1-6.18 build
 # passes to a pahole that answers v1.30: Debian's own (reproducible_build),
 # 6.16+'s (attributes), external modules' (distilled_base), and 6.1's
-# (pahole-flags.sh's 1.25 switches, on the 6.1 package when kernel.sh has
-# fetched it).
+# (pahole-flags.sh's 1.25 switches, on the 6.1 package kernel.sh checks,
+# fetched here too).
 #
 # pahole's outputs are cached beside the packages, keyed by package
 # version, pahole version and flags, so a second run only runs frugal.
@@ -32,14 +32,9 @@ if [ "${FRUGAL_SKIP_KERNEL:-0}" = 1 ]; then
 	skip "pahole 1.30 equivalence" "FRUGAL_SKIP_KERNEL=1"
 	finish
 fi
-TDIR=$(bash "$TOP/scripts/fetch-trixie.sh" 2>"$W/fetch.err")
-case $? in
-0) ;;
-3) skip "pahole 1.30 equivalence" "Debian trixie unreachable: $(tail -1 "$W/fetch.err")"
-   finish ;;
-*) fail "fetch trixie's pahole and 6.12 kernel" "$(tail -1 "$W/fetch.err")"
-   finish ;;
-esac
+. "$(dirname "$0")/fetch.inc"
+fetch "pahole 1.30 equivalence (trixie's pahole and 6.12 kernel)" fetch-trixie.sh || finish
+TDIR=$fetched
 PAHOLE=$TDIR/pahole/bin/pahole
 KDIR=$TDIR/kernel-dbg
 read -r _ PKGVER < "$KDIR/PACKAGE"
@@ -236,20 +231,21 @@ else
 			nbad=$((nbad + 1))
 		fi
 	done < "$W/mods-gv"
-	if [ "$nbad" -eq 0 ]; then
+	if [ "$ngv" -eq 0 ]; then
+		fail "global_var: modules as pahole 1.30's" "no module to compare ($W/mods-gv is empty)"
+	elif [ "$nbad" -eq 0 ]; then
 		pass "global_var: $ngv modules as pahole 1.30's, but for its .note objects"
 	fi
 fi
 
 # ---- 6.1's command line for pahole >= 1.25, against pahole 1.30 ----------------------
 # scripts/pahole-flags.sh of 6.1 adds the 1.25 switches; with them we must
-# match pahole 1.30 there too (without them, pahole 1.24: kernel.sh).
-K61=$CACHE/kernel-dbg
+# match pahole 1.30 there too (without them, pahole 1.24: kernel.sh).  The
+# 6.1 package is fetched here (scripts/fetch-kernel-dbg.sh; cached, shared
+# with kernel.sh).
 FEATS61="--btf_gen_floats --lang_exclude=rust --skip_encoding_btf_inconsistent_proto --btf_gen_optimized"
-if [ ! -s "$K61/PACKAGE" ] || [ ! -e "$K61/vmlinux" ]; then
-	skip "6.1 with pahole-flags.sh's 1.25 switches" "no 6.1 package in $K61 (kernel.sh fetches it)"
-	finish
-fi
+fetch "6.1 with pahole-flags.sh's 1.25 switches" fetch-kernel-dbg.sh || finish
+K61=$fetched
 read -r _ PKGVER61 < "$K61/PACKAGE"
 REF61=$CACHE/btf-ref/$PKGVER61-pahole-$pver-$(printf '%s' "$FEATS61" | md5sum | cut -c1-12)
 mkdir -p "$REF61"
@@ -286,6 +282,11 @@ while read -r mod; do
 		nbad=$((nbad + 1))
 	fi
 done < "$W/mods61"
-[ "$nbad" -eq 0 ] && pass "6.1 modules, 6.1's flags for pahole >= 1.25: all $(wc -l < "$W/mods61") as pahole 1.30's"
+n61=$(wc -l < "$W/mods61")
+if [ "$n61" -lt 16 ]; then
+	fail "6.1 modules, 6.1's flags for pahole >= 1.25" "$n61 modules compared, not 16 (none found in $K61/modules?)"
+elif [ "$nbad" -eq 0 ]; then
+	pass "6.1 modules, 6.1's flags for pahole >= 1.25: all $n61 as pahole 1.30's"
+fi
 
 finish

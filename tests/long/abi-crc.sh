@@ -99,9 +99,13 @@ if command -v objcopy >/dev/null; then
 	check "abi-crc: ... its BTF does not fit" grep -q "split BTF built on another base than" <<<"$err"
 fi
 
-# DWARF encoded on the fly: the -dbg vmlinux, its .BTF renamed away.
-KDBG=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}/kernel-dbg
-if [ -s "$KDBG/PACKAGE" ] && command -v objcopy >/dev/null; then
+# DWARF encoded on the fly: the -dbg vmlinux, its .BTF renamed away
+# (scripts/fetch-kernel-dbg.sh, 282 MB, fetched here unless cached).
+. "$TOP/tests/btf/fetch.inc"
+if ! command -v objcopy >/dev/null; then
+	fail "abi-crc: a -dbg vmlinux's DWARF" "no objcopy (binutils: scripts/install-deps.sh)"
+elif fetch "abi-crc: a -dbg vmlinux's DWARF" fetch-kernel-dbg.sh; then
+	KDBG=$fetched
 	objcopy --rename-section .BTF=.BTF.hidden "$(readlink -f "$KDBG/vmlinux")" "$_tmp/vmlinux-dwarf"
 	expect_exit "abi-crc: $(cut -d' ' -f1 "$KDBG/PACKAGE")'s DWARF, encoded, against its BTF: exit 0" 0 \
 		"$GTIME" -f '%e %M' -o "$_tmp/time" "$FRUGAL" btf abi -v "$KDBG/vmlinux" "$_tmp/vmlinux-dwarf"
@@ -109,7 +113,5 @@ if [ -s "$KDBG/PACKAGE" ] && command -v objcopy >/dev/null; then
 	echo "# $out; $secs s, $kb KB peak RSS"
 	check "abi-crc: ... said under -v" grep -q "vmlinux-dwarf: no .BTF, its DWARF encoded here" <<<"$err"
 	rm -f "$_tmp/vmlinux-dwarf"
-else
-	skip "abi-crc: a -dbg vmlinux's DWARF" "not cached (scripts/fetch-kernel-dbg.sh, 282 MB)"
 fi
 finish

@@ -141,7 +141,7 @@ $(O)/asan/%.o: %.c | $(SKELS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -MMD -MP -c -o $@ $<
 
-LB_OBJS := $(O)/btf/dedup_lb.o $(O)/asan/btf/dedup_lb.o $(O)/fuzz/obj/btf/dedup_lb.o
+LB_OBJS := $(O)/btf/encode/dedup_lb.o $(O)/asan/btf/encode/dedup_lb.o $(O)/fuzz/obj/btf/encode/dedup_lb.o
 $(LB_OBJS): private CPPFLAGS += $(LB_CFLAGS)
 $(LB_OBJS): $(LB)/names.h
 

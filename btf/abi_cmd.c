@@ -13,13 +13,13 @@
 
 #include <bpf/btf.h>
 
-#include "btf/abi.h"
-#include "btf/abi_base.h"
-#include "btf/abi_int.h"
-#include "btf/abi_lists.h"
+#include "btf/abi/abi.h"
+#include "btf/abi/abi_base_int.h"
+#include "btf/abi/abi_int.h"
+#include "btf/abi/abi_lists_int.h"
 #include "btf/btf.h"
-#include "btf/encode.h"
-#include "btf/load.h"
+#include "btf/encode/encode.h"
+#include "btf/view/view.h"
 #include "cli/cli.h"
 #include "lib/array.h"
 #include "lib/elf_file.h"

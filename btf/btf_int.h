@@ -16,7 +16,7 @@
 
 #include <stdbool.h>
 
-#include "btf/encode.h"
+#include "btf/encode/encode.h"
 
 struct btf_encode_args {
 	struct btf_enc_opts opts;	/* path, detached, base, features, jobs */

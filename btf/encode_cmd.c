@@ -11,7 +11,7 @@
 
 #include "btf/btf.h"
 #include "btf/btf_int.h"
-#include "btf/encode.h"
+#include "btf/encode/encode.h"
 #include "cli/tools.h"
 
 /*

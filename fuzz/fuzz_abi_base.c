@@ -18,8 +18,8 @@
 
 #include <bpf/btf.h>
 
-#include "btf/abi_base.h"
-#include "btf/load.h"
+#include "btf/abi/abi_base_int.h"
+#include "btf/view/view.h"
 #include "cli/cli.h"
 
 static int memfd = -1;

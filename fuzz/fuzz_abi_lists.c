@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf/abi_lists.h"
+#include "btf/abi/abi_lists_int.h"
 
 struct seen {
 	const char *buf;

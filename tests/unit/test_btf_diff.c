@@ -14,8 +14,7 @@
 #include <bpf/btf.h>
 
 #include "btf/btf.h"
-#include "btf/canon.h"
-#include "btf/load.h"
+#include "btf/view/view.h"
 #include "tests/test.h"
 
 enum variant {

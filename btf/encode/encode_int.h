@@ -7,7 +7,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 
-#include "btf/encode.h"
+#include "btf/encode/encode.h"
 #include "lib/dwarf_die.h"
 #include "lib/elf_file.h"
 #include "lib/idxmap.h"

@@ -16,7 +16,7 @@
 
 #include <bpf/btf.h>
 
-#include "btf/dwarf_cu.h"
+#include "btf/encode/dwarf_cu_int.h"
 #include "lib/array.h"
 
 /* The attributes of one member, read in a single pass. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Crash-safe output of the encoder (see encode_write.c). */
-#ifndef FRUGAL_BTF_ENCODE_WRITE_H
-#define FRUGAL_BTF_ENCODE_WRITE_H
+#ifndef FRUGAL_BTF_ENCODE_WRITE_INT_H
+#define FRUGAL_BTF_ENCODE_WRITE_INT_H
 
 #include <stddef.h>
 

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "btf/abi_lists.h"
+#include "btf/abi/abi_lists_int.h"
 #include "lib/array.h"
 #include "lib/io.h"
 

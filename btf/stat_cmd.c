@@ -8,8 +8,7 @@
 
 #include "btf/btf.h"
 #include "btf/btf_int.h"
-#include "btf/canon.h"
-#include "btf/load.h"
+#include "btf/view/view.h"
 #include "cli/cli.h"
 
 #define KIND_CNT (BTF_KIND_ENUM64 + 1)

@@ -27,7 +27,7 @@
 
 #include <bpf/btf.h>
 
-#include "btf/canon.h"
+#include "btf/view/view.h"
 #include "lib/array.h"
 
 /* Anonymous types nest; a loop in a malformed blob must not recurse forever. */

@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "btf/abi.h"
-#include "btf/abi_int.h"
+#include "btf/abi/abi.h"
+#include "btf/abi/abi_int.h"
 #include "cli/cli.h"
 #include "lib/array.h"
 #include "lib/iodir.h"

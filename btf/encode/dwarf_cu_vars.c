@@ -14,7 +14,7 @@
 
 #include <bpf/btf.h>
 
-#include "btf/dwarf_cu.h"
+#include "btf/encode/dwarf_cu_int.h"
 #include "lib/array.h"
 
 /* libdw's reading of a variable's address, for what the cursor leaves to it. */

@@ -6,8 +6,8 @@
  * prints, and on a bad line writes "LINE: what is wrong" into WHY, so the
  * command prints it after the file's name and the fuzzer can call it.
  */
-#ifndef FRUGAL_BTF_ABI_LISTS_H
-#define FRUGAL_BTF_ABI_LISTS_H
+#ifndef FRUGAL_BTF_ABI_LISTS_INT_H
+#define FRUGAL_BTF_ABI_LISTS_INT_H
 
 #include <regex.h>
 #include <stdbool.h>

@@ -12,7 +12,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "btf/load.h"
+#include "btf/view/view.h"
 #include "lib/io.h"
 
 /* Why PATH could not be loaded, as the file's first bytes suggest. */

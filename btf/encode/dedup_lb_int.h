@@ -4,8 +4,8 @@
  * 1.7's dedup").  That libbpf is a second copy in the binary, so nothing
  * of it crosses this interface but bytes: raw BTF in, raw BTF out.
  */
-#ifndef FRUGAL_BTF_DEDUP_LB_H
-#define FRUGAL_BTF_DEDUP_LB_H
+#ifndef FRUGAL_BTF_DEDUP_LB_INT_H
+#define FRUGAL_BTF_DEDUP_LB_INT_H
 
 #include <stdint.h>
 

@@ -19,8 +19,8 @@
 
 #include <bpf/btf.h>
 
-#include "btf/encode_int.h"
-#include "btf/type_bytes.h"
+#include "btf/encode/encode_int.h"
+#include "btf/encode/type_bytes_int.h"
 
 void enc_visit_ids(struct btf_type *t, enc_id_fn fn, void *arg)
 {

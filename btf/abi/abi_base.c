@@ -7,7 +7,7 @@
 
 #include <bpf/btf.h>
 
-#include "btf/abi_base.h"
+#include "btf/abi/abi_base_int.h"
 #include "lib/elf_file.h"
 
 /* OFF starts a string of BTF's (its base's included): the byte before it ends one. */

@@ -26,7 +26,7 @@
 
 #include <bpf/btf.h>
 
-#include "btf/encode_int.h"
+#include "btf/encode/encode_int.h"
 #include "lib/array.h"
 
 #define SET8_PFX "__BTF_ID__set8__"

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "btf/encode.h"
+#include "btf/encode/encode.h"
 
 /*
  * Every name pahole 1.32 accepts, in its order (its

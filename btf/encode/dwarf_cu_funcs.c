@@ -17,7 +17,7 @@
 
 #include <bpf/btf.h>
 
-#include "btf/dwarf_cu.h"
+#include "btf/encode/dwarf_cu_int.h"
 #include "lib/array.h"
 #include "lib/hash.h"
 

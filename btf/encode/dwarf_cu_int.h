@@ -21,15 +21,15 @@
  * an emitter that adds a different number of types than its entry's nids
  * is a bug the driver reports ("BTF id drift").
  */
-#ifndef FRUGAL_BTF_DWARF_CU_H
-#define FRUGAL_BTF_DWARF_CU_H
+#ifndef FRUGAL_BTF_DWARF_CU_INT_H
+#define FRUGAL_BTF_DWARF_CU_INT_H
 
 #include <dwarf.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "btf/encode_int.h"
+#include "btf/encode/encode_int.h"
 
 /* Bounds the _Atomic aliases followed in one type lookup (a loop in bad DWARF). */
 #define MAX_ALIAS_DEPTH 16

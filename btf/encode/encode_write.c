@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "btf/encode_write.h"
+#include "btf/encode/encode_write_int.h"
 #include "lib/io.h"
 
 /*

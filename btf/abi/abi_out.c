@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf/abi_int.h"
+#include "btf/abi/abi_int.h"
 
 struct totals {
 	size_t compared, added, removed, changed, incompat, types;

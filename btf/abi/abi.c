@@ -14,10 +14,10 @@
 
 #include <bpf/btf.h>
 
-#include "btf/abi.h"
-#include "btf/abi_int.h"
+#include "btf/abi/abi.h"
+#include "btf/abi/abi_int.h"
 #include "btf/btf.h"
-#include "btf/load.h"
+#include "btf/view/view.h"
 #include "cli/cli.h"
 #include "lib/array.h"
 #include "lib/hash.h"

@@ -32,10 +32,10 @@
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 
-#include "btf/dedup_lb.h"
-#include "btf/encode_int.h"
-#include "btf/encode_write.h"
-#include "btf/type_bytes.h"
+#include "btf/encode/dedup_lb_int.h"
+#include "btf/encode/encode_int.h"
+#include "btf/encode/encode_write_int.h"
+#include "btf/encode/type_bytes_int.h"
 #include "cli/cli.h"
 #include "lib/array.h"
 #include "lib/dwarf_die.h"

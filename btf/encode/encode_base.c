@@ -55,8 +55,8 @@
 
 #include <bpf/btf.h>
 
-#include "btf/encode_int.h"
-#include "btf/type_bytes.h"
+#include "btf/encode/encode_int.h"
+#include "btf/encode/type_bytes_int.h"
 #include "lib/array.h"
 #include "lib/dwarf_scan.h"
 #include "lib/idxmap.h"

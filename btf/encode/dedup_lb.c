@@ -13,8 +13,8 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "btf/dedup_lb.h"
-#include "btf/type_bytes.h"
+#include "btf/encode/dedup_lb_int.h"
+#include "btf/encode/type_bytes_int.h"
 #include "cli/cli.h"
 #include "lib/io.h"
 

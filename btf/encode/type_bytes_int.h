@@ -4,8 +4,8 @@
  * and what follows it), its string offsets and the type ids it refers to.  Header-only: the
  * encoder's two libbpfs (btf/dedup_lb.c) both use it.
  */
-#ifndef FRUGAL_BTF_TYPE_BYTES_H
-#define FRUGAL_BTF_TYPE_BYTES_H
+#ifndef FRUGAL_BTF_TYPE_BYTES_INT_H
+#define FRUGAL_BTF_TYPE_BYTES_INT_H
 
 #include <stddef.h>
 

@@ -1,23 +1,50 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The id-free rendering of a BTF blob, for `frugal btf diff`.
+ * The view stage of frugal btf: BTF read back from a file (raw, or an ELF's
+ * .BTF; alone or split on a base) and rendered id-free, for `frugal btf
+ * diff`, `btf stat` and `btf abi` (btf/view/load.c, btf/view/canon.c).
+ * Nothing here prints: errors are a negative errno, with a reason in the
+ * caller's buffer where one helps.
  *
- * Type ids depend on the encoder and on the order it met the types, so two
- * equivalent blobs can differ in every id.  A canon renders each named type,
- * function, variable, datasec and decl tag as text that holds no id:
- * anonymous types are written inline where they are used, named ones are
- * referred to by kind, name and (for sized aggregates) size.  Anonymous types
- * that nothing refers to are entries of their own ("anon").  Entries are
+ * The id-free rendering: type ids depend on the encoder and on the order
+ * it met the types, so two equivalent blobs can differ in every id.  A
+ * canon renders each named type, function, variable, datasec and decl tag
+ * as text that holds no id: anonymous types are written inline where they
+ * are used, named ones are referred to by kind, name and (for sized
+ * aggregates) size.  Anonymous types that nothing refers to are entries of
+ * their own ("anon").  Entries are
  * sorted by (key, text), so two canons compare as sorted multisets: the same
  * name may stand for several different types (same-named structs of
  * different CUs survive dedup), and those are matched by their whole text.
  */
-#ifndef FRUGAL_BTF_CANON_H
-#define FRUGAL_BTF_CANON_H
+#ifndef FRUGAL_BTF_VIEW_H
+#define FRUGAL_BTF_VIEW_H
 
 #include <stddef.h>
 
 struct btf;
+
+/* ---- loading (load.c) ---- */
+
+/*
+ * Load PATH: raw BTF, or the .BTF section of an ELF file; split BTF on BASE
+ * when BASE is not NULL.  0 and *OUT, or a negative errno with a short
+ * reason in WHY (WHYLEN bytes, as the encoder's errbuf), fit for
+ * "frugal btf: PATH: WHY".  Nothing is printed: libbpf's own explanation
+ * goes through its print callback (cli_libbpf_logs(): with -v only).
+ */
+int btf_load(const char *path, struct btf *base, struct btf **out, char *why, size_t whylen);
+
+/*
+ * The command line's pair: BASE_PATH (when not NULL) into *BASE, then PATH
+ * on it into *OUT, as btf_load() loads each.  On failure a negative errno,
+ * WHY as btf_load()'s, and *FAILED the path it is about.  Either way the
+ * caller owns and frees *BASE and *OUT (NULL where nothing was loaded).
+ */
+int btf_load_split(const char *path, const char *base_path, struct btf **base, struct btf **out,
+		   const char **failed, char *why, size_t whylen);
+
+/* ---- the id-free rendering (canon.c) ---- */
 
 enum btf_canon_cat {
 	BTF_CANON_INT,

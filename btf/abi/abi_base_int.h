@@ -9,8 +9,8 @@
  * returns 0 (fits, or cannot tell), or -EINVAL with a one-line reason in
  * WHY, and never prints.
  */
-#ifndef FRUGAL_BTF_ABI_BASE_H
-#define FRUGAL_BTF_ABI_BASE_H
+#ifndef FRUGAL_BTF_ABI_BASE_INT_H
+#define FRUGAL_BTF_ABI_BASE_INT_H
 
 #include <stddef.h>
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf/encode_int.h"
+#include "btf/encode/encode_int.h"
 
 #define PERCPU_SECTION ".data..percpu"
 #define KSYM_NAME_LEN 128	/* the kernel's limit on symbol names */

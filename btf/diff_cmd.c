@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `frugal btf diff A B`: compare two BTF blobs by meaning, not by type id.
- * Both are rendered id-free (btf/canon.c) and matched as sorted multisets;
+ * Both are rendered id-free (btf/view/canon.c) and matched as sorted multisets;
  * what is left is printed as only in A (-), only in B (+) or changed (~).
  * Exit status as diff(1): 0 same, 1 different, 2 trouble (usage, bad input).
  */
@@ -12,28 +12,14 @@
 
 #include <bpf/btf.h>
 
-#include "btf/btf.h"
 #include "btf/btf_int.h"
 #include "btf/view/view.h"
 #include "cli/cli.h"
 
 enum {
-	OPT_BASE = CLI_OPT_LONG,
-	OPT_BASE_A,
-	OPT_BASE_B,
-	OPT_KINDS,
+	OPT_KINDS = BTF_OPT_NEXT,
 	OPT_FULL,
 };
-
-/* --base FILE: the base of both. */
-static int set_bases(void *ctx, const struct cli_opt *r, const char *arg)
-{
-	struct btf_diff_opts *o = ctx;
-
-	(void)r;
-	o->base[0] = o->base[1] = arg;
-	return 0;
-}
 
 static int set_kinds(void *ctx, const struct cli_opt *r, const char *arg)
 {
@@ -48,14 +34,10 @@ static int set_kinds(void *ctx, const struct cli_opt *r, const char *arg)
 #define DO struct btf_diff_opts	/* the type every row binds into */
 
 const struct cli_opt btf_diff_cli_opts[] = {
-	CLI_OPT_CALLBACK("base", OPT_BASE, required_argument, "FILE",
-			 "A and B are split BTF on base FILE (raw or ELF), e.g. vmlinux for modules",
-			 set_bases, 0, .kind = CLI_ARG_FILE),
-	CLI_OPT_STR("base-a", OPT_BASE_A, DO, base[0], "FILE",
-		    "base of A alone (split BTF of two encoders, each on its own base)",
-		    .kind = CLI_ARG_FILE),
-	CLI_OPT_STR("base-b", OPT_BASE_B, DO, base[1], "FILE", "base of B alone",
-		    .kind = CLI_ARG_FILE),
+	BTF_OPT_BASES(DO, base,
+		      "A and B are split BTF on base FILE (raw or ELF), e.g. vmlinux for modules",
+		      "base of A alone (split BTF of two encoders, each on its own base)",
+		      "base of B alone"),
 	CLI_OPT_CALLBACK("kinds", OPT_KINDS, required_argument, "LIST",
 			 "compare only these: int,float,struct,union,enum,fwd,typedef,anon,\n"
 			 "func,var,datasec,decl_tag; or types, decls, all",
@@ -93,18 +75,10 @@ static void print_help(void)
 
 int btf_diff_opts__parse(struct btf_diff_opts *o, int argc, char **argv)
 {
-	int next, err;
-
 	memset(o, 0, sizeof(*o));
 	o->kinds = BTF_CANON_ALL;
-	err = cli_opts__parse(btf_diff_cli_opts, argc, argv, 0, NULL, o, &next);
-	if (err || o->help)
-		return err;
-	if (argc - next != 2)
-		return cli_usage_err("diff takes two files, A and B");
-	o->path[0] = argv[next];
-	o->path[1] = argv[next + 1];
-	return 0;
+	return btf_cmd__parse(btf_diff_cli_opts, o, &o->help, argc, argv, o->path, 2,
+			      "diff takes two files, A and B");
 }
 
 /* Does line [P, P+LEN) occur in TEXT among the lines not yet USED? */
@@ -253,26 +227,19 @@ int btf_diff_main(int argc, char **argv)
 	struct diff_ctx ctx = { .opts = &o };
 	struct btf *base[2] = {}, *btf[2] = {};
 	struct btf_canon *canon[2] = {};
-	const char *failed;
-	char why[256];
 	long n;
-	int err, i, ret = EXIT_USAGE;
+	int i, ret;
 
-	err = btf_diff_opts__parse(&o, argc, argv);
-	if (err)
-		return err;
-	if (o.help) {
-		print_help();
-		return EXIT_OK;
-	}
-	if (o.verbose)
-		cli_verbose = 1;
-	cli_libbpf_logs();
+	ret = btf_diff_opts__parse(&o, argc, argv);
+	if (ret)
+		return ret;
+	ret = btf_cmd__start(o.help, o.verbose, print_help);
+	if (ret >= 0)
+		return ret;
+	ret = EXIT_USAGE;
 	for (i = 0; i < 2; i++) {
-		if (btf_load_split(o.path[i], o.base[i], &base[i], &btf[i], &failed, why, sizeof(why))) {
-			cli_err(failed, "%s", why);
+		if (btf_cmd__load(o.path[i], o.base[i], &base[i], &btf[i]))
 			goto out;
-		}
 		canon[i] = btf_canon__new(btf[i], o.kinds);
 		if (!canon[i]) {
 			cli_err(o.path[i], "rendering: %s", strerror(errno));

@@ -12,7 +12,7 @@
 #include "btf/btf.h"
 #include "btf/btf_int.h"
 #include "btf/encode/encode.h"
-#include "cli/tools.h"
+#include "cli/cli.h"
 
 /*
  * The pahole releases whose output we can reproduce, by --pahole_compat's

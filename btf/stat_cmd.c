@@ -6,7 +6,6 @@
 
 #include <bpf/btf.h>
 
-#include "btf/btf.h"
 #include "btf/btf_int.h"
 #include "btf/view/view.h"
 #include "cli/cli.h"
@@ -130,40 +129,26 @@ static void print_help(void)
 
 int btf_stat_opts__parse(struct btf_stat_opts *o, int argc, char **argv)
 {
-	int next, err;
-
 	memset(o, 0, sizeof(*o));
-	err = cli_opts__parse(btf_stat_cli_opts, argc, argv, 0, NULL, o, &next);
-	if (err || o->help)
-		return err;
-	if (argc - next != 1)
-		return cli_usage_err("stat takes one file");
-	o->path = argv[next];
-	return 0;
+	return btf_cmd__parse(btf_stat_cli_opts, o, &o->help, argc, argv, &o->path, 1,
+			      "stat takes one file");
 }
 
 int btf_stat_main(int argc, char **argv)
 {
 	struct btf *base = NULL, *btf = NULL;
 	struct btf_stat_opts o;
-	const char *failed;
-	char why[256];
-	int err, ret = EXIT_RUNTIME;
+	int err, ret;
 
-	err = btf_stat_opts__parse(&o, argc, argv);
-	if (err)
-		return err;
-	if (o.help) {
-		print_help();
-		return EXIT_OK;
-	}
-	if (o.verbose)
-		cli_verbose = 1;
-	cli_libbpf_logs();
-	if (btf_load_split(o.path, o.base, &base, &btf, &failed, why, sizeof(why))) {
-		cli_err(failed, "%s", why);
+	ret = btf_stat_opts__parse(&o, argc, argv);
+	if (ret)
+		return ret;
+	ret = btf_cmd__start(o.help, o.verbose, print_help);
+	if (ret >= 0)
+		return ret;
+	ret = EXIT_RUNTIME;
+	if (btf_cmd__load(o.path, o.base, &base, &btf))
 		goto out;
-	}
 	if (o.dump) {
 		err = print_dump(btf);
 		if (err) {

@@ -6,6 +6,7 @@
 #ifndef FRUGAL_CLI_TOOLS_H
 #define FRUGAL_CLI_TOOLS_H
 
+#include "btf/btf.h"
 #include "cli/cli.h"
 
 /* frugal's first level of commands, and the names it answers to through a link. */
@@ -24,9 +25,5 @@ int lock_bench_main(int argc, char **argv);	/* frugal bench lock */
 extern const struct cli_opt lock_cli_opts[];
 extern const struct cli_group lock_cli_modes;	/* frugal lock top */
 extern const struct cli_opt lock_bench_cli_opts[];
-/* btf/ */
-int btf_main(int argc, char **argv);
-int btf_pahole_main(int argc, char **argv);	/* invoked as pahole */
-extern const struct cli_group btf_cli_group;	/* encode, diff, stat */
 
 #endif

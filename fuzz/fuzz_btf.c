@@ -19,7 +19,7 @@
 
 #include <bpf/btf.h>
 
-#include "btf/btf.h"
+#include "btf/btf_int.h"
 #include "btf/view/view.h"
 #include "cli/cli.h"
 

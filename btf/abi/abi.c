@@ -2,8 +2,8 @@
 /*
  * `frugal btf abi OLD NEW`: the exported symbols of two kernels (or
  * modules, or BTF blobs), each added, removed or changed, and a changed
- * one with the path from it to each change.  See btf/abi.h for the graph;
- * btf/abi_out.c prints it.  Exit status: abidiff's bitmask (btf/abi.h).
+ * one with the path from it to each change.  See btf/abi/abi_int.h for the
+ * graph; abi_out.c prints it.  Exit status: abidiff's bitmask (btf/abi/abi.h).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -14,106 +14,10 @@
 
 #include <bpf/btf.h>
 
-#include "btf/abi/abi.h"
 #include "btf/abi/abi_int.h"
-#include "btf/btf.h"
-#include "btf/view/view.h"
 #include "cli/cli.h"
 #include "lib/array.h"
 #include "lib/hash.h"
-
-enum {
-	OPT_BASE = CLI_OPT_LONG,
-	OPT_BASE_A,
-	OPT_BASE_B,
-	OPT_SYMBOLS,
-	OPT_SYMVERS,
-	OPT_SYMVERS_A,
-	OPT_SYMVERS_B,
-	OPT_SUPP,
-	OPT_JSON,
-};
-
-static int set_bases(void *ctx, const struct cli_opt *r, const char *arg)
-{
-	struct btf_abi_opts *o = ctx;
-
-	(void)r;
-	o->base[0] = o->base[1] = arg;
-	return 0;
-}
-
-static int set_symvers(void *ctx, const struct cli_opt *r, const char *arg)
-{
-	struct btf_abi_opts *o = ctx;
-
-	(void)r;
-	o->symvers[0] = o->symvers[1] = arg;
-	return 0;
-}
-
-static int add_supp(void *ctx, const struct cli_opt *r, const char *arg)
-{
-	struct btf_abi_opts *o = ctx;
-
-	(void)r;
-	if (o->nsupp == ABI_SUPP_FILES)
-		return cli_usage_err("--suppressions: at most %d files", ABI_SUPP_FILES);
-	o->supp[o->nsupp++] = arg;
-	return 0;
-}
-
-#define AO struct btf_abi_opts
-
-const struct cli_opt btf_abi_cli_opts[] = {
-	CLI_OPT_CALLBACK("base", OPT_BASE, required_argument, "FILE",
-			 "OLD and NEW are split BTF (modules) on base FILE, e.g. vmlinux",
-			 set_bases, 0, .kind = CLI_ARG_FILE),
-	CLI_OPT_STR("base-a", OPT_BASE_A, AO, base[0], "FILE", "base of OLD alone",
-		    .kind = CLI_ARG_FILE),
-	CLI_OPT_STR("base-b", OPT_BASE_B, AO, base[1], "FILE", "base of NEW alone",
-		    .kind = CLI_ARG_FILE),
-	CLI_OPT_STR("symbols", OPT_SYMBOLS, AO, symbols, "FILE",
-		    "compare the symbols named in FILE (one a line, '#' comments)\n"
-		    "instead of the exported ones",
-		    .kind = CLI_ARG_FILE),
-	CLI_OPT_CALLBACK("symvers", OPT_SYMVERS, required_argument, "FILE",
-			 "compare the symbols a Module.symvers lists for OLD and NEW\n"
-			 "(those of the module named as the file, else all)",
-			 set_symvers, 0, .kind = CLI_ARG_FILE),
-	CLI_OPT_STR("symvers-a", OPT_SYMVERS_A, AO, symvers[0], "FILE",
-		    "Module.symvers of OLD alone", .kind = CLI_ARG_FILE),
-	CLI_OPT_STR("symvers-b", OPT_SYMVERS_B, AO, symvers[1], "FILE",
-		    "Module.symvers of NEW alone", .kind = CLI_ARG_FILE),
-	CLI_OPT_CALLBACK("suppressions", OPT_SUPP, required_argument, "FILE",
-			 "ignore the symbols and types FILE names (repeatable;\n"
-			 "libabigail's [suppress_function], [suppress_variable],\n"
-			 "[suppress_type] with name or name_regexp)",
-			 add_supp, 0, .kind = CLI_ARG_FILE),
-	CLI_OPT_BOOL("json", OPT_JSON, AO, json, true, "print one JSON object"),
-	CLI_OPT_BOOL("verbose", 'v', AO, verbose, true, "show libbpf's messages"),
-	CLI_OPT_HELP(AO, help),
-	CLI_OPT_END,
-};
-
-#undef AO
-
-int btf_abi_opts__parse(struct btf_abi_opts *o, int argc, char **argv)
-{
-	int next, err;
-
-	memset(o, 0, sizeof(*o));
-	err = cli_opts__parse(btf_abi_cli_opts, argc, argv, 0, NULL, o, &next);
-	if (err || o->help)
-		return err;
-	if (argc - next != 2)
-		return cli_usage_err("abi takes two files, OLD and NEW");
-	if (o->symbols && (o->symvers[0] || o->symvers[1]))
-		return cli_usage_err("--symbols and --symvers: one list of symbols, not both");
-	o->path[0] = argv[next];
-	o->path[1] = argv[next + 1];
-	return 0;
-}
 
 /*
  * What each kind of change does to the users of a symbol: the rules, in
@@ -848,4 +752,39 @@ void abi__free(struct abi *abi)
 	free(abi->ch);
 	free(abi->ed);
 	idxmap__free(&abi->pairs);
+}
+
+void abi__delete(struct abi *abi)
+{
+	if (!abi)
+		return;
+	abi__free(abi);
+	free(abi);
+}
+
+int abi__exit_status(const struct abi *abi)
+{
+	int ret = EXIT_OK;
+	size_t i;
+
+	for (i = 0; i < abi->nsyms; i++) {
+		if (abi->syms[i].status != ABI_SYM_SAME)
+			ret |= ABI_EXIT_CHANGED;
+		if (abi->syms[i].incompat)
+			ret |= ABI_EXIT_INCOMPAT;
+	}
+	return ret;
+}
+
+int abi_fail(struct abi_err *err, const char *what, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err->why[0])
+		return -1;
+	snprintf(err->what, sizeof(err->what), "%s", what ? what : "");
+	va_start(ap, fmt);
+	vsnprintf(err->why, sizeof(err->why), fmt, ap);
+	va_end(ap);
+	return -1;
 }

@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * `frugal btf abi OLD NEW`: which exported symbols changed their type, by
- * which path, and whether the change breaks callers.  The comparison is a
- * graph: one node per symbol and per pair of structs, unions or enums met
- * on the way (memoized, so cycles end and a type is compared once), each
- * with its own changes and its edges to the pairs its members reach.
+ * The abi stage of frugal btf, what `frugal btf abi OLD NEW` runs: which
+ * exported symbols changed their type, by which path, and whether the
+ * change breaks callers.  The comparison is a graph: one node per symbol
+ * and per pair of structs, unions or enums met on the way (memoized, so
+ * cycles end and a type is compared once), each with its own changes and
+ * its edges to the pairs its members reach (btf/abi/abi_int.h).  It reads
+ * BTF through btf/view and encodes DWARF-only input through btf/encode.
+ * Nothing here prints an error: a failure is named in struct abi_err.
  */
 #ifndef FRUGAL_BTF_ABI_H
 #define FRUGAL_BTF_ABI_H
 
+#include <limits.h>
 #include <stdbool.h>
 
 /* The exit status, a bitmask as abidiff's. */
@@ -32,6 +36,31 @@ struct btf_abi_opts {
 	bool exports_only;	/* set per module of a tree: no __ksymtab, no symbol */
 };
 
-int btf_abi_opts__parse(struct btf_abi_opts *o, int argc, char **argv);
+/* btf_abi_opts__parse() is the command's (btf/btf_int.h). */
+
+/* What failed: WHAT (a path; empty: none) and WHY, as cli_err() prints them. */
+struct abi_err {
+	char what[PATH_MAX];
+	char why[PATH_MAX + 512];
+};
+
+/* The report of one comparison (btf/abi/abi_int.h). */
+struct abi;
+
+/* PATH names a directory: `btf abi` then compares two trees. */
+bool abi__is_dir(const char *path);
+
+/*
+ * Compare as O asks: two files, or two directories each of a vmlinux and
+ * modules (btf/abi/abi_tree.c).  0 and *OUT, the report (abi__delete()),
+ * or -1 with ERR filled.
+ */
+int abi__compare(const struct btf_abi_opts *o, struct abi **out, struct abi_err *err);
+/* The exit status its symbols make: 0, ABI_EXIT_CHANGED | ABI_EXIT_INCOMPAT. */
+int abi__exit_status(const struct abi *abi);
+/* The report (btf/abi/abi_out.c); OLD and NEW are the paths as given. */
+void abi__print_text(const struct abi *abi);
+void abi__print_json(const struct abi *abi, const char *old, const char *new_path);
+void abi__delete(struct abi *abi);
 
 #endif

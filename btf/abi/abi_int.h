@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Inside `frugal btf abi`: the comparison graph (btf/abi.c), filled and
- * printed by the command (btf/abi_cmd.c, btf/abi_out.c).
+ * Inside the abi stage: the comparison graph (btf/abi/abi.c), filled
+ * from two files (abi_side.c) or two trees of them (abi_tree.c) and
+ * printed (abi_out.c).
  *
  * Nodes are symbols present on both sides and pairs of structs, unions
  * or enums (OLD's id, NEW's id), each pair made once (the map PAIRS) and
@@ -20,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "btf/abi/abi.h"
 #include "lib/idxmap.h"
 
 struct btf;
@@ -46,7 +48,7 @@ struct abi_rule {
 	const char *what;
 };
 
-/* Whether each kind of change breaks users: the one table (btf/abi.c). */
+/* Whether each kind of change breaks users: the one table (btf/abi/abi.c). */
 extern const struct abi_rule abi_rules[ABI_CH_CNT];
 
 struct abi_change {
@@ -119,24 +121,18 @@ const char *abi__type_name(const struct btf *btf, uint32_t id, char *buf, size_t
 /* Everything freed but the BTFs.  NULL-safe fields. */
 void abi__free(struct abi *abi);
 
-struct btf_abi_opts;
-
 /*
- * One comparison (btf/abi_cmd.c): PATH[i] on BASE[i] (NULL: none), its
+ * One comparison (abi_side.c): PATH[i] on BASE[i] (NULL: none), its
  * symbols into ABI.  A NULL PATH[i] is a side with no symbols (a module
- * only the other tree has).  0, or -1 with the error printed.
+ * only the other tree has).  0, or -1 with ERR filled.
  */
 int abi__compare_files(const struct btf_abi_opts *o, const char *const path[2],
-		       const char *const base[2], struct abi *abi);
-/* The exit status ABI's symbols make: 0, ABI_EXIT_CHANGED | ABI_EXIT_INCOMPAT. */
-int abi__exit_status(const struct abi *abi);
+		       const char *const base[2], struct abi *abi, struct abi_err *err);
+/* Two trees (abi_tree.c): every pair's report moved into ABI. */
+int abi_tree__compare(const struct btf_abi_opts *o, struct abi *abi, struct abi_err *err);
 
-/* Directories of a vmlinux and modules (btf/abi_tree.c). */
-bool abi_tree__is_dir(const char *path);
-int abi_tree__main(const struct btf_abi_opts *o);
-
-/* The report (btf/abi_out.c); OLD and NEW are the paths as given. */
-void abi__print_text(const struct abi *abi);
-void abi__print_json(const struct abi *abi, const char *old, const char *new_path);
+/* ERR's first failure, WHAT (may be NULL) and the rest as printf: -1. */
+int abi_fail(struct abi_err *err, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

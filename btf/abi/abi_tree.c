@@ -5,10 +5,11 @@
  * pair of the same path relative to its tree, each module read on its own
  * tree's vmlinux as base; a module in one tree only has all its exports
  * added or removed.  Each comparison is the one of two files
- * (abi__compare_files), and its report is moved into one whose symbols
- * and types carry their object's name ("tun: tun_get_socket"), so that a
- * type is described once per object and the totals and the exit status
- * cover every object.
+ * (abi__compare_files, abi_side.c), and its report is moved into one
+ * whose symbols and types carry their object's name ("tun:
+ * tun_get_socket"), so that a type is described once per object and the
+ * totals and the exit status cover every object.  abi__compare(), the
+ * stage's entry, starts here: two trees, or else two files.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,9 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "btf/abi/abi.h"
 #include "btf/abi/abi_int.h"
-#include "cli/cli.h"
 #include "lib/array.h"
 #include "lib/iodir.h"
 
@@ -37,7 +36,7 @@ struct tree {
 	int err;		/* -errno from the callback */
 };
 
-bool abi_tree__is_dir(const char *path)
+bool abi__is_dir(const char *path)
 {
 	struct stat st;
 
@@ -114,7 +113,7 @@ static void tree__free(struct tree *t)
 	free(t->bad);
 }
 
-static int tree__read(struct tree *t, const char *root)
+static int tree__read(struct tree *t, const char *root, struct abi_err *e)
 {
 	int err;
 
@@ -123,12 +122,12 @@ static int tree__read(struct tree *t, const char *root)
 	if (!err)
 		err = t->err;
 	if (err)
-		return cli_err(root, "%s", strerror(-err));
+		return abi_fail(e, root, "%s", strerror(-err));
 	if (t->bad)
-		return cli_err(t->bad, "compressed module: decompress the tree first "
-			       "(xz -d, zstd -d), btf abi reads *.ko");
+		return abi_fail(e, t->bad, "compressed module: decompress the tree first "
+				"(xz -d, zstd -d), btf abi reads *.ko");
 	if (!t->vmlinux)
-		return cli_err(root, "no vmlinux below it (a tree is a vmlinux and its modules)");
+		return abi_fail(e, root, "no vmlinux below it (a tree is a vmlinux and its modules)");
 	qsort(t->ko, t->nko, sizeof(*t->ko), cmp_str);
 	return 0;
 }
@@ -224,7 +223,7 @@ cleanup:
 
 /* One object: A and B relative paths in the trees (NULL: not in that tree). */
 static int compare_object(const struct btf_abi_opts *o, const struct tree *t, const char *a,
-			  const char *b, bool module, struct abi *all)
+			  const char *b, bool module, struct abi *all, struct abi_err *e)
 {
 	struct abi one = { .pairs = IDXMAP_INIT };
 	char path[2][PATH_MAX], base[2][PATH_MAX];
@@ -250,39 +249,33 @@ static int compare_object(const struct btf_abi_opts *o, const struct tree *t, co
 			bs[i] = base[i];
 		}
 	}
-	if (abi__compare_files(&oo, p, bs, &one))
+	if (abi__compare_files(&oo, p, bs, &one, e))
 		goto cleanup;
 	err = merge(all, &one, obj);
 	if (err)
-		cli_err(p[0] ? p[0] : p[1], "%s", strerror(-err));
+		abi_fail(e, p[0] ? p[0] : p[1], "%s", strerror(-err));
 cleanup:
 	abi__free(&one);
 	free(obj);
 	return err;
 }
 
-int abi_tree__main(const struct btf_abi_opts *o)
+/* The caller checked that both are directories, and no --base. */
+int abi_tree__compare(const struct btf_abi_opts *o, struct abi *all, struct abi_err *e)
 {
 	struct tree t[2] = {};
-	struct abi all = { .pairs = IDXMAP_INIT };
 	size_t i = 0, j = 0;
-	int c, k, ret = EXIT_RUNTIME;
+	int c, k, err = -1;
 
-	for (k = 0; k < 2; k++)
-		if (!abi_tree__is_dir(o->path[k]))
-			return cli_usage_err("%s: OLD and NEW are both directories or both files",
-					     o->path[k]);
-	if (o->base[0] || o->base[1])
-		return cli_usage_err("--base is for files: a tree's modules are read on its vmlinux");
 	for (k = 0; k < 2; k++) {
-		if (tree__read(&t[k], o->path[k]))
+		if (tree__read(&t[k], o->path[k], e))
 			goto cleanup;
 		t[k].symvers = o->symvers[k];
 		snprintf(t[k].symvers_buf, sizeof(t[k].symvers_buf), "%s/Module.symvers", o->path[k]);
 		if (!t[k].symvers && !access(t[k].symvers_buf, R_OK))
 			t[k].symvers = t[k].symvers_buf;
 	}
-	if (compare_object(o, t, t[0].vmlinux, t[1].vmlinux, false, &all))
+	if (compare_object(o, t, t[0].vmlinux, t[1].vmlinux, false, all, e))
 		goto cleanup;
 	while (i < t[0].nko || j < t[1].nko) {
 		if (i == t[0].nko)
@@ -292,19 +285,35 @@ int abi_tree__main(const struct btf_abi_opts *o)
 		else
 			c = strcmp(t[0].ko[i], t[1].ko[j]);
 		if (compare_object(o, t, c <= 0 ? t[0].ko[i] : NULL, c >= 0 ? t[1].ko[j] : NULL,
-				   true, &all))
+				   true, all, e))
 			goto cleanup;
 		i += c <= 0;
 		j += c >= 0;
 	}
-	if (o->json)
-		abi__print_json(&all, o->path[0], o->path[1]);
-	else
-		abi__print_text(&all);
-	ret = abi__exit_status(&all);
+	err = 0;
 cleanup:
-	abi__free(&all);
 	for (k = 0; k < 2; k++)
 		tree__free(&t[k]);
-	return ret;
+	return err;
+}
+
+int abi__compare(const struct btf_abi_opts *o, struct abi **out, struct abi_err *e)
+{
+	struct abi *abi = calloc(1, sizeof(*abi));
+	int err;
+
+	*out = NULL;
+	if (!abi)
+		return abi_fail(e, o->path[0], "%s", strerror(ENOMEM));
+	abi->pairs = (struct idxmap)IDXMAP_INIT;
+	if (abi__is_dir(o->path[0]) || abi__is_dir(o->path[1]))
+		err = abi_tree__compare(o, abi, e);
+	else
+		err = abi__compare_files(o, o->path, o->base, abi, e);
+	if (err) {
+		abi__delete(abi);
+		return err;
+	}
+	*out = abi;
+	return 0;
 }

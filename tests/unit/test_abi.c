@@ -19,6 +19,7 @@
 #include "btf/abi/abi_base_int.h"
 #include "btf/abi/abi_int.h"
 #include "btf/abi/abi_lists_int.h"
+#include "btf/btf_int.h"
 #include "cli/cli.h"
 #include "lib/io.h"
 #include "tests/test.h"

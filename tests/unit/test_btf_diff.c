@@ -13,7 +13,7 @@
 
 #include <bpf/btf.h>
 
-#include "btf/btf.h"
+#include "btf/btf_int.h"
 #include "btf/view/view.h"
 #include "tests/test.h"
 

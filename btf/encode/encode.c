@@ -104,21 +104,11 @@ struct encoder {
 	size_t since_dedup, dedup_size;
 	size_t folded;		/* FUNCs folded into an earlier batch's */
 	size_t dropped;		/* FUNCs of inconsistent saved functions */
-	/* A module on its pruned base (ctx.base is then the pruned one). */
-	struct enc_base *pruned;
-	/*
-	 * Under pahole 1.32's rules a module's base is pruned to its BTF's
-	 * own strings, once they are made (enc_dedup): until then ctx.base
-	 * is this stand-in, an empty BTF.
-	 */
-	struct btf *standin;
+	struct enc_basing basing;	/* its base, by policy (encode_base_policy.c) */
 };
 
 /* btf_enc__run's "again, on the whole base" (never an errno). */
 #define ENC_AGAIN 1
-
-static int set_err(const struct btf_enc_opts *o, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /* The calling thread's CPU seconds (opts->times). */
 static double thread_cpu(void)
@@ -129,7 +119,7 @@ static double thread_cpu(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int set_err(const struct btf_enc_opts *o, int err, const char *fmt, ...)
+int enc_set_err(const struct btf_enc_opts *o, int err, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -426,13 +416,13 @@ static int parse_langs(struct enc_ctx *ctx, const char *list)
 	int lang;
 
 	if ((size_t)snprintf(buf, sizeof(buf), "%s", list) >= sizeof(buf))
-		return set_err(ctx->opts, -EINVAL, "--lang_exclude: list too long");
+		return enc_set_err(ctx->opts, -EINVAL, "--lang_exclude: list too long");
 	for (name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		lang = lang_code(name);
 		if (lang < 0)
-			return set_err(ctx->opts, -EINVAL, "--lang_exclude: unknown language '%s'", name);
+			return enc_set_err(ctx->opts, -EINVAL, "--lang_exclude: unknown language '%s'", name);
 		if (ctx->nlang_excl == (int)(sizeof(ctx->lang_excl) / sizeof(ctx->lang_excl[0])))
-			return set_err(ctx->opts, -EINVAL, "--lang_exclude: too many languages");
+			return enc_set_err(ctx->opts, -EINVAL, "--lang_exclude: too many languages");
 		ctx->lang_excl[ctx->nlang_excl++] = lang;
 	}
 	return 0;
@@ -484,10 +474,10 @@ static int list_cus(struct encoder *e, const struct dwarf_src *src)
 		}
 	}
 	if (r < 0)
-		return set_err(e->ctx.opts, -EINVAL, "bad DWARF unit header at 0x%llx: %s",
+		return enc_set_err(e->ctx.opts, -EINVAL, "bad DWARF unit header at 0x%llx: %s",
 			       (unsigned long long)off, dwarf_errmsg(-1));
 	if (!e->ncus)
-		return set_err(e->ctx.opts, -ENODATA, "no DWARF compile units");
+		return enc_set_err(e->ctx.opts, -ENODATA, "no DWARF compile units");
 	return 0;
 }
 
@@ -595,29 +585,6 @@ static void src_prime(struct dwarf_src *s, const struct encoder *e)
 }
 
 /*
- * Split BTF under pahole 1.32's rules is deduplicated by libbpf 1.7, as
- * pahole 1.32 is (Makefile: "libbpf 1.7's dedup"): it folds a module's
- * copies of base types that the system's libbpf 1.1 keeps.  Its base is
- * ours (pruned or whole), parsed once more by that libbpf.  vmlinux keeps
- * the system's dedup: both give the same bytes on it, and
- * tests/btf/kernel*-pahole132.sh hold vmlinux to pahole 1.32's too.
- */
-static int open_lb(struct enc_ctx *ctx)
-{
-	const void *raw;
-	uint32_t size;
-
-	raw = btf__raw_data(ctx->base, &size);
-	ctx->lb = raw ? dedup_lb__new(raw, size) : NULL;
-	if (ctx->lb)
-		ctx->base_strs = ((const struct btf_header *)raw)->str_len;
-	if (!ctx->lb)
-		return set_err(ctx->opts, -ENOMEM, "base BTF: libbpf %s cannot read it",
-			       dedup_lb__version());
-	return 0;
-}
-
-/*
  * Where the split strings of BTF (libbpf 1.1's, on a base of BASE_STRS
  * bytes of strings) lie, and their length: libbpf keeps them in one piece
  * but says their length only in a raw copy, so it is found by asking for
@@ -644,18 +611,15 @@ static const char *split_strs(const struct btf *btf, uint32_t base_strs, uint32_
 	return s;
 }
 
-static int prune_names(struct encoder *e, const char *strs, uint32_t len);
-static int prune_base(struct encoder *e);
-
 /*
  * *BTF deduplicated: by the system's libbpf, or through libbpf 1.7
- * (open_lb).  That round trip goes through one memory file: the split
+ * (encode_base_policy.c).  That round trip goes through one memory file: the split
  * types and strings are written to it as libbpf 1.1 holds them (no raw
  * copy), *BTF freed before libbpf 1.7 reads them (dedup_lb__run: a chunk
  * of types at a time), and the result comes back through it (libbpf 1.1
  * declares btf__new_split() but exports it only from 1.3 on, so it parses
  * the file).  So one copy of a module's types before dedup lives at a
- * time.  A module made on the stand-in base (e->standin) gets its real
+ * time.  A module made on the stand-in base (ENC_BASE_STANDIN) gets its real
  * base here, between the two: pruned to the strings *BTF holds, which
  * are read before it goes.  On failure *BTF may be NULL.
  */
@@ -668,7 +632,7 @@ static int enc_dedup(struct encoder *e, struct btf **btf)
 	char path[32];
 	int fd, err;
 
-	if (!ctx->lb && !e->standin)
+	if (!ctx->lb && !e->basing.standin)
 		return btf__dedup(*btf, NULL);
 	first = btf__type_cnt(ctx->base);
 	n = btf__type_cnt(*btf);
@@ -683,14 +647,14 @@ static int enc_dedup(struct encoder *e, struct btf **btf)
 	err = io__write_full(fd, t0, types);
 	if (!err)
 		err = io__write_full(fd, strs, strs_len);
-	if (!err && e->standin)
-		err = prune_names(e, strs, strs_len);
+	if (!err && e->basing.standin)
+		err = enc_basing__names(&e->basing, ctx, strs, strs_len);
 	if (!err) {
 		btf__free(*btf);
 		*btf = NULL;
 	}
-	if (!err && e->standin && !(err = prune_base(e)))
-		err = open_lb(ctx);
+	if (!err && e->basing.standin)
+		err = enc_basing__prune(&e->basing, ctx);
 	if (!err)
 		err = dedup_lb__run(ctx->lb, fd, types, strs_len, from_strs, first);
 	if (!err) {
@@ -1104,10 +1068,10 @@ static void *worker_main(void *arg)
 static int job_error(struct encoder *e, struct job *j)
 {
 	if (j->b.err[0])
-		return set_err(e->ctx.opts, j->err, "%s", j->b.err);
+		return enc_set_err(e->ctx.opts, j->err, "%s", j->b.err);
 	if (j->err == -ENODATA)
-		return set_err(e->ctx.opts, j->err, "no DWARF: %s", dwarf_errmsg(-1));
-	return set_err(e->ctx.opts, j->err, "encoding failed: %s", strerror(-j->err));
+		return enc_set_err(e->ctx.opts, j->err, "no DWARF: %s", dwarf_errmsg(-1));
+	return enc_set_err(e->ctx.opts, j->err, "encoding failed: %s", strerror(-j->err));
 }
 
 /* Job J, done, into the result (or its error reported), with its times. */
@@ -1192,213 +1156,12 @@ static int run_serial(struct encoder *e)
 		err = take_job(e, &e->jobs[k]);
 	}
 	if (err == -ENODATA && !e->ctx.opts->errbuf[0])
-		set_err(e->ctx.opts, err, "no DWARF: %s", dwarf_errmsg(-1));
+		enc_set_err(e->ctx.opts, err, "no DWARF: %s", dwarf_errmsg(-1));
 	src_close(&s);
 	return err;
 }
 
 /* --- setup and output --- */
-
-static int load_base(struct encoder *e)
-{
-	const char *path = e->ctx.opts->base;
-	long err;
-
-	if (!path)
-		return 0;
-	e->ctx.base = btf__parse(path, NULL);
-	err = e->ctx.base ? 0 : -errno;
-	if (err) {
-		/* The file at fault is the base: name it first. */
-		snprintf(e->ctx.opts->errbuf, e->ctx.opts->errlen, "%s: %s (--btf_base)",
-			 path, access(path, R_OK) ? strerror(errno)
-			 : err == -ENOENT ? "no .BTF section" : "not valid BTF");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* Section NAME's bytes in the (relocated) mapping; NULL, 0 when absent. */
-static const uint8_t *sec_bytes(const struct encoder *e, const char *name, size_t *len)
-{
-	GElf_Shdr shdr;
-	Elf_Scn *scn = elf_file__section(&e->ctx.ef, name, &shdr);
-	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
-
-	*len = d && d->d_buf ? d->d_size : 0;
-	return *len ? d->d_buf : NULL;
-}
-
-/* The base's raw BTF, mapped: an ELF's .BTF section, or a raw file. */
-struct base_map {
-	struct elf_file ef;
-	void *map;
-	size_t len;
-};
-
-/* 0, or -ENOTSUP (load_base() then reads it, and names what is wrong). */
-static int map_base(const char *path, struct base_map *m, const void **raw, size_t *size)
-{
-	char why[128];
-	struct stat st;
-	int fd;
-
-	if (elf_file__open(&m->ef, path, why, sizeof(why)) == 0) {
-		GElf_Shdr shdr;
-		Elf_Scn *scn = elf_file__section(&m->ef, ".BTF", &shdr);
-		Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
-
-		*raw = d ? d->d_buf : NULL;
-		*size = d ? d->d_size : 0;
-		return *raw ? 0 : -ENOTSUP;
-	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -ENOTSUP;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
-		m->map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (m->map == MAP_FAILED)
-			m->map = NULL;
-		else
-			m->len = st.st_size;
-	}
-	close(fd);
-	*raw = m->map;
-	*size = m->len;
-	return m->map ? 0 : -ENOTSUP;
-}
-
-static void unmap_base(struct base_map *m)
-{
-	elf_file__close(&m->ef);
-	if (m->map)
-		munmap(m->map, m->len);
-}
-
-/* The strings the encoder makes: DATASECs' section names, the kfunc tags. */
-static const char **name_extras(const struct encoder *e, size_t *n)
-{
-	const char **extra = calloc(e->ctx.nsecs + 3, sizeof(*extra));
-	size_t i;
-
-	*n = 0;
-	if (!extra)
-		return NULL;
-	extra[(*n)++] = ".data..percpu";
-	extra[(*n)++] = "bpf_kfunc";
-	extra[(*n)++] = "bpf_fastcall";
-	for (i = 0; i < e->ctx.nsecs; i++)
-		extra[(*n)++] = e->ctx.secs[i].name;
-	return extra;
-}
-
-/*
- * The names a module's base is pruned to (encode_base.c), before it is
- * encoded: every string its DWARF holds (a superset of the names its BTF
- * will have, read with lib/dwarf_scan) and name_extras().  Not where
- * libdwfl relocates the DWARF (the mapping is not relocated): e->pruned
- * then stays NULL, and prune_base() loads the whole base.
- */
-static int dwarf_names(struct encoder *e)
-{
-	struct dwarf_scan_secs dw = { 0 };
-	const char **extra;
-	size_t n;
-	int err;
-
-	if (e->ctx.is_rel && !e->ctx.ef.priv)
-		return 0;
-	dw.info = sec_bytes(e, ".debug_info", &dw.info_len);
-	dw.abbrev = sec_bytes(e, ".debug_abbrev", &dw.abbrev_len);
-	dw.str = sec_bytes(e, ".debug_str", &dw.str_len);
-	dw.line_str = sec_bytes(e, ".debug_line_str", &dw.line_str_len);
-	dw.str_offsets = sec_bytes(e, ".debug_str_offsets", &dw.str_offsets_len);
-	extra = name_extras(e, &n);
-	if (!extra)
-		return -ENOMEM;
-	err = enc_base__names(&dw, extra, n, &e->pruned);
-	free(extra);
-	/* The strings are read again by the encoder when it needs them. */
-	elf_file__drop_clean(&e->ctx.ef);
-	if (err == -ENOMEM)
-		return set_err(e->ctx.opts, err, "cannot prune the base BTF: %s", strerror(-err));
-	return 0;
-}
-
-/*
- * The same names under pahole 1.32's rules, after the module is encoded
- * on the stand-in: exactly the strings of its BTF (STRS, LEN bytes) and
- * name_extras().  No walk of its DWARF for them, and fewer names.
- */
-static int prune_names(struct encoder *e, const char *strs, uint32_t len)
-{
-	const char **extra;
-	size_t n;
-	int err;
-
-	extra = name_extras(e, &n);
-	if (!extra)
-		return -ENOMEM;
-	err = enc_base__names_strs(strs, len, extra, n, &e->pruned);
-	free(extra);
-	if (err == -ENOMEM)
-		return set_err(e->ctx.opts, err, "cannot prune the base BTF: %s", strerror(-err));
-	return 0;
-}
-
-/*
- * ctx.base: the base pruned to e->pruned's names, in place of the
- * stand-in if there is one.  The whole base is never loaded, only mapped;
- * without names, or where pruning cannot be done, load_base() loads it.
- */
-static int prune_base(struct encoder *e)
-{
-	struct base_map bm = { .ef = { .fd = -1 } };
-	const void *raw;
-	size_t size;
-	int err = 0;
-
-	if (e->pruned) {
-		err = map_base(e->ctx.opts->base, &bm, &raw, &size);
-		/* With the stand-in, libbpf 1.7 deduplicates: prune by members too. */
-		if (!err)
-			err = enc_base__prune(e->pruned, raw, size, e->standin != NULL);
-		unmap_base(&bm);
-	}
-	if (err) {
-		enc_base__free(e->pruned);
-		e->pruned = NULL;
-	}
-	if (err == -ENOMEM)
-		return set_err(e->ctx.opts, err, "cannot prune the base BTF: %s", strerror(-err));
-	if (e->standin) {
-		btf__free(e->standin);	/* what was made on it is gone */
-		e->standin = e->ctx.base = NULL;
-	}
-	if (e->pruned)
-		e->ctx.base = enc_base__btf(e->pruned);
-	return e->pruned ? 0 : load_base(e);
-}
-
-/*
- * A module under pahole 1.32's rules is encoded on a stand-in base, an
- * empty BTF: every string its own, every id its own from 1.  Its base is
- * pruned to its strings before dedup (enc_dedup), where libbpf 1.7 looks
- * its strings up in that base and moves its ids to follow it.
- */
-static int make_standin(struct encoder *e)
-{
-	const void *raw;
-	uint32_t size;
-
-	e->standin = btf__new_empty();
-	raw = e->standin ? btf__raw_data(e->standin, &size) : NULL;
-	if (!raw)
-		return set_err(e->ctx.opts, -ENOMEM, "out of memory");
-	e->ctx.base = e->standin;
-	e->ctx.base_strs = ((const struct btf_header *)raw)->str_len;
-	return 0;
-}
 
 #define OVERLAP "sections overlap each other or the ELF headers"
 
@@ -1412,11 +1175,11 @@ static int open_input(struct encoder *e)
 
 	err = elf_file__open(&e->ctx.ef, o->path, why, sizeof(why));
 	if (err)
-		return set_err(o, err, "%s", why);
+		return enc_set_err(o, err, "%s", why);
 	e->ctx.is_rel = e->ctx.ef.ehdr.e_type == ET_REL;
 	err = elf_file__inflate_zstd(&e->ctx.ef);
 	if (err)
-		return set_err(o, err, "zstd-compressed section: %s",
+		return enc_set_err(o, err, "zstd-compressed section: %s",
 			       err == -ENOTSUP ? "cannot load libzstd.so.1" :
 			       err == -ERANGE ? OVERLAP : "corrupt data");
 	/*
@@ -1426,23 +1189,23 @@ static int open_input(struct encoder *e)
 	if (e->ctx.is_rel && elf_file__can_relocate(&e->ctx.ef)) {
 		err = elf_file__relocate_debug(&e->ctx.ef);
 		if (err)
-			return set_err(o, err, "cannot apply DWARF relocations: %s",
+			return enc_set_err(o, err, "cannot apply DWARF relocations: %s",
 				       err == -ENOTSUP ? "unsupported relocation type" :
 				       err == -ERANGE ? OVERLAP : "bad relocation section");
 	} else if (e->ctx.is_rel && !e->ctx.ef.priv &&
 		   (err = elf_file__check_layout(&e->ctx.ef))) {
 		/* libdwfl will relocate it in a mapping of its own (src_open_rel). */
-		return set_err(o, err, "cannot apply DWARF relocations: %s",
+		return enc_set_err(o, err, "cannot apply DWARF relocations: %s",
 			       err == -ERANGE ? OVERLAP : "bad section headers");
 	}
 	err = enc_ctx__load_syms(&e->ctx);
 	if (err)
-		return set_err(o, err, "bad symbol table: %s", strerror(-err));
+		return enc_set_err(o, err, "bad symbol table: %s", strerror(-err));
 	err = src_open(&s, &e->ctx);
 	dbg = s.dbg;
 	if (err || !dbg) {
 		src_close(&s);
-		return set_err(o, -ENODATA, "no DWARF%s%s", err == -ENODATA ? "" : ": ",
+		return enc_set_err(o, -ENODATA, "no DWARF%s%s", err == -ENODATA ? "" : ": ",
 			       err == -ENODATA ? "" : dwarf_errmsg(-1));
 	}
 	err = list_cus(e, &s);
@@ -1462,7 +1225,7 @@ static int write_output(struct encoder *e)
 				    ? BTF_BIG_ENDIAN : BTF_LITTLE_ENDIAN);
 	raw = btf__raw_data(e->acc, &len);
 	if (!raw)
-		return set_err(o, -ENOMEM, "cannot serialize BTF");
+		return enc_set_err(o, -ENOMEM, "cannot serialize BTF");
 	if (o->detached) {
 		err = enc_write_raw(o->detached, raw, len);
 	} else {
@@ -1476,7 +1239,7 @@ static int write_output(struct encoder *e)
 		elf_file__close(&out);
 	}
 	if (err)
-		return set_err(o, err, "cannot write %s: %s",
+		return enc_set_err(o, err, "cannot write %s: %s",
 			       o->detached ? o->detached : "the .BTF section", strerror(-err));
 	return 0;
 }
@@ -1498,10 +1261,7 @@ static void encoder_free(struct encoder *e)
 	free(e->ctx.objs);
 	btf__free(e->acc);
 	dedup_lb__free(e->ctx.lb);
-	if (e->pruned)
-		enc_base__free(e->pruned);	/* ctx.base is its */
-	else
-		btf__free(e->ctx.base);
+	enc_basing__free(&e->basing, &e->ctx);
 	free(e->ctx.funcs);
 	free(e->ctx.func_ambig);
 	free(e->ctx.func_addr);
@@ -1510,12 +1270,12 @@ static void encoder_free(struct encoder *e)
 	elf_file__close(&e->ctx.ef);
 }
 
-static int encode(const struct btf_enc_opts *opts, bool prune)
+static int encode(const struct btf_enc_opts *opts, enum enc_base_policy policy)
 {
-	struct encoder e = { .ctx = { .opts = opts, .feats = opts->features } };
+	struct encoder e = { .ctx = { .opts = opts, .feats = opts->features },
+			     .basing = { .policy = policy } };
 	struct btf_enc_times *t = opts->times;
 	double t0 = thread_cpu(), t1;
-	bool late;
 	int err;
 
 	opts->errbuf[0] = '\0';
@@ -1527,21 +1287,12 @@ static int encode(const struct btf_enc_opts *opts, bool prune)
 		if (err)
 			goto out;
 	}
-	/*
-	 * A module's base is pruned once its DWARF is open (under pahole
-	 * 1.32's rules once its BTF is made, enc_dedup), or else loaded first.
-	 */
-	prune = prune && opts->base;
-	late = prune && opts->rules >= BTF_RULES_PAHOLE_1_32;
-	err = prune ? 0 : load_base(&e);
+	/* The base as its policy has it: loaded first, or once the DWARF is open. */
+	err = enc_basing__before(&e.basing, &e.ctx);
 	if (!err)
 		err = open_input(&e);
-	if (!err && late)
-		err = make_standin(&e);
-	else if (!err && prune && !(err = dwarf_names(&e)))
-		err = prune_base(&e);
-	if (!err && e.ctx.base && !late && opts->rules >= BTF_RULES_PAHOLE_1_32)
-		err = open_lb(&e.ctx);
+	if (!err)
+		err = enc_basing__after(&e.basing, &e.ctx);
 	if (err)
 		goto out;
 	err = -ENOMEM;
@@ -1574,7 +1325,7 @@ static int encode(const struct btf_enc_opts *opts, bool prune)
 	if (!err && (opts->features & BTF_FEAT_DECL_TAG_KFUNCS))
 		err = enc_tag_kfuncs(&e.ctx, e.acc);
 	if (err) {
-		set_err(opts, err, "encoding failed: %s", strerror(-err));
+		enc_set_err(opts, err, "encoding failed: %s", strerror(-err));
 		goto out;
 	}
 	/*
@@ -1582,7 +1333,8 @@ static int encode(const struct btf_enc_opts *opts, bool prune)
 	 * real base's ids and offsets go back in, in place (nothing has asked
 	 * libbpf for acc's raw bytes yet, so none are cached stale).
 	 */
-	if (e.pruned && (enc_base__check(e.pruned, e.acc) || enc_base__restore(e.pruned, e.acc))) {
+	if (e.basing.pruned && (enc_base__check(e.basing.pruned, e.acc) ||
+				enc_base__restore(e.basing.pruned, e.acc))) {
 		err = ENC_AGAIN;
 		goto out;
 	}
@@ -1592,7 +1344,7 @@ static int encode(const struct btf_enc_opts *opts, bool prune)
 	err = write_output(&e);
 	if (t) {
 		t->write = thread_cpu() - t1;
-		t->base = !opts->base ? NULL : e.pruned ? "pruned" : "whole";
+		t->base = !opts->base ? NULL : e.basing.pruned ? "pruned" : "whole";
 	}
 out:
 	encoder_free(&e);
@@ -1601,11 +1353,11 @@ out:
 
 int btf_enc__run(const struct btf_enc_opts *opts)
 {
-	int err = encode(opts, !opts->full_base);
+	int err = encode(opts, enc_base__policy(opts, opts->full_base));
 
 	/* Rare: the module added a string the pruned base had dropped. */
 	if (err == ENC_AGAIN) {
-		err = encode(opts, false);
+		err = encode(opts, ENC_BASE_WHOLE);
 		if (opts->times && opts->times->base)
 			opts->times->base = "whole, after a retry";
 	}

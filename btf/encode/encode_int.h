@@ -228,6 +228,42 @@ int enc_base__check(const struct enc_base *eb, const struct btf *split);
 int enc_base__restore(const struct enc_base *eb, struct btf *split);
 void enc_base__free(struct enc_base *eb);
 
+/*
+ * Which base a module is encoded on (encode_base_policy.c), chosen once
+ * per encode: btf_enc__run() asks enc_base__policy(), and encode() runs
+ * the policy's steps.
+ */
+enum enc_base_policy {
+	ENC_BASE_NONE,		/* no --btf_base: BTF of its own */
+	ENC_BASE_WHOLE,		/* the whole base, loaded first (--full_base, a retry) */
+	ENC_BASE_DWARF,		/* pruned to its DWARF's names once that is open */
+	ENC_BASE_STANDIN,	/* made on a stand-in, then on the base pruned to its
+				 * BTF's strings (pahole 1.32's rules) */
+};
+
+struct enc_basing {
+	enum enc_base_policy policy;
+	struct enc_base *pruned;	/* a module on its pruned base: ctx.base is its */
+	struct btf *standin;		/* ENC_BASE_STANDIN until dedup: ctx.base, an
+					 * empty BTF (every string and id its own) */
+};
+
+/* O's policy: WHOLE to load the whole base (when there is one). */
+enum enc_base_policy enc_base__policy(const struct btf_enc_opts *o, bool whole);
+/* Its steps before the input is opened, then once it is (symbols, DWARF): 0 or -errno. */
+int enc_basing__before(struct enc_basing *b, struct enc_ctx *ctx);
+int enc_basing__after(struct enc_basing *b, struct enc_ctx *ctx);
+/*
+ * ENC_BASE_STANDIN at dedup: the module's names are the strings of its
+ * BTF (STRS, LEN bytes), then, once that BTF is freed, the base pruned
+ * to them in place of the stand-in and libbpf 1.7 opened on it.
+ */
+int enc_basing__names(struct enc_basing *b, struct enc_ctx *ctx, const char *strs,
+		      uint32_t len);
+int enc_basing__prune(struct enc_basing *b, struct enc_ctx *ctx);
+/* ctx->base and what made it freed. */
+void enc_basing__free(struct enc_basing *b, struct enc_ctx *ctx);
+
 /* Call FN on every type id T refers to (encode_gc.c). */
 typedef void (*enc_id_fn)(uint32_t *id, void *arg);
 struct btf_type;
@@ -253,6 +289,9 @@ int enc_ctx__func_of(const struct enc_ctx *ctx, const char *name);
 int dcu__encode(struct enc_batch *b, struct dwarf_unit *u, Dwarf *dbg);
 
 int enc_batch__err(struct enc_batch *b, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The encoder's failure: "PATH: " and the rest as printf into o->errbuf, the first only; ERR. */
+int enc_set_err(const struct btf_enc_opts *o, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 #endif

@@ -106,7 +106,10 @@ int btf_cmd__parse(const struct cli_opt *opts, void *o, const bool *help, int ar
  * (VERBOSE) and libbpf's messages routed through them, and -1: go on.
  */
 int btf_cmd__start(bool help, bool verbose, void (*print_help)(void));
-/* PATH's BTF, on BASE_PATH's when not NULL (view.h's btf_load_split()); the error printed: 0 or -1. */
+/*
+ * PATH's BTF, on BASE_PATH's when not NULL (btf_load_split(), view.h);
+ * the error printed.  0 or -1.
+ */
 int btf_cmd__load(const char *path, const char *base_path, struct btf **base, struct btf **btf);
 
 #endif

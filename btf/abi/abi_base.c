@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Does a split BTF fit the base it is read on?  See btf/abi_base.h. */
+/* Does a split BTF fit the base it is read on?  See btf/abi/abi_base_int.h. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The text files of `frugal btf abi`: --symbols, --symvers and
- * --suppressions (btf/abi_lists.h).  Lines are cut from a buffer with
+ * --suppressions (btf/abi/abi_lists_int.h).  Lines are cut from a buffer with
  * its length, so a file with a NUL in it or no final newline is read as
  * the same lines a text editor shows.
  */

@@ -339,7 +339,7 @@ static int add_name_cb(void *ctx, const char *name, size_t len)
 	return side__add_name(ctx, name, len);
 }
 
-/* --symbols FILE: a name a line (btf/abi_lists.h). */
+/* --symbols FILE: a name a line (btf/abi/abi_lists_int.h). */
 static int side__read_list(struct side *s, const char *path, struct abi_err *e)
 {
 	size_t len;

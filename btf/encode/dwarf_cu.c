@@ -21,7 +21,7 @@
  * This file is the driver and what every part uses: the first walk, the
  * index of type DIEs, type references and names.  The second walk's
  * emitters are in dwarf_cu_types.c, dwarf_cu_funcs.c and dwarf_cu_vars.c;
- * btf/dwarf_cu.h is their contract.
+ * btf/encode/dwarf_cu_int.h is their contract.
  */
 #include <dwarf.h>
 #include <errno.h>

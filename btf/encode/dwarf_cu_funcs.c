@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A function DIE -> FUNC and its FUNC_PROTO (btf/dwarf_cu.h), under
+ * A function DIE -> FUNC and its FUNC_PROTO (dwarf_cu_int.h), under
  * pahole's rules: an ELF symbol of its name, every parameter named, its
  * parameters in the registers the ABI says (optimized_func), and one
  * signature for all of its definitions (consistent_func), kept as a 64-bit

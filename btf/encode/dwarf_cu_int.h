@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the parts of the DWARF-to-BTF pass over one compile unit share
- * (btf/dwarf_cu.c and the three files it calls), and nothing else includes:
+ * (btf/encode/dwarf_cu.c and the three files it calls), and nothing else includes:
  *
  *   dwarf_cu.c        the driver: the first walk (ids for every type DIE,
  *                     functions and variables set aside), the index of type

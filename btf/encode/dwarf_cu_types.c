@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The second walk over one CU's type DIEs (btf/dwarf_cu.h): each entry the
+ * The second walk over one CU's type DIEs (dwarf_cu_int.h): each entry the
  * first walk gave ids becomes exactly that many BTF types, in DIE order,
  * with the shapes of pahole 1.24 (one ARRAY for all dimensions, an ARRAY
  * a dimension under pahole 1.32's rules, type tags between a PTR and its

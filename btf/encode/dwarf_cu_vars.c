@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A variable DIE -> VAR in its DATASEC (btf/dwarf_cu.h): its address
+ * A variable DIE -> VAR in its DATASEC (dwarf_cu_int.h): its address
  * from DW_AT_location (libdw for the forms the cursor leaves to it), its
  * section from the ELF's, per-CPU variables by pahole 1.24's rules or
  * every global one with the global_var feature, relocatable files by

@@ -37,7 +37,8 @@
  * peak RSS fell from 59.6 to 47.6 MB.
  *
  * The module's names are the strings of its BTF, when it is made before
- * the base is pruned (pahole 1.32's rules: encode.c, make_standin()), or
+ * the base is pruned (pahole 1.32's rules: make_standin(), in
+ * encode_base_policy.c), or
  * else every string its DWARF holds (lib/dwarf_scan: names, but also
  * producers and file names, a superset that costs only a little
  * pruning); plus the strings the encoder makes itself (section names, the

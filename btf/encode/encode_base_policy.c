@@ -237,8 +237,8 @@ static int prune_base(struct enc_basing *b, struct enc_ctx *ctx)
 /*
  * A module under pahole 1.32's rules is encoded on a stand-in base, an
  * empty BTF: every string its own, every id its own from 1.  Its base is
- * pruned to its strings before dedup (encode.c, enc_dedup), where libbpf 1.7 looks
- * its strings up in that base and moves its ids to follow it.
+ * pruned to its strings before dedup (encode.c, enc_dedup), where libbpf
+ * 1.7 looks its strings up in that base and moves its ids to follow it.
  */
 static int make_standin(struct enc_basing *b, struct enc_ctx *ctx)
 {

@@ -98,8 +98,9 @@ struct enc_ctx {
 	struct btf *base;		/* split BTF base, or NULL */
 	struct dedup_lb *lb;		/* split BTF under pahole 1.32's rules:
 					 * libbpf 1.7's dedup on base (enc_dedup) */
-	uint32_t base_strs;		/* with lb or the stand-in (encode.c): the
-					 * base's bytes of strings */
+	uint32_t base_strs;		/* with lb or the stand-in
+					 * (encode_base_policy.c): the base's
+					 * bytes of strings */
 	int lang_excl[16];
 	int nlang_excl;
 };

@@ -2,7 +2,7 @@
 /*
  * One BTF type record, read without a struct btf: its bytes (the record
  * and what follows it), its string offsets and the type ids it refers to.  Header-only: the
- * encoder's two libbpfs (btf/dedup_lb.c) both use it.
+ * encoder's two libbpfs (btf/encode/dedup_lb.c) both use it.
  */
 #ifndef FRUGAL_BTF_TYPE_BYTES_INT_H
 #define FRUGAL_BTF_TYPE_BYTES_INT_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The id-free rendering of a BTF blob (see canon.h).
+ * The id-free rendering of a BTF blob (see view.h).
  *
  * Text forms, one entry per named type or declaration:
  *   struct foo size=24          then one line per member:

@@ -127,10 +127,7 @@ int btf_abi_main(int argc, char **argv)
 	struct abi *abi;
 	int ret;
 
-	ret = btf_abi_opts__parse(&o, argc, argv);
-	if (ret)
-		return ret;
-	ret = btf_cmd__start(o.help, o.verbose, usage_help);
+	ret = btf_cmd__start(btf_abi_opts__parse(&o, argc, argv), &o.help, &o.verbose, usage_help);
 	if (ret >= 0)
 		return ret;
 	cli_cmd_name = "btf abi";

@@ -102,10 +102,11 @@ int btf_cmd__set_bases(void *ctx, const struct cli_opt *r, const char *arg);
 int btf_cmd__parse(const struct cli_opt *opts, void *o, const bool *help, int argc,
 		   char **argv, const char **path, int npaths, const char *usage);
 /*
- * After the parse: with -h, PRINT_HELP() and EXIT_OK; else -v's logs
- * (VERBOSE) and libbpf's messages routed through them, and -1: go on.
+ * A main's start, PARSED its parser's return: that exit code, if not 0;
+ * with -h (*HELP), PRINT_HELP() and EXIT_OK; else -v's logs (*VERBOSE)
+ * and libbpf's messages routed through them, and -1: go on.
  */
-int btf_cmd__start(bool help, bool verbose, void (*print_help)(void));
+int btf_cmd__start(int parsed, const bool *help, const bool *verbose, void (*print_help)(void));
 /*
  * PATH's BTF, on BASE_PATH's when not NULL (btf_load_split(), view.h);
  * the error printed.  0 or -1.

@@ -58,13 +58,15 @@ int btf_cmd__parse(const struct cli_opt *opts, void *o, const bool *help, int ar
 	return 0;
 }
 
-int btf_cmd__start(bool help, bool verbose, void (*print_help)(void))
+int btf_cmd__start(int parsed, const bool *help, const bool *verbose, void (*print_help)(void))
 {
-	if (help) {
+	if (parsed)
+		return parsed;
+	if (*help) {
 		print_help();
 		return EXIT_OK;
 	}
-	if (verbose)
+	if (*verbose)
 		cli_verbose = 1;
 	cli_libbpf_logs();
 	return -1;

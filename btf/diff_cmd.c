@@ -230,10 +230,7 @@ int btf_diff_main(int argc, char **argv)
 	long n;
 	int i, ret;
 
-	ret = btf_diff_opts__parse(&o, argc, argv);
-	if (ret)
-		return ret;
-	ret = btf_cmd__start(o.help, o.verbose, print_help);
+	ret = btf_cmd__start(btf_diff_opts__parse(&o, argc, argv), &o.help, &o.verbose, print_help);
 	if (ret >= 0)
 		return ret;
 	ret = EXIT_USAGE;

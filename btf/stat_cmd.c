@@ -140,10 +140,7 @@ int btf_stat_main(int argc, char **argv)
 	struct btf_stat_opts o;
 	int err, ret;
 
-	ret = btf_stat_opts__parse(&o, argc, argv);
-	if (ret)
-		return ret;
-	ret = btf_cmd__start(o.help, o.verbose, print_help);
+	ret = btf_cmd__start(btf_stat_opts__parse(&o, argc, argv), &o.help, &o.verbose, print_help);
 	if (ret >= 0)
 		return ret;
 	ret = EXIT_RUNTIME;

@@ -63,7 +63,7 @@ BENCH_BINS := $(patsubst bench/%.c,$(O)/bench/%,$(BENCH_SRCS))
 
 all: $(O)/frugal
 
-# libbpf 1.7's dedup, for btf/dedup_lb.c only.  The encoder's output is
+# libbpf 1.7's dedup, for btf/encode/dedup_lb.c only.  The encoder's output is
 # what btf__dedup() makes of its types, and each pahole release ran on its
 # libbpf: 1.24 on Debian 12's 1.1, 1.30 on Debian 13's 1.5 (which 1.1
 # matches on every kernel we check), 1.32 on sid's 1.7, whose dedup folds a
@@ -141,7 +141,7 @@ $(O)/asan/%.o: %.c | $(SKELS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -MMD -MP -c -o $@ $<
 
-LB_OBJS := $(O)/btf/dedup_lb.o $(O)/asan/btf/dedup_lb.o $(O)/fuzz/obj/btf/dedup_lb.o
+LB_OBJS := $(O)/btf/encode/dedup_lb.o $(O)/asan/btf/encode/dedup_lb.o $(O)/fuzz/obj/btf/encode/dedup_lb.o
 $(LB_OBJS): private CPPFLAGS += $(LB_CFLAGS)
 $(LB_OBJS): $(LB)/names.h
 

@@ -9,7 +9,7 @@
  * the units, DIEs and attributes it met (the two walkers must agree: the
  * test tests/btf/dwarfwalk.sh checks that they do) and the CPU time of the
  * walk alone, after the file is opened.  The decoder is lib/dwarf_scan,
- * which the encoder uses to learn a module's names (btf/encode_base.c).
+ * which the encoder uses to learn a module's names (btf/encode/encode_base.c).
  *
  *   dwarfwalk libdw|raw|die FILE
  *   dwarfwalk check FILE

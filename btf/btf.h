@@ -1,29 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* frugal btf: the entry points of its subcommands (see btf/cmd.c). */
+/*
+ * frugal btf, as the command layer sees it (cli/tools.c lists it): its
+ * entry points.  Inside, btf/btf_int.h has the subcommands.
+ */
 #ifndef FRUGAL_BTF_H
 #define FRUGAL_BTF_H
 
-#include <stdbool.h>
+struct cli_group;
 
-#include "cli/cli.h"
-
+/* `frugal btf SUBCMD ...` (btf/cmd.c). */
+int btf_main(int argc, char **argv);
 /*
- * `frugal btf encode ARGS` (argv[0] == "encode").  The binary invoked as
- * "pahole" runs btf_pahole_main() (cli/tools.h): the same command line,
- * and --version in pahole's format.
+ * The binary invoked as "pahole" (through a link): `frugal btf encode`'s
+ * command line, and --version in pahole's format (btf/encode_cmd.c).
  */
-int btf_encode_main(int argc, char **argv);
-/* `frugal btf diff A B [--base BASE]`: 0 same, 1 different, 2 usage. */
-int btf_diff_main(int argc, char **argv);
-/* `frugal btf abi OLD NEW`: 0 same, 1 error, 2 usage, |4 changed, |8 incompatible. */
-int btf_abi_main(int argc, char **argv);
-/* `frugal btf stat FILE`: counts per kind and sizes. */
-int btf_stat_main(int argc, char **argv);
-
-/* Their option tables, for the man pages and the completion (cli/gen/). */
-extern const struct cli_opt btf_encode_cli_opts[];
-extern const struct cli_opt btf_diff_cli_opts[];
-extern const struct cli_opt btf_stat_cli_opts[];
-extern const struct cli_opt btf_abi_cli_opts[];
+int btf_pahole_main(int argc, char **argv);
+/* Its subcommands and their option tables, for the man pages and the completion (cli/gen/). */
+extern const struct cli_group btf_cli_group;
 
 #endif

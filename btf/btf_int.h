@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * frugal btf's commands, inside: each subcommand's options and the parser
- * that fills them, apart from running anything so tests and fuzzers can
- * call them.  A parser sets its defaults, reads ARGV (ARGV[0] is the
- * subcommand: "encode", "pahole", "diff", "stat") and returns 0, or
+ * frugal btf's commands, inside: each subcommand's entry and option table,
+ * its options and the parser that fills them, apart from running anything
+ * so tests and fuzzers can call them, and the start diff, stat and abi
+ * share (btf/cmd.c).  A parser sets its defaults, reads ARGV (ARGV[0] is
+ * the subcommand: "encode", "pahole", "diff", "stat", "abi") and returns 0, or
  * EXIT_USAGE once the reason is printed.  With -h (or encode's --version)
  * it returns 0 with help (version) set; what else was read may be partial.
  * Nothing is opened, loaded or allocated; the strings of ARGV are never
@@ -16,7 +17,26 @@
 
 #include <stdbool.h>
 
-#include "btf/encode.h"
+#include "btf/encode/encode.h"
+#include "cli/cli.h"
+
+struct btf;
+struct btf_abi_opts;
+
+/* `frugal btf encode ARGS` (argv[0] == "encode"); as pahole: btf_pahole_main(). */
+int btf_encode_main(int argc, char **argv);
+/* `frugal btf diff A B [--base BASE]`: 0 same, 1 different, 2 usage. */
+int btf_diff_main(int argc, char **argv);
+/* `frugal btf abi OLD NEW`: 0 same, 1 error, 2 usage, |4 changed, |8 incompatible. */
+int btf_abi_main(int argc, char **argv);
+/* `frugal btf stat FILE`: counts per kind and sizes. */
+int btf_stat_main(int argc, char **argv);
+
+/* Their option tables, in btf/cmd.c's table of subcommands. */
+extern const struct cli_opt btf_encode_cli_opts[];
+extern const struct cli_opt btf_diff_cli_opts[];
+extern const struct cli_opt btf_stat_cli_opts[];
+extern const struct cli_opt btf_abi_cli_opts[];
 
 struct btf_encode_args {
 	struct btf_enc_opts opts;	/* path, detached, base, features, jobs */
@@ -54,5 +74,43 @@ struct btf_stat_opts {
 };
 
 int btf_stat_opts__parse(struct btf_stat_opts *o, int argc, char **argv);
+
+/* `btf abi`'s options are the abi stage's request (struct btf_abi_opts, btf/abi/abi.h). */
+int btf_abi_opts__parse(struct btf_abi_opts *o, int argc, char **argv);
+
+/* ---- the start diff, stat and abi share (btf/cmd.c) ---- */
+
+/*
+ * Their --base rows: FILE the base of both operands (BOTH's help), then
+ * of each alone (A's and B's), into the const char *F[2] of T.  A table
+ * holding them numbers its own long options from BTF_OPT_NEXT.
+ */
+enum { BTF_OPT_BASE = CLI_OPT_LONG, BTF_OPT_BASE_A, BTF_OPT_BASE_B, BTF_OPT_NEXT };
+#define BTF_OPT_BASES(T, F, BOTH, A, B) \
+	CLI_OPT_CALLBACK("base", BTF_OPT_BASE, required_argument, "FILE", (BOTH), \
+			 btf_cmd__set_bases, 0, .kind = CLI_ARG_FILE, \
+			 .off = CLI__OFF(T, F, 2 * sizeof(const char *))), \
+	CLI_OPT_STR("base-a", BTF_OPT_BASE_A, T, F[0], "FILE", (A), .kind = CLI_ARG_FILE), \
+	CLI_OPT_STR("base-b", BTF_OPT_BASE_B, T, F[1], "FILE", (B), .kind = CLI_ARG_FILE)
+/* --base's callback: the row's two strings set to ARG. */
+int btf_cmd__set_bases(void *ctx, const struct cli_opt *r, const char *arg);
+
+/*
+ * OPTS read into O (HELP its -h field), then exactly NPATHS operands into
+ * PATH (else USAGE, printed): a parser's common part, after its defaults.
+ */
+int btf_cmd__parse(const struct cli_opt *opts, void *o, const bool *help, int argc,
+		   char **argv, const char **path, int npaths, const char *usage);
+/*
+ * A main's start, PARSED its parser's return: that exit code, if not 0;
+ * with -h (*HELP), PRINT_HELP() and EXIT_OK; else -v's logs (*VERBOSE)
+ * and libbpf's messages routed through them, and -1: go on.
+ */
+int btf_cmd__start(int parsed, const bool *help, const bool *verbose, void (*print_help)(void));
+/*
+ * PATH's BTF, on BASE_PATH's when not NULL (btf_load_split(), view.h);
+ * the error printed.  0 or -1.
+ */
+int btf_cmd__load(const char *path, const char *base_path, struct btf **base, struct btf **btf);
 
 #endif

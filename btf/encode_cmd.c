@@ -11,8 +11,8 @@
 
 #include "btf/btf.h"
 #include "btf/btf_int.h"
-#include "btf/encode.h"
-#include "cli/tools.h"
+#include "btf/encode/encode.h"
+#include "cli/cli.h"
 
 /*
  * The pahole releases whose output we can reproduce, by --pahole_compat's

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The tools frugal is made of: each tool folder's entry points, listed in
- * cli/tools.c.  A new tool is a folder, its entry here, and one row there.
+ * cli/tools.c.  A new tool is a folder, its header included here (it
+ * declares its entry points), and one row there.
  */
 #ifndef FRUGAL_CLI_TOOLS_H
 #define FRUGAL_CLI_TOOLS_H
 
+#include "btf/btf.h"
 #include "cli/cli.h"
 #include "lock/lock_cmd.h"
 
@@ -19,10 +21,6 @@ struct cli_link {
 };
 extern const struct cli_link cli_links[];
 
-/* lock/: lock/lock_cmd.h, included above */
-/* btf/ */
-int btf_main(int argc, char **argv);
-int btf_pahole_main(int argc, char **argv);	/* invoked as pahole */
-extern const struct cli_group btf_cli_group;	/* encode, diff, stat */
+/* Each tool declares its own entry points: lock/lock_cmd.h, btf/btf.h. */
 
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `frugal btf abi`'s base checks (btf/abi_base.h) over arbitrary bytes,
+ * `frugal btf abi`'s base checks (btf/abi/abi_base_int.h) over arbitrary bytes,
  * written to a memfd and named by its /proc/self/fd path:
  *  - read as a module's split BTF on a small base made here, whatever
  *    libbpf accepts goes through abi_base__check_split(), which returns 0
@@ -18,8 +18,8 @@
 
 #include <bpf/btf.h>
 
-#include "btf/abi_base.h"
-#include "btf/load.h"
+#include "btf/abi/abi_base_int.h"
+#include "btf/view/view.h"
 #include "cli/cli.h"
 
 static int memfd = -1;

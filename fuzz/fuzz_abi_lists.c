@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The text inputs of `frugal btf abi` (btf/abi_lists.h) over arbitrary
+ * The text inputs of `frugal btf abi` (btf/abi/abi_lists_int.h) over arbitrary
  * bytes.  The first byte picks the parser: a --symbols list, a
  * Module.symvers (for module "vmlinux", or every line), or suppressions.
  * Invariants:
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf/abi_lists.h"
+#include "btf/abi/abi_lists_int.h"
 
 struct seen {
 	const char *buf;

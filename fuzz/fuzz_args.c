@@ -25,7 +25,7 @@
 #include <bpf/libbpf.h>
 
 #include "btf/btf_int.h"
-#include "btf/canon.h"
+#include "btf/view/view.h"
 #include "cli/cli.h"
 #include "lib/cpus.h"
 #include "lock/request/request.h"

@@ -19,9 +19,8 @@
 
 #include <bpf/btf.h>
 
-#include "btf/btf.h"
-#include "btf/canon.h"
-#include "btf/load.h"
+#include "btf/btf_int.h"
+#include "btf/view/view.h"
 #include "cli/cli.h"
 
 static int memfd = -1;

@@ -22,8 +22,8 @@
 
 #include <bpf/btf.h>
 
-#include "btf/canon.h"
-#include "btf/encode.h"
+#include "btf/view/view.h"
+#include "btf/encode/encode.h"
 #include "cli/cli.h"
 
 static int memfd = -1;

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf/canon.h"
-#include "btf/encode.h"
+#include "btf/view/view.h"
+#include "btf/encode/encode.h"
 #include "cli/cli.h"
 #include "lib/cpus.h"
 #include "lock/request/request.h"

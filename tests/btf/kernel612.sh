@@ -107,7 +107,7 @@ check_module() {
 		echo "fail frugal btf encode failed: $(grep -v '^btf: \|^libbpf' "$out.err" | head -1)" > "$res"
 		return
 	fi
-	# The base pruned to what the module can meet (btf/encode_base.c):
+	# The base pruned to what the module can meet (btf/encode/encode_base.c):
 	# the same bytes as dedup against the whole base.
 	if ! grep -qx 'btf: base BTF: pruned' "$out.err"; then
 		echo "fail the base was not pruned: $(grep 'base BTF' "$out.err")" > "$res"

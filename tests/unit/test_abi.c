@@ -15,10 +15,11 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "btf/abi.h"
-#include "btf/abi_base.h"
-#include "btf/abi_int.h"
-#include "btf/abi_lists.h"
+#include "btf/abi/abi.h"
+#include "btf/abi/abi_base_int.h"
+#include "btf/abi/abi_int.h"
+#include "btf/abi/abi_lists_int.h"
+#include "btf/btf_int.h"
 #include "cli/cli.h"
 #include "lib/io.h"
 #include "tests/test.h"

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "btf/btf_int.h"
-#include "btf/canon.h"
+#include "btf/view/view.h"
 #include "cli/cli.h"
 #include "lock/request/request.h"
 #include "tests/test.h"

@@ -13,7 +13,7 @@
 
 #include <bpf/btf.h>
 
-#include "btf/canon.h"
+#include "btf/view/view.h"
 #include "tests/test.h"
 
 #define CHAIN 40

@@ -13,9 +13,8 @@
 
 #include <bpf/btf.h>
 
-#include "btf/btf.h"
-#include "btf/canon.h"
-#include "btf/load.h"
+#include "btf/btf_int.h"
+#include "btf/view/view.h"
 #include "tests/test.h"
 
 enum variant {

@@ -14,8 +14,8 @@
 
 #include <bpf/btf.h>
 
-#include "btf/encode_int.h"
-#include "btf/encode_write.h"
+#include "btf/encode/encode_int.h"
+#include "btf/encode/encode_write_int.h"
 #include "tests/test.h"
 
 static char dir[] = "/tmp/frugal-test-encode.XXXXXX";

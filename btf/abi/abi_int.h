@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside the abi stage: the comparison graph (btf/abi/abi.c), filled
+ * from two files (abi_side.c) or two trees of them (abi_tree.c) and
+ * printed (abi_out.c).
+ *
+ * Nodes are symbols present on both sides and pairs of structs, unions
+ * or enums (OLD's id, NEW's id), each pair made once (the map PAIRS) and
+ * compared from a queue (TODO), so the stack stays flat.  A node's own
+ * changes are what differs in it (a member's offset, a parameter's type);
+ * its edges lead to the pairs its members, parameters or return reach,
+ * through pointers, typedefs and arrays, each with the label of the way
+ * ("member 'dev': struct net_device * -> ").  A symbol is changed when it
+ * has changes of its own or reaches a pair that has.  Lists are indexes
+ * into the arrays, -1 ends them.
+ */
+#ifndef FRUGAL_BTF_ABI_INT_H
+#define FRUGAL_BTF_ABI_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "btf/abi/abi.h"
+#include "lib/idxmap.h"
+
+struct btf;
+
+enum abi_change_kind {
+	ABI_CH_SYM_REMOVED,
+	ABI_CH_SYM_ADDED,
+	ABI_CH_TYPE,
+	ABI_CH_PARAMS,
+	ABI_CH_SIZE,
+	ABI_CH_MEMBER_REMOVED,
+	ABI_CH_MEMBER_OFFSET,
+	ABI_CH_MEMBER_BITS,
+	ABI_CH_MEMBER_ADDED,
+	ABI_CH_MEMBER_GROWN,
+	ABI_CH_ENUM_VALUE,
+	ABI_CH_ENUM_REMOVED,
+	ABI_CH_ENUM_ADDED,
+	ABI_CH_CNT,
+};
+
+struct abi_rule {
+	bool incompat;
+	const char *what;
+};
+
+/* Whether each kind of change breaks users: the one table (btf/abi/abi.c). */
+extern const struct abi_rule abi_rules[ABI_CH_CNT];
+
+struct abi_change {
+	char *text;
+	enum abi_change_kind kind;
+	int32_t next;
+};
+
+struct abi_edge {
+	char *label;		/* printed before the target's name */
+	uint32_t from, to;
+	int32_t next;
+};
+
+struct abi_node {
+	uint32_t id[2];		/* OLD's and NEW's type ids (FUNC or VAR for a symbol) */
+	char *name;		/* a type's, "struct sk_buff"; NULL for a symbol */
+	int32_t ch_head, ch_tail, ed_head;
+	unsigned int nchanges;
+	bool incompat;		/* an own change breaks users */
+	bool is_sym;
+	bool tainted;		/* reaches a change (abi__mark_tainted) */
+	uint32_t stamp;		/* the last symbol's walk that met it, + 1 */
+	int32_t via;		/* ... and the edge it came by */
+	bool behind;		/* ... after another changed type: no path to it */
+	uint32_t *syms;		/* symbols (indexes) that reach it, when changed */
+	size_t nsyms, syms_cap;
+};
+
+enum abi_sym_status { ABI_SYM_SAME, ABI_SYM_ADDED, ABI_SYM_REMOVED, ABI_SYM_CHANGED };
+
+struct abi_sym {
+	char *name;
+	enum abi_sym_status status;
+	bool incompat;
+	bool compared;		/* in both BTFs: NODE is its node */
+	bool suppressed;	/* by --suppressions: reported as the same */
+	uint32_t node;
+	char **paths;
+	size_t npaths, paths_cap;
+};
+
+struct abi {
+	struct btf *btf[2];
+	struct abi_node *nodes;
+	size_t nn, nodes_cap;
+	struct abi_change *ch;
+	size_t nch, ch_cap;
+	struct abi_edge *ed;
+	size_t ned, ed_cap;
+	struct idxmap pairs;
+	uint32_t *todo;		/* pairs made, not compared yet */
+	size_t ntodo, todo_cap;
+	struct abi_sym *syms;	/* sorted by name */
+	size_t nsyms, syms_cap;
+	bool supp_given;	/* --suppressions: the totals say how many */
+	size_t supp_syms, supp_types;
+};
+
+/* A symbol's node for OLD's A and NEW's B (FUNC or VAR ids): 0 or -ENOMEM. */
+int abi__symbol_node(struct abi *abi, uint32_t a, uint32_t b, uint32_t *out);
+/* Compare them, making the pair nodes they reach: 0 or -errno. */
+int abi__compare_symbol(struct abi *abi, uint32_t node);
+/* After every symbol is compared: which nodes reach a change. */
+void abi__mark_tainted(struct abi *abi);
+/* Symbol SI's paths and status; QUEUE holds a slot per node. */
+int abi__symbol_paths(struct abi *abi, uint32_t si, uint32_t *queue);
+/* Type ID of BTF named as in paths ("struct sk_buff *", "char[16]"), in BUF. */
+const char *abi__type_name(const struct btf *btf, uint32_t id, char *buf, size_t len);
+/* Everything freed but the BTFs.  NULL-safe fields. */
+void abi__free(struct abi *abi);
+
+/*
+ * One comparison (abi_side.c): PATH[i] on BASE[i] (NULL: none), its
+ * symbols into ABI.  A NULL PATH[i] is a side with no symbols (a module
+ * only the other tree has).  0, or -1 with ERR filled.
+ */
+int abi__compare_files(const struct btf_abi_opts *o, const char *const path[2],
+		       const char *const base[2], struct abi *abi, struct abi_err *err);
+/* Two trees (abi_tree.c): every pair's report moved into ABI. */
+int abi_tree__compare(const struct btf_abi_opts *o, struct abi *abi, struct abi_err *err);
+
+/* ERR's first failure, WHAT (may be NULL) and the rest as printf: -1. */
+int abi_fail(struct abi_err *err, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,745 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `frugal btf abi OLD NEW` on two files: each side loaded (its .BTF, raw
+ * BTF, or its DWARF encoded through btf/encode/encode.h), the symbols each
+ * exports (or --symbols, --symvers), those in both compared (btf/abi/abi.c)
+ * and --suppressions applied.  Nothing is printed but -v's logs: a failure
+ * is named in the caller's struct abi_err.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+
+#include "btf/abi/abi_base_int.h"
+#include "btf/abi/abi_int.h"
+#include "btf/abi/abi_lists_int.h"
+#include "btf/encode/encode.h"
+#include "btf/view/view.h"
+#include "cli/cli.h"
+#include "lib/array.h"
+#include "lib/elf_file.h"
+#include "lib/hash.h"
+#include "lib/io.h"
+
+/*
+ * A second FUNC of a name already indexed: vmlinux's BTF has two strncat,
+ * the exported one and fortify's inline copy, of other prototypes.
+ */
+struct side_alt {
+	uint32_t idx;		/* the name's entry in IDS */
+	uint32_t id;
+};
+
+/* One side: its BTF, its FUNCs and VARs by name, the names it exports. */
+struct side {
+	const char *path;
+	struct btf *base, *btf;
+	char enc_dir[2][PATH_MAX];	/* base's, own BTF encoded from DWARF here */
+	uint32_t *ids;		/* named FUNC and VAR ids, indexed by BYNAME */
+	size_t nids, ids_cap;
+	size_t nown;		/* IDS[0, NOWN) are the side's own, not its base's */
+	struct idxmap byname;
+	struct side_alt *alts;	/* FUNCs and VARs of a name met after the first */
+	size_t nalts, alts_cap;
+	char **names;		/* the symbols compared, sorted, unique */
+	size_t nnames, names_cap;
+};
+
+struct name_ctx {
+	const struct btf *btf;
+	const uint32_t *ids;
+};
+
+static bool name_eq(void *vctx, uint32_t idx, const void *key)
+{
+	const struct name_ctx *ctx = vctx;
+	const struct btf_type *t = btf__type_by_id(ctx->btf, ctx->ids[idx]);
+
+	return !strcmp(btf__name_by_offset(ctx->btf, t->name_off), key);
+}
+
+static uint32_t first_id(const struct side *s)
+{
+	return s->base ? btf__type_cnt(s->base) : 1;
+}
+
+/* Index the named FUNCs and VARs of ids [FROM, TO); the first of a name wins. */
+static int side__index_range(struct side *s, uint32_t from, uint32_t to)
+{
+	struct name_ctx ctx;
+	const struct btf_type *t;
+	const char *name;
+	uint32_t id, idx;
+	int r;
+
+	for (id = from; id < to; id++) {
+		t = btf__type_by_id(s->btf, id);
+		name = btf__name_by_offset(s->btf, t->name_off);
+		if ((!btf_is_func(t) && !btf_is_var(t)) || !name || !*name)
+			continue;
+		if (array__grow(&s->ids, &s->ids_cap, s->nids + 1, sizeof(*s->ids), 1024))
+			return -ENOMEM;
+		s->ids[s->nids] = id;
+		ctx.btf = s->btf;
+		ctx.ids = s->ids;
+		idx = (uint32_t)s->nids;
+		r = idxmap__find_or_add(&s->byname, hash_fnv1a_str(name), name_eq, &ctx, name, &idx);
+		if (r < 0)
+			return r;
+		if (r == 0) {
+			s->nids++;
+			continue;
+		}
+		if (array__grow(&s->alts, &s->alts_cap, s->nalts + 1, sizeof(*s->alts), 64))
+			return -ENOMEM;
+		s->alts[s->nalts].idx = idx;
+		s->alts[s->nalts++].id = id;
+	}
+	return 0;
+}
+
+/* By idx, then in the BTF's order (qsort is not stable: the id decides). */
+static int cmp_alt(const void *a, const void *b)
+{
+	const struct side_alt *x = a, *y = b;
+
+	if (x->idx != y->idx)
+		return x->idx < y->idx ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * By name: the side's own FUNCs and VARs first, so a module's function
+ * wins over a base's function of the same name (a static one, say); then
+ * the base's, for a symbol whose BTF the encoder left in the base.
+ */
+static int side__index(struct side *s)
+{
+	int r = side__index_range(s, first_id(s), btf__type_cnt(s->btf));
+
+	s->nown = s->nids;
+	if (!r && s->base)
+		r = side__index_range(s, 1, first_id(s));
+	if (!r && s->nalts)
+		qsort(s->alts, s->nalts, sizeof(*s->alts), cmp_alt);
+	return r;
+}
+
+static uint32_t side__find(const struct side *s, const char *name)
+{
+	struct name_ctx ctx = { s->btf, s->ids };
+	uint32_t idx;
+
+	if (idxmap__find(&s->byname, hash_fnv1a_str(name), name_eq, &ctx, name, &idx))
+		return 0;
+	return s->ids[idx];
+}
+
+#define SIDE_CANDIDATES 8
+
+/* NAME's FUNCs or VARs on S, the first indexed first: how many, at most MAX. */
+static size_t side__candidates(const struct side *s, const char *name, uint32_t *out, size_t max)
+{
+	struct name_ctx ctx = { s->btf, s->ids };
+	size_t lo = 0, hi = s->nalts, mid, n = 0;
+	uint32_t idx;
+
+	if (idxmap__find(&s->byname, hash_fnv1a_str(name), name_eq, &ctx, name, &idx))
+		return 0;
+	out[n++] = s->ids[idx];
+	while (lo < hi) {	/* ALTS is sorted by idx: the first of IDX's */
+		mid = lo + (hi - lo) / 2;
+		if (s->alts[mid].idx < idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < s->nalts && s->alts[lo].idx == idx && n < max; lo++)
+		out[n++] = s->alts[lo].id;
+	return n;
+}
+
+/* A FUNC's or VAR's type as text: "int (struct sk_buff *, u32)", "struct net". */
+static void symbol_sig(const struct btf *btf, uint32_t id, char *buf, size_t len)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id), *proto;
+	const struct btf_param *p;
+	char one[256];
+	size_t pos;
+	uint16_t i;
+
+	if (!btf_is_func(t)) {
+		abi__type_name(btf, t->type, buf, len);
+		return;
+	}
+	proto = btf__type_by_id(btf, t->type);
+	abi__type_name(btf, proto->type, buf, len);
+	for (i = 0, p = btf_params(proto); i < btf_vlen(proto); i++, p++) {
+		pos = strlen(buf);
+		snprintf(buf + pos, len - pos, "%s%s", i ? ", " : " (",
+			 abi__type_name(btf, p->type, one, sizeof(one)));
+	}
+	pos = strlen(buf);
+	snprintf(buf + pos, len - pos, ")");
+}
+
+/*
+ * The FUNCs or VARs to compare for NAME, in *A and *B (0: none).  When a
+ * side has several of that name, the pair of the same type, if any: which
+ * of them comes first in the BTF changes from build to build, and the
+ * first against the first would report a change that is not one.
+ */
+static void pick_pair(const struct side *side, const char *name, uint32_t *a, uint32_t *b)
+{
+	uint32_t ca[SIDE_CANDIDATES], cb[SIDE_CANDIDATES];
+	size_t na = side__candidates(&side[0], name, ca, SIDE_CANDIDATES);
+	size_t nb = side__candidates(&side[1], name, cb, SIDE_CANDIDATES);
+	char sa[1024], sb[1024];
+	size_t i, j;
+
+	*a = na ? ca[0] : 0;
+	*b = nb ? cb[0] : 0;
+	if (na + nb <= 2)
+		return;
+	for (i = 0; i < na; i++) {
+		symbol_sig(side[0].btf, ca[i], sa, sizeof(sa));
+		for (j = 0; j < nb; j++) {
+			symbol_sig(side[1].btf, cb[j], sb, sizeof(sb));
+			if (!strcmp(sa, sb)) {
+				*a = ca[i];
+				*b = cb[j];
+				return;
+			}
+		}
+	}
+}
+
+static int side__add_name(struct side *s, const char *name, size_t len)
+{
+	char *copy = strndup(name, len);
+
+	if (!copy || array__grow(&s->names, &s->names_cap, s->nnames + 1, sizeof(*s->names), 256)) {
+		free(copy);
+		return -ENOMEM;
+	}
+	s->names[s->nnames++] = copy;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void side__sort_names(struct side *s)
+{
+	size_t i, n = 0;
+
+	if (!s->nnames)
+		return;
+	qsort(s->names, s->nnames, sizeof(*s->names), cmp_str);
+	for (i = 0; i < s->nnames; i++) {
+		if (n && !strcmp(s->names[n - 1], s->names[i]))
+			free(s->names[i]);
+		else
+			s->names[n++] = s->names[i];
+	}
+	s->nnames = n;
+}
+
+static bool is_elf(const char *path)
+{
+	unsigned char magic[4] = {};
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = io__read_full(fd, magic, sizeof(magic));
+	close(fd);
+	return n == 4 && !memcmp(magic, "\177ELF", 4);
+}
+
+#define KSYMTAB "__ksymtab_"
+
+/*
+ * The names exported by PATH, an ELF file: each symbol __ksymtab_NAME in
+ * a __ksymtab section (vmlinux, a .ko: "__ksymtab", "__ksymtab_gpl"; a .o
+ * before linking: "___ksymtab+NAME").  None is not an error: the caller
+ * falls back to the BTF's functions.
+ */
+static int side__exported(struct side *s, char *why, size_t whylen)
+{
+	struct elf_file ef;
+	struct elf_symtab st;
+	const char *name, *sec;
+	GElf_Shdr shdr;
+	GElf_Sym sym;
+	Elf32_Word shndx;
+	Elf_Scn *scn;
+	size_t i;
+	int err;
+
+	err = elf_file__open(&ef, s->path, why, whylen);
+	if (err)
+		return err;
+	if (elf_file__symtab(&ef, &st))
+		goto out;
+	for (i = 0; i < st.count; i++) {
+		name = elf_file__sym(&ef, &st, i, &sym, &shndx);
+		if (!name || strncmp(name, KSYMTAB, strlen(KSYMTAB)) || !name[strlen(KSYMTAB)] ||
+		    GELF_ST_TYPE(sym.st_info) == STT_SECTION)
+			continue;
+		scn = elf_getscn(ef.elf, shndx);
+		if (!scn || !gelf_getshdr(scn, &shdr))
+			continue;
+		sec = elf_file__section_name(&ef, &shdr);
+		if (!sec || (strncmp(sec, "__ksymtab", 9) && strncmp(sec, "___ksymtab", 10)))
+			continue;
+		name += strlen(KSYMTAB);
+		err = side__add_name(s, name, strlen(name));
+		if (err) {
+			snprintf(why, whylen, "%s", strerror(-err));
+			break;
+		}
+	}
+out:
+	elf_file__close(&ef);
+	return err;
+}
+
+/* No export table: every function and global variable of the side's own BTF. */
+static int side__all_funcs(struct side *s)
+{
+	const struct btf_type *t;
+	const char *name;
+	size_t i;
+	int err;
+
+	for (i = 0; i < s->nown; i++) {
+		t = btf__type_by_id(s->btf, s->ids[i]);
+		if (btf_is_var(t) && btf_var(t)->linkage != BTF_VAR_GLOBAL_ALLOCATED)
+			continue;
+		name = btf__name_by_offset(s->btf, t->name_off);
+		err = side__add_name(s, name, strlen(name));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int add_name_cb(void *ctx, const char *name, size_t len)
+{
+	return side__add_name(ctx, name, len);
+}
+
+/* --symbols FILE: a name a line (btf/abi/abi_lists_int.h). */
+static int side__read_list(struct side *s, const char *path, struct abi_err *e)
+{
+	size_t len;
+	char *buf;
+	int err = abi_list__read_file(path, &buf, &len);
+
+	if (err)
+		return abi_fail(e, path, "%s", strerror(-err));
+	err = abi_list__names(buf, len, add_name_cb, s);
+	free(buf);
+	if (err)
+		return abi_fail(e, path, "%s", strerror(-err));
+	side__sort_names(s);
+	return 0;
+}
+
+/*
+ * The name a Module.symvers gives the side's object: "vmlinux" for a file
+ * named vmlinux* (Debian's vmlinux-6.1.0-27-cloud-amd64), else its name up
+ * to the first '.' (tun.ko.xz: "tun").  A name no line has selects every line.
+ */
+static char *symvers_module(const char *path)
+{
+	const char *base = strrchr(path, '/'), *dot;
+
+	base = base ? base + 1 : path;
+	if (!strncmp(base, "vmlinux", 7))
+		return strdup("vmlinux");
+	dot = strchr(base, '.');
+	return dot ? strndup(base, (size_t)(dot - base)) : strdup(base);
+}
+
+/* --symvers FILE: the side's names from a Module.symvers. */
+static int side__read_symvers(struct side *s, const char *path, struct abi_err *e)
+{
+	char *buf = NULL, *mod = symvers_module(s->path), why[256] = "";
+	size_t len;
+	int err = mod ? abi_list__read_file(path, &buf, &len) : -ENOMEM;
+
+	if (!err)
+		err = abi_list__symvers(buf, len, mod, add_name_cb, s, why, sizeof(why));
+	free(buf);
+	free(mod);
+	if (err == -EINVAL && *why)
+		return abi_fail(e, path, "%s", why);
+	if (err)
+		return abi_fail(e, path, "%s", strerror(-err));
+	side__sort_names(s);
+	return 0;
+}
+
+/* --suppressions FILE...: every file's rules into SP. */
+static int read_suppressions(struct abi_supp *sp, const struct btf_abi_opts *o,
+			     struct abi_err *e)
+{
+	char *buf, why[256];
+	size_t len;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < o->nsupp; i++) {
+		err = abi_list__read_file(o->supp[i], &buf, &len);
+		if (err)
+			return abi_fail(e, o->supp[i], "%s", strerror(-err));
+		why[0] = 0;
+		err = abi_supp__parse(sp, buf, len, why, sizeof(why));
+		free(buf);
+		if (err == -EINVAL && *why)
+			return abi_fail(e, o->supp[i], "%s", why);
+		if (err)
+			return abi_fail(e, o->supp[i], "%s", strerror(-err));
+	}
+	return 0;
+}
+
+/* Whether PATH, an ELF file, has a .BTF section and DWARF; false, false if not ELF. */
+static void elf_has(const char *path, bool *btf, bool *dwarf)
+{
+	struct elf_file ef;
+	GElf_Shdr shdr;
+	char why[256];
+
+	*btf = *dwarf = false;
+	if (!is_elf(path) || elf_file__open(&ef, path, why, sizeof(why)))
+		return;
+	*btf = elf_file__section(&ef, ".BTF", &shdr) != NULL;
+	*dwarf = elf_file__section(&ef, ".debug_info", &shdr) != NULL;
+	elf_file__close(&ef);
+}
+
+/*
+ * PATH, an ELF file with DWARF but no .BTF (a -dbg vmlinux, a .ko built
+ * without BTF): encoded as `frugal btf encode` would, on BASE's BTF when
+ * BASE is not NULL, into a file of a private directory DIR (the encoder
+ * writes files; a module's encoding needs its base as a file too), then
+ * loaded.  side__free() removes DIR.
+ */
+static int encode_dwarf(const char *path, const char *base, struct btf *base_btf, char *dir,
+			struct btf **out, char *why, size_t whylen)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct btf_enc_opts eo = {};
+	char file[PATH_MAX + 8];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int err;
+
+	snprintf(dir, PATH_MAX, "%s/frugal-abi.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		err = -errno;
+		snprintf(why, whylen, "encoding its DWARF: %s: %s", dir, strerror(errno));
+		dir[0] = 0;
+		return err;
+	}
+	snprintf(file, sizeof(file), "%s/btf", dir);
+	eo.path = path;
+	eo.detached = file;
+	eo.base = base;
+	eo.features = btf_feat__default();
+	eo.rules = BTF_RULES_PAHOLE_1_30;
+	eo.jobs = cpus > 0 ? (unsigned int)cpus : 1;
+	eo.errbuf = why;
+	eo.errlen = whylen;
+	err = btf_enc__run(&eo);
+	if (!err)
+		err = btf_load(file, base_btf, out, why, whylen);
+	return err;
+}
+
+/* The name of the file holding the BTF encoded in DIR, else PATH itself. */
+static const char *btf_file(const char *path, const char *dir, char *buf, size_t len)
+{
+	if (!*dir)
+		return path;
+	snprintf(buf, len, "%s/btf", dir);
+	return buf;
+}
+
+/* PATH's BTF: its .BTF section, or raw BTF, or else its DWARF encoded (-v says so). */
+static int load_or_encode(const char *path, const char *base, struct btf *base_btf, char *dir,
+			  struct btf **out, struct abi_err *e)
+{
+	bool btf, dwarf;
+	char why[256];
+	int err;
+
+	elf_has(path, &btf, &dwarf);
+	if (dwarf && !btf) {
+		cli_log("frugal btf abi: %s: no .BTF, its DWARF encoded here\n", path);
+		err = encode_dwarf(path, base, base_btf, dir, out, why, sizeof(why));
+	} else {
+		err = btf_load(path, base_btf, out, why, sizeof(why));
+		if (err == -ENOENT && is_elf(path))
+			snprintf(why, sizeof(why), "ELF file has neither a .BTF section nor DWARF");
+	}
+	return err ? abi_fail(e, path, "%s", why) : 0;
+}
+
+static int side__load(struct side *s, const char *base, struct abi_err *e)
+{
+	char why[256], basefile[PATH_MAX + 8];
+	int err;
+
+	if (base && load_or_encode(base, NULL, NULL, s->enc_dir[0], &s->base, e))
+		return -1;
+	if (base && abi_base__check_release(s->path, base, why, sizeof(why)))
+		return abi_fail(e, s->path, "%s", why);
+	if (load_or_encode(s->path, base ? btf_file(base, s->enc_dir[0], basefile, sizeof(basefile)) : NULL,
+			   s->base, s->enc_dir[1], &s->btf, e))
+		return -1;
+	if (base && abi_base__check_split(s->btf, s->base, why, sizeof(why)))
+		return abi_fail(e, s->path, "split BTF built on another base than %s (%s)", base,
+				why);
+	err = side__index(s);
+	if (err)
+		return abi_fail(e, s->path, "indexing: %s", strerror(-err));
+	return 0;
+}
+
+/*
+ * The side's own symbol names: exported, or else all its functions (not
+ * with EXPORTS_ONLY: a tree's module that exports nothing has no symbol).
+ */
+static int side__names(struct side *s, bool exports_only, struct abi_err *e)
+{
+	char why[256] = "";
+	int err = 0;
+
+	if (is_elf(s->path))
+		err = side__exported(s, why, sizeof(why));
+	if (err)
+		return abi_fail(e, s->path, "%s", why);
+	if (!s->nnames && !exports_only)
+		err = side__all_funcs(s);
+	if (err)
+		return abi_fail(e, s->path, "%s", strerror(-err));
+	side__sort_names(s);
+	return 0;
+}
+
+static void side__free(struct side *s)
+{
+	char file[PATH_MAX + 8];
+	size_t i;
+
+	for (i = 0; i < s->nnames; i++)
+		free(s->names[i]);
+	free(s->names);
+	free(s->ids);
+	free(s->alts);
+	idxmap__free(&s->byname);
+	btf__free(s->btf);
+	btf__free(s->base);
+	for (i = 0; i < 2; i++) {
+		if (!s->enc_dir[i][0])
+			continue;
+		snprintf(file, sizeof(file), "%s/btf", s->enc_dir[i]);
+		unlink(file);
+		rmdir(s->enc_dir[i]);
+	}
+}
+
+static int add_sym(struct abi *abi, const char *name, enum abi_sym_status st)
+{
+	struct abi_sym *s;
+
+	if (array__grow(&abi->syms, &abi->syms_cap, abi->nsyms + 1, sizeof(*abi->syms), 256))
+		return -ENOMEM;
+	s = &abi->syms[abi->nsyms];
+	memset(s, 0, sizeof(*s));
+	s->name = strdup(name);
+	if (!s->name)
+		return -ENOMEM;
+	s->status = st;
+	s->incompat = st == ABI_SYM_REMOVED;
+	abi->nsyms++;
+	return 0;
+}
+
+/* NAME, in A's list (IN_A) and in B's: a symbol, compared when both have its BTF. */
+static int add_name(struct abi *abi, const struct side *side, const char *name, bool in_a,
+		    bool in_b)
+{
+	uint32_t a, b, node;
+	int err;
+
+	pick_pair(side, name, &a, &b);
+	err = add_sym(abi, name, !in_a ? ABI_SYM_ADDED : !in_b ? ABI_SYM_REMOVED : ABI_SYM_SAME);
+	if (err || !in_a || !in_b || !a || !b)
+		return err;
+	err = abi__symbol_node(abi, a, b, &node);
+	if (err)
+		return err;
+	abi->syms[abi->nsyms - 1].compared = true;
+	abi->syms[abi->nsyms - 1].node = node;
+	return abi__compare_symbol(abi, node);
+}
+
+/* The union of both sorted lists, merged. */
+static int build_syms(struct abi *abi, const struct side *side)
+{
+	size_t i = 0, j = 0;
+	int c, err = 0;
+
+	while (!err && (i < side[0].nnames || j < side[1].nnames)) {
+		if (i == side[0].nnames)
+			c = 1;
+		else if (j == side[1].nnames)
+			c = -1;
+		else
+			c = strcmp(side[0].names[i], side[1].names[j]);
+		if (c <= 0)
+			err = add_name(abi, side, side[0].names[i], true, c == 0);
+		else
+			err = add_name(abi, side, side[1].names[j], false, true);
+		i += c <= 0;
+		j += c >= 0;
+	}
+	return err;
+}
+
+/* --symbols: the list's names, present on a side when its BTF has them. */
+static int build_listed(struct abi *abi, const struct side *side, const struct side *list)
+{
+	size_t i;
+	int err = 0;
+	bool a, b;
+
+	for (i = 0; !err && i < list->nnames; i++) {
+		a = side__find(&side[0], list->names[i]);
+		b = side__find(&side[1], list->names[i]);
+		if (a || b)
+			err = add_name(abi, side, list->names[i], a, b);
+	}
+	return err;
+}
+
+static int find_paths(struct abi *abi)
+{
+	uint32_t *queue = malloc((abi->nn ? abi->nn : 1) * sizeof(*queue));
+	size_t i;
+	int err = 0;
+
+	if (!queue)
+		return -ENOMEM;
+	abi__mark_tainted(abi);
+	for (i = 0; !err && i < abi->nsyms; i++)
+		if (abi->syms[i].compared && !abi->syms[i].suppressed &&
+		    abi->nodes[abi->syms[i].node].tainted)
+			err = abi__symbol_paths(abi, (uint32_t)i, queue);
+	free(queue);
+	return err;
+}
+
+/* NAME is a function on the side that has it; neither: either kind of rule. */
+static bool sym_suppressed(const struct side *side, const struct abi_supp *sp, const char *name)
+{
+	uint32_t id = side__find(&side[1], name);
+	const struct btf *btf = side[1].btf;
+
+	if (!id) {
+		id = side__find(&side[0], name);
+		btf = side[0].btf;
+	}
+	if (!id)
+		return abi_supp__symbol(sp, name, true) || abi_supp__symbol(sp, name, false);
+	return abi_supp__symbol(sp, name, btf_is_func(btf__type_by_id(btf, id)));
+}
+
+/*
+ * Before the paths: a suppressed symbol is the same (so it sets no exit
+ * bit and joins no type's list of symbols), a suppressed type has no
+ * changes of its own (so a symbol reaching only it is unchanged).
+ */
+static void apply_suppressions(struct abi *abi, const struct side *side,
+			       const struct abi_supp *sp)
+{
+	struct abi_node *n;
+	size_t i;
+
+	for (i = 0; i < abi->nsyms; i++) {
+		if (!sym_suppressed(side, sp, abi->syms[i].name))
+			continue;
+		abi->syms[i].suppressed = true;
+		abi->syms[i].status = ABI_SYM_SAME;
+		abi->syms[i].incompat = false;
+		abi->supp_syms++;
+	}
+	for (i = 0; i < abi->nn; i++) {
+		n = &abi->nodes[i];
+		if (n->is_sym || !n->nchanges || !abi_supp__type(sp, n->name))
+			continue;
+		n->nchanges = 0;
+		n->ch_head = n->ch_tail = -1;
+		n->incompat = false;
+		abi->supp_types++;
+	}
+}
+
+int abi__compare_files(const struct btf_abi_opts *o, const char *const path[2],
+		       const char *const base[2], struct abi *abi, struct abi_err *e)
+{
+	struct side side[2] = {}, list = {};
+	struct abi_supp supp = {};
+	int err, i, ret = -1;
+
+	for (i = 0; i < 2; i++) {
+		side[i].path = path[i];
+		if (path[i] && side__load(&side[i], base[i], e))
+			goto out;
+	}
+	if (read_suppressions(&supp, o, e))
+		goto out;
+	if (o->symbols && side__read_list(&list, o->symbols, e))
+		goto out;
+	for (i = 0; !o->symbols && i < 2; i++) {
+		if (!path[i])
+			continue;
+		if (o->symvers[i] ? side__read_symvers(&side[i], o->symvers[i], e)
+				  : side__names(&side[i], o->exports_only, e))
+			goto out;
+	}
+	abi->btf[0] = side[0].btf;
+	abi->btf[1] = side[1].btf;
+	err = o->symbols ? build_listed(abi, side, &list) : build_syms(abi, side);
+	abi->supp_given = o->nsupp > 0;
+	if (!err && supp.nrules)
+		apply_suppressions(abi, side, &supp);
+	if (!err)
+		err = find_paths(abi);
+	if (err) {
+		abi_fail(e, path[0] ? path[0] : path[1], "comparing: %s", strerror(-err));
+		goto out;
+	}
+	ret = 0;
+out:
+	/* The report keeps no pointer into the BTFs: it is text made here. */
+	abi->btf[0] = abi->btf[1] = NULL;
+	abi_supp__free(&supp);
+	side__free(&list);
+	for (i = 0; i < 2; i++)
+		side__free(&side[i]);
+	return ret;
+}

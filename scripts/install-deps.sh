@@ -12,9 +12,9 @@
 set -eu
 BUILD="make gcc libc6-dev pkg-config clang libbpf-dev libelf-dev libdw-dev zlib1g-dev bpftool
 binutils dpkg-dev"
-# The demo's iodir benchmark reads peak RSS with GNU time (it counts
-# getdents64 with perf when perf is there: check installs it).
-DEMO="$BUILD time"
+# The demo's iodir benchmark reads peak RSS with GNU time and counts
+# getdents64 with perf (without perf its column says NA).
+DEMO="$BUILD time linux-perf"
 # The tests and benchmarks: sanitizers and fuzzers (clang's runtime, llvm's
 # symbolizer), make static's archives, pahole and bpftool's anchors, perf and
 # bpftrace beside frugal lock, valgrind, the workloads (stress-ng, tmux),

@@ -15,8 +15,16 @@
  * still holds it (its CLOSED notification, under our lock, comes before
  * its close(2)), so no other connection can own that number by then.
  *
- * Measured on Debian 12 (libmicrohttpd 0.9.75, GnuTLS 3.7.9), recorded in
- * the report of issue 49: see the ARCHITECTURE row for the figures kept.
+ * What it costs, measured on Debian 12 (libmicrohttpd 0.9.75, GnuTLS 3.7.9,
+ * 2 CPUs): 18 KB of code here, 25 KB more in a stripped binary; but nine
+ * more shared objects to load (GnuTLS and its stack), 1.5-1.8 ms added to
+ * every exec of a binary that links this file.  Idle: three threads (the
+ * caller's, the library's listener, the watchdog), ~0.6 MB of anonymous
+ * memory with the caller's; each open connection a thread and ~20 KB.  A
+ * request over a kept-alive connection on loopback, client included:
+ * 0.10 ms median plain, 0.16 ms over TLS; a new connection 0.19 ms plain,
+ * 1.0 ms with the TLS handshake; a bcrypt of cost 10 is 55 ms, paid once
+ * per user and password thanks to the cache below.
  */
 #include <arpa/inet.h>
 #include <crypt.h>

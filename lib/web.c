@@ -638,18 +638,18 @@ static void *watchdog_main(void *arg)
 			 * request is idle, not slow: cut quietly, as the
 			 * library's idle timeout would. */
 			bool quiet = cut->kept_alive && !cut->line_seen;
-			char peer[sizeof(cut->peer)];
 
 			cut->deadline_ms = 0;
 			cut->cut = true;
+			/* Said and counted before the cut, so that whoever sees
+			 * the connection close finds both; under the lock, since
+			 * only then is the socket surely still this one's. */
+			if (!quiet) {
+				stat_add(&s->st.refused_other);
+				web_log(s, "%s: closed: no complete request within %u s",
+					cut->peer, s->lim.timeout_s);
+			}
 			shutdown(cut->fd, SHUT_RDWR);
-			if (quiet)
-				continue;
-			memcpy(peer, cut->peer, sizeof(peer));
-			stat_add(&s->st.refused_other);
-			pthread_mutex_unlock(&s->lock);
-			web_log(s, "%s: closed: no complete request within %u s", peer, s->lim.timeout_s);
-			pthread_mutex_lock(&s->lock);
 			continue;
 		}
 		if (!next) {

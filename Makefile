@@ -17,7 +17,10 @@ O        ?= build
 CC       ?= gcc
 CLANG    ?= clang
 BPFTOOL  ?= bpftool
-PKGS     := libbpf libelf libdw zlib
+# The web server (lib/web.c, frugal lock serve): libmicrohttpd on GnuTLS,
+# libyaml for --web.config.file, the system's crypt for bcrypt.
+WEB_PKGS := libmicrohttpd gnutls yaml-0.1 libcrypt
+PKGS     := libbpf libelf libdw zlib $(WEB_PKGS)
 ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
 CFLAGS   ?= -O2 -g
@@ -30,7 +33,8 @@ ifeq ($(WERROR),1)
 CFLAGS   += -Werror
 endif
 CFLAGS   += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -ldw -lelf -lz) -lpthread
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || \
+	      echo -lbpf -ldw -lelf -lz -lmicrohttpd -lgnutls -lyaml -lcrypt) -lpthread
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 ifeq ($(V),1)
@@ -47,7 +51,7 @@ TOOLS     := lock btf
 TOOL_C    := $(sort $(foreach t,$(TOOLS),$(wildcard $(t)/*.c $(t)/*/*.c)))
 BPF_SRCS  := $(filter %.bpf.c,$(TOOL_C))
 SKELS     := $(patsubst %.bpf.c,$(O)/%.skel.h,$(BPF_SRCS))
-CORE_SRCS := $(wildcard lib/*.c) $(filter-out cli/main.c cli/static.c,$(wildcard cli/*.c)) \
+CORE_SRCS := $(filter-out lib/web_none.c,$(wildcard lib/*.c)) $(filter-out cli/main.c cli/static.c,$(wildcard cli/*.c)) \
              $(filter-out %.bpf.c,$(TOOL_C))
 CORE_OBJS := $(patsubst %.c,$(O)/%.o,$(CORE_SRCS))
 ASAN_OBJS := $(patsubst %.c,$(O)/asan/%.o,$(CORE_SRCS))
@@ -105,14 +109,17 @@ $(O)/frugal: $(O)/cli/main.o $(O)/libfrugal.a
 # cli/static.c (--wrap); --fatal-warnings turns glibc's link warnings for
 # what a static binary cannot do at run time (dlopen, NSS: getpwnam,
 # getaddrinfo...) into a failed build.  docs/install.md has the details.
-STATIC_LIBS := $(shell pkg-config --static --libs $(PKGS) libzstd 2>/dev/null || \
+# No web server there (lib/web_none.c in place of lib/web.c): GnuTLS needs
+# p11-kit, of which Debian ships no static archive, and a host name in
+# --web.listen-address needs NSS.
+STATIC_LIBS := $(shell pkg-config --static --libs $(filter-out $(WEB_PKGS),$(PKGS)) libzstd 2>/dev/null || \
 		 echo -lbpf -ldw -lelf -lz -lbz2 -llzma -lzstd) -lpthread
 STATIC_LDFLAGS := -static -Wl,--fatal-warnings \
 		  -Wl,--wrap=dlopen,--wrap=dlsym,--wrap=dlclose,--wrap=dlerror
 
 static: $(O)/static/frugal
 
-$(O)/static/frugal: $(O)/cli/main.o $(O)/cli/static.o $(O)/libfrugal.a
+$(O)/static/frugal: $(O)/cli/main.o $(O)/cli/static.o $(O)/lib/web_none.o $(O)/libfrugal.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(STATIC_LDFLAGS) -o $@ $^ $(STATIC_LIBS)

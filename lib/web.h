@@ -107,9 +107,10 @@ struct web_server;
 
 /*
  * Listen on ADDR (TLS and basic auth as CFG says; CFG may be NULL: plain
- * HTTP, no auth) and serve ROUTES (ended by a row with path NULL) with CTX.
+ * HTTP, no auth; CFG, ROUTES and CTX must stay until web_server__stop) and serve ROUTES (ended by a row with path NULL) with CTX.
  * LIMITS NULL: the defaults.  LOG (may be NULL) gets one line per refused
- * request or error.  NULL with errno set and WHY filled on failure (address
+ * request or error, from any of the server's threads, at times under its
+ * lock: it must not call back into the server.  NULL with errno set and WHY filled on failure (address
  * in use, bad certificate...).
  */
 struct web_server *web_server__start(const struct web_addr *addr, const struct web_config *cfg,

@@ -10,8 +10,10 @@
 #                                   the check-* targets and the benchmarks
 #   scripts/install-deps.sh [all]   the same as check (the default)
 set -eu
+# The web server of frugal lock serve: libmicrohttpd (with GnuTLS for TLS),
+# libyaml for --web.config.file, libcrypt for bcrypt.
 BUILD="make gcc libc6-dev pkg-config clang libbpf-dev libelf-dev libdw-dev zlib1g-dev bpftool
-binutils dpkg-dev"
+binutils dpkg-dev libmicrohttpd-dev libgnutls28-dev libyaml-dev libcrypt-dev"
 # The demo's iodir benchmark reads peak RSS with GNU time and counts
 # getdents64 with perf (without perf its column says NA).
 DEMO="$BUILD time linux-perf"
@@ -20,10 +22,12 @@ DEMO="$BUILD time linux-perf"
 # bpftrace beside frugal lock, valgrind, the workloads (stress-ng, tmux),
 # the SVG's browser test (chromium), pprof (golang), abidiff, the kernels
 # under qemu (busybox, cpio), the Debian package (debhelper, lintian), man
-# pages and completion.
+# pages and completion; the web server's TLS checks (a certificate made
+# by openssl, requests by curl).
 CHECK="$DEMO llvm libclang-rt-14-dev libzstd-dev libbz2-dev liblzma-dev dwarves elfutils
 linux-perf bpftrace python3 jq valgrind stress-ng tmux chromium golang-go abigail-tools
-libc6-dbg busybox-static cpio qemu-system-x86 debhelper lintian man-db bash-completion"
+libc6-dbg busybox-static cpio qemu-system-x86 debhelper lintian man-db bash-completion
+openssl curl"
 
 case "${1:-all}" in
 build) PKGS=$BUILD ;;

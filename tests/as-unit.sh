@@ -28,14 +28,17 @@ amb=$(caps "$(val AmbientCapabilities)")
 bnd=$(caps "$(val CapabilityBoundingSet)")
 nnp=
 [ "$(val NoNewPrivileges)" = yes ] && nnp=--no-new-privs
-stage=$(mktemp -d)
-trap 'rm -rf "$stage"' EXIT
 
-export AS_UNIT_STAGE=$stage AS_UNIT_FILE=$unit
+# One process from here: unshare and setpriv exec, so the caller's $! is
+# the service's pid (a signal to it reaches the service).  What the mounts
+# are made from is staged in a tmpfs on /tmp that only the namespace sees.
+AS_UNIT=$(cat "$unit")
+export AS_UNIT
 # shellcheck disable=SC2016
-unshare --mount --propagation private bash -eu -c '
-	stage=$AS_UNIT_STAGE unit=$AS_UNIT_FILE
-	has() { grep -qx "$1" "$unit"; }
+exec unshare --mount --propagation private bash -eu -c '
+	stage=/tmp
+	has() { grep -qx "$1" <<<"$AS_UNIT"; }
+	mount -t tmpfs -o mode=700 tmpfs "$stage"
 	: >"$stage/inaccessible" && chmod 000 "$stage/inaccessible"
 	mkdir -m 000 "$stage/inaccessible.d"
 	hide() { [ -e "$1" ] || return 0; if [ -d "$1" ]; then mount --bind "$stage/inaccessible.d" "$1"; else mount --bind "$stage/inaccessible" "$1"; fi; }
@@ -66,7 +69,7 @@ unshare --mount --propagation private bash -eu -c '
 	has ProtectControlGroups=yes && ro_tree /sys/fs/cgroup
 	has ProtectKernelModules=yes && hide /usr/lib/modules
 	has ProtectKernelLogs=yes && hide /proc/kmsg
-	# Last: the stage is under /tmp.
+	umount -l "$stage"
 	if has PrivateTmp=yes; then
 		mount -t tmpfs -o mode=1777 tmpfs /tmp; mount -t tmpfs -o mode=1777 tmpfs /var/tmp
 	fi

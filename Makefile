@@ -292,13 +292,18 @@ FUZZ_TIME ?= 60
 fuzz: $(FUZZ_BINS)
 	$(Q)O=$(O) FUZZ_TIME=$(FUZZ_TIME) bash fuzz/run.sh
 
-bench: bench-iodir bench-lock bench-btf bench-abi
+bench: bench-iodir bench-lock bench-serve bench-btf bench-abi
 
 bench-iodir: $(O)/frugal $(BENCH_BINS)
 	$(Q)O=$(O) bash bench/iodir.sh
 
 bench-lock: $(O)/frugal $(BENCH_BINS)
 	$(Q)O=$(O) bash bench/lock.sh
+
+# The service's cost (bench/serve.sh); scripts/serve-soak.sh is its
+# 30-minute soak, not in bench.
+bench-serve: $(O)/frugal
+	$(Q)O=$(O) bash bench/serve.sh
 
 bench-btf: $(O)/frugal $(BENCH_BINS)
 	$(Q)O=$(O) bash bench/btf.sh
@@ -323,7 +328,7 @@ clean:
 	$(call msg,CLEAN,$(O))
 	$(Q)rm -rf $(O)
 
-.PHONY: all man completion static check check-static deb check-deb check-build check-kernel-build check-kernels check-abi-crc demo deps install fuzz bench bench-iodir bench-lock bench-btf bench-abi clean
+.PHONY: all man completion static check check-static deb check-deb check-build check-kernel-build check-kernels check-abi-crc demo deps install fuzz bench bench-iodir bench-lock bench-serve bench-btf bench-abi clean
 .DELETE_ON_ERROR:
 .SECONDARY:
 

@@ -208,6 +208,7 @@ struct lock_collect_cfg {
 	bool as_nested;			/* every run takes the nested path */
 	bool skip_nested;		/* no second programs */
 	bool user, user_only;		/* -U, --user-only */
+	bool wait_hist;			/* the wait-time histogram per lock type (lock.h) */
 	unsigned int ustack_size;	/* -U: bytes of stack copied per wait */
 	const char *debug_dir;		/* -U: NULL: /usr/lib/debug */
 	/* who is traced */

@@ -283,6 +283,57 @@ struct lock_releases {
 };
 
 /*
+ * The wait-time histogram per lock type, kept by the end program only
+ * when asked (lock.bpf.c's wait_hist; `frugal lock serve`): one entry per
+ * lock type (its LCB_F_* flags, 6 bits, named by lock_type_name()), twice
+ * (the second copy of --nested writes the second half, so that neither
+ * add is atomic and none is lost), per CPU.  Bucket B counts the waits of
+ * at most 2^B ns, for B < LOCK_HIST_BUCKETS - 1 (1 ns to 2^30 ns, 1.07 s);
+ * the last bucket counts the longer ones (+Inf).  Buckets by powers of
+ * two cost a few shifts; 32 of them span every wait a lock is expected
+ * to see, and a reader merges neighbours for a coarser view.  Each end
+ * adds one to one bucket and its wait to SUM_NS, so the buckets' sum is
+ * the number of ends that were contentions (those of AGGR_HIT, OVERFLOW
+ * and LOST_RING in the accounting below), exactly.
+ */
+#define LOCK_HIST_TYPES		64	/* LCB_F_MASK + 1 */
+#define LOCK_HIST_BUCKETS	32
+
+struct lock_hist {
+	__u64 sum_ns;
+	__u64 count[LOCK_HIST_BUCKETS];
+};
+
+/* The bucket of a wait of NS: the smallest B with NS <= 2^B, at most the last. */
+static inline __u32 lock_hist_bucket(__u64 ns)
+{
+	__u64 v = ns - 1;
+	__u32 b = 0, shift;
+
+	if (ns <= 1)
+		return 0;
+	/* floor(log2(ns - 1)) + 1, in five halvings */
+	shift = (v > 0xffffffffULL) << 5;
+	v >>= shift;
+	b |= shift;
+	shift = (v > 0xffff) << 4;
+	v >>= shift;
+	b |= shift;
+	shift = (v > 0xff) << 3;
+	v >>= shift;
+	b |= shift;
+	shift = (v > 0xf) << 2;
+	v >>= shift;
+	b |= shift;
+	shift = (v > 0x3) << 1;
+	v >>= shift;
+	b |= shift;
+	b |= v >> 1;
+	b += 1;
+	return b < LOCK_HIST_BUCKETS - 1 ? b : LOCK_HIST_BUCKETS - 1;
+}
+
+/*
  * Which stack a target is selected by (the `targets` map's key).
  */
 enum lock_target {

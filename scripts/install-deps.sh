@@ -27,7 +27,10 @@ DEMO="$BUILD time linux-perf"
 CHECK="$DEMO llvm libclang-rt-14-dev libzstd-dev libbz2-dev liblzma-dev dwarves elfutils
 linux-perf bpftrace python3 jq valgrind stress-ng tmux chromium golang-go abigail-tools
 libc6-dbg busybox-static cpio qemu-system-x86 debhelper lintian man-db bash-completion
-openssl curl"
+openssl curl prometheus python3-prometheus-client"
+# (openssl, curl: the web server's TLS test; prometheus: promtool and the
+# server the service's tests scrape with; python3-prometheus-client: its
+# text and OpenMetrics parsers, tests/e2e/prom.sh.)
 
 case "${1:-all}" in
 build) PKGS=$BUILD ;;

@@ -108,6 +108,7 @@ static int check_kernel(const struct lock_opts *o)
 
 struct run {
 	double t0;			/* when frugal started, for -v's timings */
+	struct lock_hist hist[LOCK_HIST_TYPES];	/* --histogram: the kernel's, last read */
 	const struct lock_opts *o;	/* the request, as parsed */
 	struct lock_filters filters;	/* -L, -S, -G resolved */
 	struct lock_report_cfg rc;	/* the report's configuration */
@@ -434,6 +435,14 @@ static void run_info(struct run *r, struct lock_collect *c, struct lock_run_info
 	ri->kernel = r->un.release;
 	ri->command = r->cmd ? r->cmdline : NULL;
 	ri->exit_status = exit_status_of(r);
+	if (r->o->histogram) {
+		int err = lock_collect__wait_hist(c, r->hist);
+
+		if (err)
+			cli_log("lock: the wait histogram: %s\n", strerror(-err));
+		else
+			ri->wait_hist = r->hist;
+	}
 }
 
 static int report(struct run *r, struct lock_collect *c, struct lock_table *t,

@@ -387,3 +387,34 @@ void lock_collect__destroy(struct lock_collect *c)
 	free(c->row_prev);
 	free(c);
 }
+
+int lock_collect__wait_hist(struct lock_collect *c, struct lock_hist *h)
+{
+	int fd = bpf_map__fd(c->skel->maps.wait_hists), nr_cpus = libbpf_num_possible_cpus();
+	struct lock_hist *v;
+	uint32_t key, t;
+	int cpu, b, err = 0;
+
+	if (!c->skel->rodata->wait_hist)
+		return -ENOENT;
+	if (nr_cpus < 0)
+		return nr_cpus;
+	v = calloc(nr_cpus, sizeof(*v));	/* 8-byte multiple: the kernel's per-CPU stride */
+	if (!v)
+		return -ENOMEM;
+	memset(h, 0, LOCK_HIST_TYPES * sizeof(*h));
+	for (key = 0; key < 2 * LOCK_HIST_TYPES && !err; key++) {
+		t = key % LOCK_HIST_TYPES;
+		if (bpf_map_lookup_elem(fd, &key, v)) {
+			err = -errno;
+			break;
+		}
+		for (cpu = 0; cpu < nr_cpus; cpu++) {
+			h[t].sum_ns += v[cpu].sum_ns;
+			for (b = 0; b < LOCK_HIST_BUCKETS; b++)
+				h[t].count[b] += v[cpu].count[b];
+		}
+	}
+	free(v);
+	return err;
+}

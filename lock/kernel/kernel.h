@@ -56,6 +56,15 @@ int lock_collect__interval(struct lock_collect *c, struct lock_table *t,
 int lock_collect__finish(struct lock_collect *c, struct lock_table *t,
 			 struct lock_accounting *acct);
 void lock_collect__destroy(struct lock_collect *c);
+/*
+ * The wait-time histogram per lock type (CFG's wait_hist; struct
+ * lock_hist in lock.h) into H[LOCK_HIST_TYPES], H[t] for the type of
+ * flags t (lock_type_name(t)): summed over the CPUs and both copies of
+ * the programs, cumulative since open (never reset: a reader's counters
+ * stay monotonic), read while the programs run.  0, -ENOENT when the
+ * run did not ask for it, or -errno.
+ */
+int lock_collect__wait_hist(struct lock_collect *c, struct lock_hist *h);
 
 /*
  * ---- what the kernel has (caps.c): the features a run needs, probed once

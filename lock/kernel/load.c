@@ -170,6 +170,7 @@ static void set_rodata(struct lock_bpf__rodata *ro, const struct lock_collect_cf
 	ro->do_nothing = cfg->floor;
 	ro->as_nested = cfg->as_nested;
 	ro->skip_nested = cfg->skip_nested;
+	ro->wait_hist = cfg->wait_hist;
 	ro->want_stack = cfg->want_stack;
 	ro->target_mode = cfg->target_mode;
 	ro->has_cpu = cfg->has_cpu;
@@ -384,6 +385,8 @@ static int size_maps(struct lock_collect *c, const struct lock_collect_cfg *cfg,
 					      cfg->f.nr_ranges ? cfg->f.nr_ranges : 1);
 	err = err ?: bpf_map__set_max_entries(s->maps.releases,
 					      c->at_release || cfg->hold ? LOCK_RELEASE_LOCKS : 1);
+	err = err ?: bpf_map__set_max_entries(s->maps.wait_hists,
+					      cfg->wait_hist ? 2 * LOCK_HIST_TYPES : 1);
 	return err;
 }
 

@@ -109,6 +109,9 @@ const volatile bool do_nothing;
 const volatile bool as_nested;
 /* Without --nested the second programs are not loaded: no mark is set. */
 const volatile bool skip_nested;
+/* The wait-time histogram per lock type (lock.h, struct lock_hist): off,
+ * the verifier drops its branch and the end is as it was. */
+const volatile bool wait_hist;
 
 struct task_slots {
 	__u32 depth;
@@ -256,6 +259,14 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } counters SEC(".maps");
+
+/* wait_hist: 2 * LOCK_HIST_TYPES entries (one when off: the loader). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct lock_hist);
+} wait_hists SEC(".maps");
 
 
 struct {
@@ -902,6 +913,21 @@ static __always_inline bool row_add(__u32 i, __u64 ns, __u32 flags)
 	return true;
 }
 
+/*
+ * wait_hist: a wait of NS on a lock of type TYPE into this CPU's histogram,
+ * the second copy's half for a nested run: plain adds, as row_add's.
+ */
+static __always_inline void hist_add(__u32 type, __u64 ns, __u32 nest)
+{
+	__u32 key = (type & LCB_F_MASK) + (nest ? LOCK_HIST_TYPES : 0);
+	struct lock_hist *h = bpf_map_lookup_elem(&wait_hists, &key);
+
+	if (!h)
+		return;
+	h->count[lock_hist_bucket(ns) & (LOCK_HIST_BUCKETS - 1)]++;
+	h->sum_ns += ns;
+}
+
 /* -o at release: the holders that released during a wait (lock:contended_release). */
 #include "lock/kernel/release.bpf.h"
 
@@ -1005,6 +1031,14 @@ static __always_inline void on_end(void *ctx, struct lock_cpu_state *cs, __u64 l
 		return;
 	}
 	ns = now - s.ts;
+	/*
+	 * The whole wait (0 when the clock went back), before -o shares it.
+	 * Off, the verifier drops the branch: the end program is then 7
+	 * instructions longer than without it (the flag's load, and moves
+	 * the compiler adds to keep the wait and the type across it).
+	 */
+	if (wait_hist)
+		hist_add(s.flags, (__s64)ns < 0 ? 0 : ns, nest);
 	if ((__s64)ns < 0) {
 		count(LC_TIME_FAIL);
 		ns = 0;

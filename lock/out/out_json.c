@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lib/json.h"
 #include "lock/out/out_int.h"
@@ -148,6 +149,62 @@ static void row(struct lock_out *out, const struct lock_row *r,
 	json__obj_end(w);
 }
 
+/*
+ * --histogram: by lock type as the rows name it (the flags that share a
+ * name summed), the waits' count, total and buckets: each bucket that
+ * holds any, with its upper bound in ns (null: past the last bound).
+ */
+static void wait_hist(struct json_writer *w, const struct lock_hist *h)
+{
+	uint32_t t, u;
+	int b;
+
+	json__key(w, "wait_histogram");
+	json__obj_begin(w);
+	for (t = 0; t < LOCK_HIST_TYPES; t++) {
+		const char *name = lock_type_name(t);
+		struct lock_hist sum = { 0 };
+		uint64_t count = 0;
+
+		for (u = 0; u < t && strcmp(lock_type_name(u), name); u++)
+			;
+		if (u < t)
+			continue;	/* summed under its name already */
+		for (u = t; u < LOCK_HIST_TYPES; u++) {
+			if (strcmp(lock_type_name(u), name))
+				continue;
+			sum.sum_ns += h[u].sum_ns;
+			for (b = 0; b < LOCK_HIST_BUCKETS; b++)
+				sum.count[b] += h[u].count[b];
+		}
+		for (b = 0; b < LOCK_HIST_BUCKETS; b++)
+			count += sum.count[b];
+		if (!count)
+			continue;
+		json__key(w, name);
+		json__obj_begin(w);
+		json__u64_field(w, "count", count);
+		json__u64_field(w, "sum_ns", sum.sum_ns);
+		json__key(w, "buckets");
+		json__arr_begin(w);
+		for (b = 0; b < LOCK_HIST_BUCKETS; b++) {
+			if (!sum.count[b])
+				continue;
+			json__obj_begin(w);
+			json__key(w, "le_ns");
+			if (b < LOCK_HIST_BUCKETS - 1)
+				json__u64(w, 1ULL << b);
+			else
+				json__null(w);
+			json__u64_field(w, "count", sum.count[b]);
+			json__obj_end(w);
+		}
+		json__arr_end(w);
+		json__obj_end(w);
+	}
+	json__obj_end(w);
+}
+
 static void accounting(struct lock_out *out, const struct lock_accounting *a,
 		       const struct lock_acct_line *l, size_t n)
 {
@@ -192,6 +249,8 @@ static void accounting(struct lock_out *out, const struct lock_accounting *a,
 	}
 	if (a->user)
 		json__fixed_field(w, "user_unwind_cpu_ns", a->u_unwind_s * 1e9, 0);
+	if (out->ri->wait_hist)
+		wait_hist(w, out->ri->wait_hist);
 }
 
 static void footer(struct lock_out *out)

@@ -39,6 +39,9 @@ struct lock_run_info {
 	 * "begin" (the owner when it began), and why; NULL without -o */
 	const char *owner_at, *owner_why;
 	int exit_status;
+	/* --histogram: the waits by lock type, [LOCK_HIST_TYPES] (struct
+	 * lock_hist, lock.h), since the start; NULL without */
+	const struct lock_hist *wait_hist;
 };
 
 /* ---- the output interface: what every format is given and implements ---- */

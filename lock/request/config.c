@@ -89,6 +89,7 @@ void lock_collect_cfg__build(struct lock_collect_cfg *cc, const struct lock_opts
 	cc->as_nested = o->as_nested;
 	cc->skip_nested = o->skip_nested;
 	cc->user = o->user;
+	cc->wait_hist = o->histogram;
 	cc->user_only = o->user_only;
 	cc->ustack_size = o->ustack_size;
 	cc->debug_dir = o->debug_dir;

@@ -23,7 +23,7 @@ enum {
 	OPT_RAW_TP, OPT_NO_WALK, OPT_STACK_CHECK, OPT_FLOOR, OPT_AS_NESTED,
 	OPT_SKIP_NESTED, OPT_NESTED, OPT_FOLDED, OPT_WEIGHT, OPT_SVG, OPT_PPROF,
 	OPT_OUTPUT, OPT_USER_ONLY, OPT_USTACK, OPT_DEBUG_DIR, OPT_OWNER_AT, OPT_HOLD,
-	OPT_NO_OBJECTS,
+	OPT_NO_OBJECTS, OPT_HISTOGRAM,
 };
 
 /* The -F fields and -k keys, in enum lock_sort's order. */
@@ -235,6 +235,7 @@ const struct cli_opt lock_cli_opts[] = {
 	CLI_OPT_STR("field-separator", 'x', LO, csv_sep, "SEP", "CSV with SEP, raw nanoseconds",
 		    .cb = set_format, .set = LOCK_FMT_CSV),
 	CLI_OPT_CALLBACK("json", OPT_JSON, no_argument, NULL, "one JSON object: rows, accounting, metadata", set_format, LOCK_FMT_JSON),
+	CLI_OPT_BOOL("histogram", OPT_HISTOGRAM, LO, histogram, true, "--json: also the waits' histogram per lock type (powers of two of ns), kept by the kernel"),
 	CLI_OPT_CALLBACK("folded", OPT_FOLDED, no_argument, NULL, "folded stacks (flamegraph.pl, inferno, speedscope); accounting to stderr", set_format, LOCK_FMT_FOLDED),
 	CLI_OPT_CALLBACK("weight", OPT_WEIGHT, required_argument, "W", "what --folded and --svg weigh: wait (total ns, default) or contended",
 			 set_weight, 0, .kind = CLI_ARG_WORD, .words = weight_word),
@@ -347,6 +348,8 @@ static int check_options(struct lock_opts *o, int nmodes, bool have_cmd)
 		return cli_usage_err("-t, -l and -g cannot be combined");
 	if (o->nformats > 1)
 		return cli_usage_err("--json, -x and --folded cannot be combined");
+	if (o->histogram && o->format != LOCK_FMT_JSON)
+		return cli_usage_err("--histogram is written by --json only");
 	if (o->pid_arg && o->tid_arg)
 		return cli_usage_err("-p and --tid cannot be combined");
 	if (o->system_wide && (o->pid_arg || o->tid_arg))

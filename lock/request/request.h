@@ -129,6 +129,7 @@ struct lock_opts {
 	bool hold;			/* --hold: hold times, not waits */
 	bool user;			/* -U: futex waits too */
 	bool user_only;			/* --user-only: futex waits alone */
+	bool histogram;			/* --histogram: --json's wait-time histogram per type */
 	unsigned int ustack_size;	/* --user-stack-size: bytes copied per wait */
 	const char *debug_dir;		/* --debug-dir: ':'-separated, for /usr/lib/debug */
 	bool help;			/* -h: print the usage, nothing else */
@@ -208,6 +209,7 @@ struct lock_collect_cfg {
 	bool as_nested;			/* every run takes the nested path */
 	bool skip_nested;		/* no second programs */
 	bool user, user_only;		/* -U, --user-only */
+	bool wait_hist;			/* the wait-time histogram per lock type (lock.h) */
 	unsigned int ustack_size;	/* -U: bytes of stack copied per wait */
 	const char *debug_dir;		/* -U: NULL: /usr/lib/debug */
 	/* who is traced */

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# --histogram: the kernel's wait-time histogram per lock type (lock.h,
+# struct lock_hist), beside the rows of the same run.  Every end that is a
+# contention adds to one bucket of its type and its wait to the type's
+# total, as it adds to one row, so the accounting makes the comparison
+# exact: per type, the histogram's count is the rows' contentions and its
+# total their wait (the losses, lost_ringbuf, are counted in the histogram
+# and in no row; they must be 0 here), and its lowest and highest buckets
+# are those of the type's shortest and longest wait.  Caller mode (ends
+# added to the kernel's rows), then -t -M 8 over many tasks (most ends sent
+# through the buffers), then --nested (the second copy's half of the map).
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lock.inc"
+can_bpf "lock --histogram" || finish
+
+expect_exit "lock --histogram: refused without --json" 2 "$FRUGAL" lock --histogram -d 0.01
+
+# hist_matches FILE [total]: the histogram against the rows, per type; with
+# "total", only over all types (-t: a task's row takes the type of its
+# first wait, and a task waits on locks of several types).
+hist_matches() {
+	python3 - "$1" "${2:-}" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+h, a = d["wait_histogram"], d["accounting"]
+assert a["lost_ringbuf"] == 0, "lost_ringbuf %d" % a["lost_ringbuf"]
+rows = {}
+for r in d["rows"]:
+    t = rows.setdefault(r["type"], [0, 0, None, 0])
+    t[0] += r["contended"]; t[1] += r["wait_total_ns"]
+    t[2] = r["wait_min_ns"] if t[2] is None else min(t[2], r["wait_min_ns"])
+    t[3] = max(t[3], r["wait_max_ns"])
+assert rows, "no rows"
+if sys.argv[2] == "total":
+    n = sum(x["count"] for x in h.values())
+    ns = sum(x["sum_ns"] for x in h.values())
+    assert n == sum(v[0] for v in rows.values()), (n, sum(v[0] for v in rows.values()))
+    assert ns == sum(v[1] for v in rows.values()), (ns, sum(v[1] for v in rows.values()))
+    print("ok %d waits" % n)
+    sys.exit(0)
+def bucket(ns):	# lock.h's lock_hist_bucket(): the smallest b with ns <= 2^b, at most 31
+    b = 0
+    while b < 31 and ns > 1 << b:
+        b += 1
+    return b
+def le(b):
+    return None if b == 31 else 1 << b
+assert sorted(h) == sorted(rows), "types: histogram %s, rows %s" % (sorted(h), sorted(rows))
+for t, (n, ns, lo, hi) in rows.items():
+    x = h[t]
+    assert x["count"] == n == sum(b["count"] for b in x["buckets"]), (t, x["count"], n)
+    assert x["sum_ns"] == ns, (t, x["sum_ns"], ns)
+    assert x["buckets"][0]["le_ns"] == le(bucket(lo)), (t, x["buckets"][0], lo)
+    assert x["buckets"][-1]["le_ns"] == le(bucket(hi)), (t, x["buckets"][-1], hi)
+print("ok %d types, %d waits" % (len(rows), sum(v[0] for v in rows.values())))
+PYEOF
+}
+
+BENCH="$FRUGAL bench lock -T 4 -P 4 -d 0.7 --delay 0.3"
+for mode in "caller:" "overflow:-t -M 8" "nested:--nested"; do
+	name=${mode%%:*} opts=${mode#*:}
+	bench=$BENCH
+	[ "$name" = overflow ] && bench="$FRUGAL bench lock -T 64 -P 64 -d 0.7 --delay 0.3"
+	# shellcheck disable=SC2086
+	if ! "$FRUGAL" lock --histogram --json $opts -- $bench >"$_tmp/$name.json" 2>"$_tmp/$name.err"; then
+		fail "lock --histogram ($name): ran" "$(tail -3 "$_tmp/$name.err")"
+		continue
+	fi
+	if [ "$name" = overflow ]; then
+		res=$(hist_matches "$_tmp/$name.json" total 2>&1)
+		check "lock --histogram ($name $opts): count and total over the types are the rows' ($res)" \
+			test "${res%% *}" = ok
+	else
+		res=$(hist_matches "$_tmp/$name.json" 2>&1)
+		check "lock --histogram ($name $opts): per type, count and total are the rows', buckets those of the shortest and longest wait ($res)" \
+			test "${res%% *}" = ok
+	fi
+	if [ "$name" = overflow ]; then
+		check "lock --histogram (overflow): the buffers carried most ends" \
+			holds "$_tmp/$name.json" 'd["accounting"]["merged_from_overflow"] > d["accounting"]["aggregated_in_kernel"]'
+	fi
+done
+finish

@@ -186,7 +186,7 @@ static void fold_row(struct lock_out *out, const struct lock_row *r,
 		     const struct lock_row_name *rn, size_t i)
 {
 	struct lock_service *s = folding;
-	const char *labels[7] = { "type", lock_type_name(r->st.flags), NULL };
+	const char *values[3] = { lock_type_name(r->st.flags), NULL, rn->abuf };
 	char name[256];
 	int err;
 
@@ -194,23 +194,16 @@ static void fold_row(struct lock_out *out, const struct lock_row *r,
 	switch (s->sc->mode) {
 	case LOCK_AGGR_ADDR:
 		lock_label(s, rn, name, sizeof(name));
-		labels[2] = "lock";
 		break;
 	case LOCK_AGGR_CGROUP:
 		snprintf(name, sizeof(name), "%s", rn->a);
-		labels[2] = "cgroup";
 		break;
 	default:
 		caller_label(s, rn, name, sizeof(name));
-		labels[2] = "caller";
 		break;
 	}
-	labels[3] = name;
-	if (s->sc->mode == LOCK_AGGR_ADDR && s->sc->export_addresses) {
-		labels[4] = "address";
-		labels[5] = rn->abuf;
-	}
-	err = lock_series__add(s->rows, labels, r->st.count, r->st.total_ns);
+	values[1] = name;
+	err = lock_series__add(s->rows, values, r->st.count, r->st.total_ns);
 	if (err)
 		fold_err = err;
 }
@@ -480,7 +473,8 @@ static void histogram_metrics(struct lock_service *s, struct prom_writer *w)
 
 	if (!s->nhist)
 		return;
-	prom__family(w, "frugal_lock_wait_seconds", PROM_HISTOGRAM,
+	/* Not frugal_lock_wait_seconds: OpenMetrics names the counter's family so. */
+	prom__family(w, "frugal_lock_wait_duration_seconds", PROM_HISTOGRAM,
 		     "Kernel lock waits by length, per lock type.", "seconds");
 	for (i = 0; i < s->nhist; i++) {
 		const struct hist *h = &s->hist[i];
@@ -488,6 +482,40 @@ static void histogram_metrics(struct lock_service *s, struct prom_writer *w)
 		labels[1] = lock_type_name(h->type);
 		prom__histogram(w, labels, h->bounds, h->buckets, h->n, h->count, h->sum);
 	}
+}
+
+/* The series: contentions, then wait, per label set (and the `other` one). */
+static void series_metrics(struct lock_service *s, struct prom_writer *w)
+{
+	const char *const *names = lock_series__label_names(s->rows);
+	size_t nl = lock_series__nlabels(s->rows), i, j, fam;
+	const char *labels[2 * LOCK_SERIES_MAX_LABELS + 1];
+	const struct lock_series_row *row;
+	struct lock_series_fold f;
+
+	for (fam = 0; fam < 2; fam++) {
+		if (fam == 0)
+			prom__family(w, "frugal_lock_contentions", PROM_COUNTER,
+				     "Lock contentions (waits) that ended, by lock type and row.", NULL);
+		else
+			prom__family(w, "frugal_lock_wait_seconds", PROM_COUNTER,
+				     "Time waited for locks, by lock type and row.", "seconds");
+		lock_series__for_each(s->rows, i, row) {
+			for (j = 0; j < nl; j++) {
+				labels[2 * j] = names[j];
+				labels[2 * j + 1] = row->values[j];
+			}
+			labels[2 * nl] = NULL;
+			if (fam == 0)
+				prom__sample_u64(w, labels, row->contentions);
+			else
+				prom__sample(w, labels, row->wait_ns / 1e9);
+		}
+	}
+	lock_series__folded(s->rows, &f);
+	prom__family(w, "frugal_lock_series_folded", PROM_COUNTER,
+		     "Label sets folded into the `other` series (--series-max).", NULL);
+	prom__sample_u64(w, NULL, f.sets);
 }
 
 static int metrics_handler(void *ctx, const struct web_request *rq, struct web_response *rs)
@@ -500,13 +528,10 @@ static int metrics_handler(void *ctx, const struct web_request *rq, struct web_r
 
 	prom__init(&w, f);
 	pthread_mutex_lock(&s->mu);
-	lock_series__write(s->rows, &w);
+	series_metrics(s, &w);
 	histogram_metrics(s, &w);
 	accounting_metrics(s, &w);
 	bpf_metrics(s, &w);
-	prom__family(&w, "frugal_lock_series_folded", PROM_COUNTER,
-		     "Label sets folded into the `other` series (--series-max).", NULL);
-	prom__sample_u64(&w, NULL, lock_series__folded(s->rows));
 	prom__family(&w, "frugal_lock_ticks", PROM_COUNTER,
 		     "Intervals read from the kernel and folded.", NULL);
 	prom__sample_u64(&w, NULL, s->ticks);
@@ -656,6 +681,11 @@ static int index_handler(void *ctx, const struct web_request *rq, struct web_res
 
 /* ---- the service ---- */
 
+/* The rows' labels, by mode: callers, -l (its address last, if exported), -g. */
+static const char *const label_names[3][3] = {
+	{ "type", "caller" }, { "type", "lock", "address" }, { "type", "cgroup" },
+};
+
 struct lock_service *lock_service__new(const struct lock_serve_cfg *sc,
 				       const struct lock_report_cfg *rc,
 				       void (*log)(void *ctx, const char *line), void *log_ctx)
@@ -671,7 +701,10 @@ struct lock_service *lock_service__new(const struct lock_serve_cfg *sc,
 	s->start_time = wall_now();
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->cv, NULL);
-	s->rows = lock_series__new(sc->series_max);
+	s->rows = lock_series__new(label_names[sc->mode == LOCK_AGGR_ADDR ? 1 :
+					       sc->mode == LOCK_AGGR_CGROUP ? 2 : 0],
+				   sc->mode == LOCK_AGGR_ADDR && sc->export_addresses ? 3 : 2,
+				   sc->series_max);
 	if (!s->rows) {
 		lock_service__free(s);
 		return NULL;

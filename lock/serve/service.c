@@ -746,7 +746,7 @@ int lock_service__listen(struct lock_service *s, char *why, size_t why_size)
 		snprintf(why, why_size, "%s: %s", s->sc->listen_address, reason);
 		return err;
 	}
-	logf_(s, "lock serve: listening on %s (port %u)", s->sc->listen_address,
+	logf_(s, "listening on %s (port %u)", s->sc->listen_address,
 	      web_server__port(s->web));
 	return 0;
 }

@@ -20,6 +20,7 @@
 
 #include "lib/io.h"
 #include "lib/ksyms.h"
+#include "lock/cmd/serve_int.h"
 #include "lock/cmd/top_int.h"
 #include "lock/kernel/kernel.h"
 #include "lock/lock_cmd.h"
@@ -574,5 +575,5 @@ int lock_main(int argc, char **argv)
 	err = check_privileges() ?: check_kernel(&o);
 	if (err)
 		return err;
-	return run(&r);
+	return o.serve ? lock_serve_run(&o) : run(&r);
 }

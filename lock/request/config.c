@@ -47,6 +47,21 @@ void lock_report_cfg__build(struct lock_report_cfg *rc, const struct lock_opts *
 	memcpy(rc->files, o->files, sizeof(rc->files));
 }
 
+void lock_serve_cfg__build(struct lock_serve_cfg *sc, const struct lock_opts *o)
+{
+	*sc = (struct lock_serve_cfg){
+		.mode = o->mode,
+		.listen_address = o->listen_address ? o->listen_address : LOCK_SERVE_ADDRESS,
+		.telemetry_path = o->telemetry_path ? o->telemetry_path : "/metrics",
+		.web_config = o->web_config,
+		.listen_remote = o->listen_remote,
+		.series_max = o->series_max ? o->series_max : LOCK_SERVE_SERIES,
+		.export_addresses = o->export_addresses,
+		.user = o->user,
+		.interval = o->interval,
+	};
+}
+
 /* Who is traced: -p/--tid's, or the command and what it starts. */
 static void targets(struct lock_collect_cfg *cc, const struct lock_opts *o, pid_t command)
 {

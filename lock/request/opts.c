@@ -23,7 +23,8 @@ enum {
 	OPT_RAW_TP, OPT_NO_WALK, OPT_STACK_CHECK, OPT_FLOOR, OPT_AS_NESTED,
 	OPT_SKIP_NESTED, OPT_NESTED, OPT_FOLDED, OPT_WEIGHT, OPT_SVG, OPT_PPROF,
 	OPT_OUTPUT, OPT_USER_ONLY, OPT_USTACK, OPT_DEBUG_DIR, OPT_OWNER_AT, OPT_HOLD,
-	OPT_NO_OBJECTS, OPT_HISTOGRAM,
+	OPT_NO_OBJECTS, OPT_HISTOGRAM, OPT_LISTEN, OPT_TELEMETRY, OPT_WEB_CONFIG,
+	OPT_LISTEN_REMOTE, OPT_SERIES_MAX, OPT_EXPORT_ADDRS,
 };
 
 /* The -F fields and -k keys, in enum lock_sort's order. */
@@ -69,6 +70,7 @@ static const char *owner_at_word(unsigned int i)
 struct parse_state {
 	struct lock_opts *o;
 	int nmodes;
+	const char *serve_opt;		/* the last of serve's options given */
 };
 
 /* -p, --tid: the ids of the last one given (as for every other option). */
@@ -193,6 +195,23 @@ static int set_types(void *ctx, const struct cli_opt *r, const char *arg)
 	return 0;
 }
 
+/* serve's options: noted, since they mean nothing without serve (check_options). */
+static int serve_opt(void *ctx, const struct cli_opt *r, const char *arg)
+{
+	(void)arg;
+	((struct parse_state *)ctx)->serve_opt = r->name;
+	return 0;
+}
+
+/* --web.telemetry-path: a path of its own, not one of the other routes. */
+static int check_telemetry_path(void *ctx, const struct cli_opt *r, const char *arg)
+{
+	if (arg[0] != '/' || !arg[1] || strpbrk(arg, "?# \t") || !strncmp(arg, "/debug/", 7))
+		return cli_usage_err("--web.telemetry-path: '%s' is not a path like /metrics "
+				     "(outside /debug/)", arg);
+	return serve_opt(ctx, r, arg);
+}
+
 #define LO struct lock_opts	/* the type every row binds into */
 
 /* perf lock contention's options and frugal's own, under --help's headings. */
@@ -260,6 +279,19 @@ const struct cli_opt lock_cli_opts[] = {
 	CLI_OPT_BOOL("as-nested", OPT_AS_NESTED, LO, as_nested, true, "take every contention as one nested in our own programs (for tests)"),
 	CLI_OPT_BOOL("stack-check", OPT_STACK_CHECK, LO, stack_check, true, "walk and unwind every stack, count differences"),
 	CLI_OPT_BOOL("no-objects", OPT_NO_OBJECTS, LO, no_objects, true, "-l: do not describe what holds each lock (its cost, for benchmarks)"),
+	CLI_OPT_GROUP("The service (frugal lock serve)"),
+	CLI_OPT_STR("web.listen-address", OPT_LISTEN, LO, listen_address, "HOST:PORT", "where /metrics and /debug/pprof/ listen (default " LOCK_SERVE_ADDRESS "; :PORT is every address)",
+		    .cb = serve_opt),
+	CLI_OPT_STR("web.telemetry-path", OPT_TELEMETRY, LO, telemetry_path, "PATH", "the metrics' path (default /metrics)",
+		    .cb = check_telemetry_path),
+	CLI_OPT_STR("web.config.file", OPT_WEB_CONFIG, LO, web_config, "FILE", "TLS and basic auth (bcrypt), in the exporter toolkit's format",
+		    .kind = CLI_ARG_FILE, .cb = serve_opt),
+	CLI_OPT_BOOL("web.listen-remote", OPT_LISTEN_REMOTE, LO, listen_remote, true, "listen beyond loopback without --web.config.file",
+		     .cb = serve_opt),
+	CLI_OPT_UINT("series-max", OPT_SERIES_MAX, LO, series_max, 1, 1U << 20, "N", "series per metric (default 500); the rest fold into one `other` series, counted",
+		     .cb = serve_opt),
+	CLI_OPT_BOOL("export-addresses", OPT_EXPORT_ADDRS, LO, export_addresses, true, "kernel addresses in labels (off: they defeat KASLR)",
+		     .cb = serve_opt),
 	CLI_OPT_GROUP("Miscellaneous"),
 	CLI_OPT_BOOL("quiet", 'q', LO, quiet, true, "no logs, even with -v (errors still)"),
 	CLI_OPT_HELP(LO, help),
@@ -271,6 +303,8 @@ const struct cli_opt lock_cli_opts[] = {
 /* The words lock_opts__parse() reads first: lock_main runs them itself. */
 static const struct cli_cmd modes[] = {
 	{ "top", "a live view: the report redrawn every interval", NULL,
+	  lock_cli_opts, CLI_ARG_CMD, NULL },
+	{ "serve", "always on: Prometheus metrics and pprof profiles over HTTP", NULL,
 	  lock_cli_opts, CLI_ARG_CMD, NULL },
 	{ "contention", "as perf spells it: the same as without it", NULL,
 	  lock_cli_opts, CLI_ARG_CMD, NULL },
@@ -294,7 +328,9 @@ void lock_opts__help(FILE *f)
 {
 	fputs("usage: frugal lock [options] [-- command [args...]]\n"
 	      "       frugal lock top [options] [-- command [args...]]   (a live view: keys c t m n a\n"
-	      "                                                          sort, q quits)\n\n"
+	      "                                                          sort, q quits)\n"
+	      "       frugal lock serve [options]                        (always on: /metrics,\n"
+	      "                                                          /debug/pprof/mutex)\n\n"
 	      "Kernel lock contention, aggregated in BPF; nothing lost, every drop counted.\n\n", f);
 	cli_opts__help(f, lock_cli_opts);
 }
@@ -342,7 +378,27 @@ static int check_cpus(struct lock_opts *o)
 	return 0;
 }
 
-static int check_options(struct lock_opts *o, int nmodes, bool have_cmd)
+/* frugal lock serve: a service's modes and options, and theirs only elsewhere. */
+static int check_serve(struct lock_opts *o, const char *serve_opt, bool have_cmd)
+{
+	if (!o->serve)
+		return serve_opt ? cli_usage_err("--%s needs frugal lock serve", serve_opt) : 0;
+	if (o->mode == LOCK_AGGR_TASK)
+		return cli_usage_err("serve: -t and -o are not service modes (thread ids in labels); "
+				     "use the default (callers), -l or -g");
+	if (o->hold)
+		return cli_usage_err("serve cannot be combined with --hold");
+	if (have_cmd)
+		return cli_usage_err("serve runs no command: trace it with -p, or the whole system");
+	if (o->nformats || o->nfiles || o->output)
+		return cli_usage_err("serve cannot be combined with --json, -x, --folded, --svg, "
+				     "--pprof or --output (its formats are served)");
+	if (!o->interval)
+		o->interval = 1;
+	return 0;
+}
+
+static int check_options(struct lock_opts *o, int nmodes, bool have_cmd, const char *serve_opt)
 {
 	if (nmodes > 1)
 		return cli_usage_err("-t, -l and -g cannot be combined");
@@ -369,6 +425,8 @@ static int check_options(struct lock_opts *o, int nmodes, bool have_cmd)
 		return cli_usage_err("top cannot be combined with --json, -x, --folded, --svg, --pprof or --output");
 	if (o->top && !o->interval)
 		o->interval = 1;
+	if (check_serve(o, serve_opt, have_cmd))
+		return EXIT_USAGE;
 	if (o->interval && (o->format == LOCK_FMT_FOLDED || o->nfiles || o->output))
 		return cli_usage_err("-I cannot be combined with --folded, --svg, --pprof or --output");
 	if (o->csv_sep && !*o->csv_sep)
@@ -423,6 +481,9 @@ int lock_opts__parse(struct lock_opts *o, int argc, char **argv, int *cmd_idx)
 		shift = 1;
 	else if (argc > 1 && !strcmp(argv[1], "top"))
 		shift = o->top = 1;
+	else if (argc > 1 && !strcmp(argv[1], "serve"))
+		/* the profiles it serves are --pprof's, as deep */
+		shift = o->serve = o->stack_output = 1;
 	/* In order: the words after the first that is not an option are a command's. */
 	err = cli_opts__parse_into(lock_cli_opts, o, argc - shift, argv + shift,
 				   CLI_OPTS_IN_ORDER, NULL, &ps, &next);
@@ -430,7 +491,7 @@ int lock_opts__parse(struct lock_opts *o, int argc, char **argv, int *cmd_idx)
 		return err;
 	*cmd_idx = next + shift;
 	default_max_stack(o);
-	err = check_options(o, ps.nmodes, next < argc - shift);
+	err = check_options(o, ps.nmodes, next < argc - shift, ps.serve_opt);
 	if (!err)
 		default_stack_skip(o);
 	return err;

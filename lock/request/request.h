@@ -123,6 +123,14 @@ struct lock_opts {
 	bool as_nested;			/* --as-nested: every run takes the nested path */
 	bool skip_nested;		/* no second programs (lock.bpf.c); --nested: false */
 	bool top;			/* frugal lock top: the live view */
+	/* frugal lock serve: the service (lock/serve/) */
+	bool serve;
+	const char *listen_address;	/* --web.listen-address: NULL, the default */
+	const char *telemetry_path;	/* --web.telemetry-path: NULL, /metrics */
+	const char *web_config;		/* --web.config.file: TLS and users */
+	bool listen_remote;		/* --web.listen-remote: beyond loopback without it */
+	unsigned int series_max;	/* --series-max: series per family */
+	bool export_addresses;		/* --export-addresses: kernel addresses in labels */
 	bool quiet;			/* -q: no logs, even with -v */
 	bool owner;			/* -o: -t's rows are the owners, not the waiters */
 	unsigned int owner_at;		/* --owner-at: enum lock_owner_at */
@@ -257,6 +265,27 @@ struct lock_report_cfg {
 };
 
 /*
+ * ---- the service's configuration (frugal lock serve): built once from
+ * the request (config.c), read-only after; lock/serve/ reads it.
+ */
+#define LOCK_SERVE_PORT		9858	/* docs/lock.md, "Always on": why this one */
+#define LOCK_SERVE_ADDRESS	"127.0.0.1:9858"
+#define LOCK_SERVE_SERIES	500	/* series per family, before the `other` fold */
+#define LOCK_SERVE_PPROF_MAX	300	/* seconds a profile may span (?seconds=N) */
+
+struct lock_serve_cfg {
+	enum lock_aggr mode;		/* caller, -l or -g: the rows' label */
+	const char *listen_address;	/* "host:port", as lib/web.h parses it */
+	const char *telemetry_path;	/* "/metrics" */
+	const char *web_config;		/* NULL: plain HTTP, no users */
+	bool listen_remote;		/* a non-loopback address without web_config */
+	unsigned int series_max;
+	bool export_addresses;
+	bool user;			/* -U: user rows too */
+	double interval;		/* the fold's tick, seconds */
+};
+
+/*
  * ---- the configurations built from the request (config.c): once, after
  * resolving, and read-only after.  The request says what the user asked;
  * these say what the collector traces and what the report shows.
@@ -266,6 +295,8 @@ struct lock_report_cfg {
  * targets)?  Only without -a, -C, -p and --tid.
  */
 bool lock_opts__follows_command(const struct lock_opts *o, bool command);
+/* The service's configuration for O (frugal lock serve). */
+void lock_serve_cfg__build(struct lock_serve_cfg *sc, const struct lock_opts *o);
 /* The report's configuration for O; COMMAND: a command is run. */
 void lock_report_cfg__build(struct lock_report_cfg *rc, const struct lock_opts *o, bool command);
 /*

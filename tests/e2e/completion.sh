@@ -66,7 +66,7 @@ offers() {
 }
 help_opts() {
 	# shellcheck disable=SC2086
-	"$FRUGAL" $1 --help | grep -oE '^ +(-[A-Za-z0-9], )?--[A-Za-z0-9_-]+' | sed -e 's/^ *//' -e 's/, /\n/'
+	"$FRUGAL" $1 --help | grep -oE '^ +(-[A-Za-z0-9], )?--[A-Za-z0-9_.-]+' | sed -e 's/^ *//' -e 's/, /\n/'
 }
 help_cmds() {
 	# shellcheck disable=SC2086

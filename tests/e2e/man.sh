@@ -27,12 +27,12 @@ render() { LC_ALL=C MANWIDTH=200 man -l "$MAN/$1.1" 2>/dev/null | col -b; }
 section() { render "$1" | awk -v s="$2" '/^[A-Z]/ { on = ($0 == s); next } on'; }
 # "-k --key" of every option a page lists, and of every option --help lists.
 page_opts() {
-	section "$1" OPTIONS | grep -oE '^ {7}(-[A-Za-z0-9], )?--[A-Za-z0-9_-]+' |
+	section "$1" OPTIONS | grep -oE '^ {7}(-[A-Za-z0-9], )?--[A-Za-z0-9_.-]+' |
 		sed -e 's/^ *//' -e 's/, /\n/' | sort -u
 }
 help_opts() {
 	# shellcheck disable=SC2086
-	"$FRUGAL" $1 --help | grep -oE '^ +(-[A-Za-z0-9], )?--[A-Za-z0-9_-]+' |
+	"$FRUGAL" $1 --help | grep -oE '^ +(-[A-Za-z0-9], )?--[A-Za-z0-9_.-]+' |
 		sed -e 's/^ *//' -e 's/, /\n/' | sort -u
 }
 # The headings --help groups the options under ("Output formats:", each

@@ -18,9 +18,11 @@ CC       ?= gcc
 CLANG    ?= clang
 BPFTOOL  ?= bpftool
 # The web server (lib/web.c, frugal lock serve): libmicrohttpd on GnuTLS,
-# libyaml for --web.config.file, the system's crypt for bcrypt.
+# libyaml for --web.config.file, the system's crypt for bcrypt.  Their
+# headers only: lib/web.c dlopens them on first use, so that no other run
+# of frugal loads them (tests/e2e/web-libs.sh checks the binary's NEEDED).
 WEB_PKGS := libmicrohttpd gnutls yaml-0.1 libcrypt
-PKGS     := libbpf libelf libdw zlib $(WEB_PKGS)
+PKGS     := libbpf libelf libdw zlib
 ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
 CFLAGS   ?= -O2 -g
@@ -32,9 +34,8 @@ CFLAGS   += -Wall -Wextra -Wshadow -Wmissing-prototypes -Wformat=2 -Wno-missing-
 ifeq ($(WERROR),1)
 CFLAGS   += -Werror
 endif
-CFLAGS   += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || \
-	      echo -lbpf -ldw -lelf -lz -lmicrohttpd -lgnutls -lyaml -lcrypt) -lpthread
+CFLAGS   += $(shell pkg-config --cflags $(PKGS) $(WEB_PKGS) 2>/dev/null)
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lbpf -ldw -lelf -lz) -lpthread
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 ifeq ($(V),1)
@@ -112,7 +113,7 @@ $(O)/frugal: $(O)/cli/main.o $(O)/libfrugal.a
 # No web server there (lib/web_none.c in place of lib/web.c): GnuTLS needs
 # p11-kit, of which Debian ships no static archive, and a host name in
 # --web.listen-address needs NSS.
-STATIC_LIBS := $(shell pkg-config --static --libs $(filter-out $(WEB_PKGS),$(PKGS)) libzstd 2>/dev/null || \
+STATIC_LIBS := $(shell pkg-config --static --libs $(PKGS) libzstd 2>/dev/null || \
 		 echo -lbpf -ldw -lelf -lz -lbz2 -llzma -lzstd) -lpthread
 STATIC_LDFLAGS := -static -Wl,--fatal-warnings \
 		  -Wl,--wrap=dlopen,--wrap=dlsym,--wrap=dlclose,--wrap=dlerror
@@ -179,6 +180,10 @@ $(O)/asan/tests/%: tests/unit/%.c tests/test.h $(O)/asan/libfrugal.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(SAN) -MMD -MP -o $@ $< $(O)/asan/libfrugal.a $(LDLIBS)
+
+# test_web makes bcrypt hashes of its own (crypt_gensalt_rn, crypt_r);
+# lib/web.c still reaches libcrypt through its dlopen.
+$(O)/tests/test_web $(O)/asan/tests/test_web: LDLIBS += -lcrypt
 
 # libFuzzer harnesses: clang, the library instrumented for coverage.
 $(O)/fuzz/obj/%.o: %.c | $(SKELS)

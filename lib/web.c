@@ -16,9 +16,10 @@
  * its close(2)), so no other connection can own that number by then.
  *
  * What it costs, measured on Debian 12 (libmicrohttpd 0.9.75, GnuTLS 3.7.9,
- * 2 CPUs): 18 KB of code here, 25 KB more in a stripped binary; but nine
- * more shared objects to load (GnuTLS and its stack), 1.5-1.8 ms added to
- * every exec of a binary that links this file.  Idle: three threads (the
+ * 2 CPUs): 18 KB of code here, 25 KB more in a stripped binary; twelve
+ * more shared objects (libmicrohttpd, GnuTLS and the eight it needs,
+ * libyaml; libcrypt), 1.5-1.8 ms to load, paid only by a process that calls
+ * in here (they are dlopen'd on first use, below).  Idle: three threads (the
  * caller's, the library's listener, the watchdog), ~0.6 MB of anonymous
  * memory with the caller's; each open connection a thread and ~20 KB.  A
  * request over a kept-alive connection on loopback, client included:
@@ -28,6 +29,7 @@
  */
 #include <arpa/inet.h>
 #include <crypt.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gnutls/crypto.h>
@@ -38,6 +40,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +54,131 @@
 
 #define WEB_FILE_MAX	(1 << 20)	/* a configuration, a certificate or a key */
 #define WEB_REALM	"frugal"
+
+/* ---- the libraries, loaded on first use ---- */
+
+/*
+ * libmicrohttpd, GnuTLS, libyaml and libcrypt are dlopen'd by the first
+ * call that needs them (web_config__load, web_server__start), not linked:
+ * linked, they and what they need were loaded by every exec of frugal
+ * (1.8 ms of `frugal --version`'s 3.1, measured), and a kernel build runs
+ * frugal as pahole once per module, while only `frugal lock serve` serves.  This file still compiles against
+ * their headers, and each pointer below takes its type from the header's
+ * prototype (__typeof__), so a call through it is checked as a direct call
+ * would be.  GnuTLS comes with libmicrohttpd (it is already loaded then);
+ * we ask it for a random key and SHA-256 only.
+ */
+enum web_so { SO_MHD, SO_GNUTLS, SO_YAML, SO_CRYPT, SO_COUNT };
+
+static const struct {
+	const char *soname;
+	const char *package;	/* Debian's */
+} web_sos[SO_COUNT] = {
+	[SO_MHD] = { "libmicrohttpd.so.12", "libmicrohttpd12" },
+	[SO_GNUTLS] = { "libgnutls.so.30", "libgnutls30" },
+	[SO_YAML] = { "libyaml-0.so.2", "libyaml-0-2" },
+	[SO_CRYPT] = { "libcrypt.so.1", "libcrypt1" },
+};
+
+#define WEB_FUNCS(X)							\
+	X(SO_MHD, MHD_add_response_header)				\
+	X(SO_MHD, MHD_basic_auth_get_username_password)			\
+	X(SO_MHD, MHD_create_response_from_buffer)			\
+	X(SO_MHD, MHD_destroy_response)					\
+	X(SO_MHD, MHD_free)						\
+	X(SO_MHD, MHD_get_connection_info)				\
+	X(SO_MHD, MHD_get_daemon_info)					\
+	X(SO_MHD, MHD_lookup_connection_value)				\
+	X(SO_MHD, MHD_queue_basic_auth_fail_response)			\
+	X(SO_MHD, MHD_queue_response)					\
+	X(SO_MHD, MHD_start_daemon)					\
+	X(SO_MHD, MHD_stop_daemon)					\
+	X(SO_GNUTLS, gnutls_hash_fast)					\
+	X(SO_GNUTLS, gnutls_rnd)					\
+	X(SO_YAML, yaml_document_delete)				\
+	X(SO_YAML, yaml_document_get_node)				\
+	X(SO_YAML, yaml_document_get_root_node)				\
+	X(SO_YAML, yaml_parser_delete)					\
+	X(SO_YAML, yaml_parser_initialize)				\
+	X(SO_YAML, yaml_parser_load)					\
+	X(SO_YAML, yaml_parser_set_input_string)			\
+	X(SO_CRYPT, crypt_checksalt)					\
+	X(SO_CRYPT, crypt_rn)
+
+/* Filled once by lib_load, read-only after: no lock to call through it. */
+static struct {
+#define WEB_FUNC_PTR(so, name) __typeof__(name) *name;
+	WEB_FUNCS(WEB_FUNC_PTR)
+#undef WEB_FUNC_PTR
+} lib;
+
+static const struct {
+	enum web_so so;
+	const char *name;
+	size_t off;
+} lib_syms[] = {
+#define WEB_FUNC_ROW(so, name) { so, #name, offsetof(__typeof__(lib), name) },
+	WEB_FUNCS(WEB_FUNC_ROW)
+#undef WEB_FUNC_ROW
+};
+
+static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
+static int lib_err;
+static char lib_why[256];
+
+/* dlerror's words, with the package to install in place of "No such file". */
+static int lib_fail(enum web_so so, int err)
+{
+	static const char enoent[] = ": No such file or directory";
+	const char *e = dlerror();
+	size_t n = e ? strlen(e) : 0;
+
+	if (n > sizeof(enoent) - 1 && !strcmp(e + n - (sizeof(enoent) - 1), enoent))
+		snprintf(lib_why, sizeof(lib_why), "%.*s: install %s", (int)(n - (sizeof(enoent) - 1)),
+			 e, web_sos[so].package);
+	else
+		snprintf(lib_why, sizeof(lib_why), "%s (%s, from %s)", e ? e : "dlopen failed",
+			 web_sos[so].soname, web_sos[so].package);
+	return err;
+}
+
+static int lib_open(void)
+{
+	void *h[SO_COUNT];
+	size_t i;
+
+	for (i = 0; i < SO_COUNT; i++) {
+		/* Never closed: the process keeps what it loaded. */
+		h[i] = dlopen(web_sos[i].soname, RTLD_NOW | RTLD_LOCAL);
+		if (!h[i])
+			return lib_fail((enum web_so)i, -ELIBACC);
+	}
+	for (i = 0; i < sizeof(lib_syms) / sizeof(lib_syms[0]); i++) {
+		void *f;
+
+		dlerror();
+		f = dlsym(h[lib_syms[i].so], lib_syms[i].name);
+		if (!f)
+			return lib_fail(lib_syms[i].so, -ELIBBAD);
+		/* POSIX: a function's address survives the trip through void *. */
+		memcpy((char *)&lib + lib_syms[i].off, &f, sizeof(f));
+	}
+	return 0;
+}
+
+static void lib_load_once(void)
+{
+	lib_err = lib_open();
+}
+
+/* 0, or -ELIBACC (a library is missing) / -ELIBBAD (a symbol is) with WHY. */
+static int lib_load(char *why, size_t why_size)
+{
+	pthread_once(&lib_once, lib_load_once);
+	if (lib_err)
+		snprintf(why, why_size, "%s", lib_why);
+	return lib_err;
+}
 
 /* ---- the configuration file ---- */
 
@@ -193,9 +321,9 @@ static int cfg_unique_keys(struct cfg_load *L, yaml_document_t *doc, const yaml_
 
 	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++)
 		for (q = n->data.mapping.pairs.start; q < p; q++) {
-			const yaml_node_t *kp = yaml_document_get_node(doc, p->key);
+			const yaml_node_t *kp = lib.yaml_document_get_node(doc, p->key);
 			const char *a = scalar(kp);
-			const char *b = scalar(yaml_document_get_node(doc, q->key));
+			const char *b = scalar(lib.yaml_document_get_node(doc, q->key));
 
 			if (a && b && !strcmp(a, b))
 				return cfg_err(L, kp, "%s%s: given twice", where, a);
@@ -213,8 +341,8 @@ static int cfg_tls(struct cfg_load *L, yaml_document_t *doc, const yaml_node_t *
 		return cfg_err(L, n, "tls_server_config: a mapping (cert_file, key_file) is expected");
 	err = cfg_unique_keys(L, doc, n, "tls_server_config.");
 	for (p = n->data.mapping.pairs.start; !err && p < n->data.mapping.pairs.top; p++) {
-		const yaml_node_t *k = yaml_document_get_node(doc, p->key);
-		const yaml_node_t *v = yaml_document_get_node(doc, p->value);
+		const yaml_node_t *k = lib.yaml_document_get_node(doc, p->key);
+		const yaml_node_t *v = lib.yaml_document_get_node(doc, p->value);
 		const char *key = scalar(k);
 
 		if (!key)
@@ -243,7 +371,7 @@ static int cfg_tls(struct cfg_load *L, yaml_document_t *doc, const yaml_node_t *
 static bool is_bcrypt(const char *h)
 {
 	return strlen(h) == 60 && h[0] == '$' && h[1] == '2' && strchr("aby", h[2]) && h[2] &&
-	       h[3] == '$' && h[6] == '$' && crypt_checksalt(h) == CRYPT_SALT_OK;
+	       h[3] == '$' && h[6] == '$' && lib.crypt_checksalt(h) == CRYPT_SALT_OK;
 }
 
 static int cfg_users(struct cfg_load *L, yaml_document_t *doc, const yaml_node_t *n,
@@ -265,8 +393,8 @@ static int cfg_users(struct cfg_load *L, yaml_document_t *doc, const yaml_node_t
 	if (!cfg->users)
 		return -ENOMEM;
 	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-		const yaml_node_t *k = yaml_document_get_node(doc, p->key);
-		const yaml_node_t *v = yaml_document_get_node(doc, p->value);
+		const yaml_node_t *k = lib.yaml_document_get_node(doc, p->key);
+		const yaml_node_t *v = lib.yaml_document_get_node(doc, p->value);
 		struct web_user *u = &cfg->users[cfg->nusers];
 
 		if (!scalar(k) || !*scalar(k) || strchr(scalar(k), ':'))
@@ -285,7 +413,7 @@ static int cfg_users(struct cfg_load *L, yaml_document_t *doc, const yaml_node_t
 
 static int cfg_doc(struct cfg_load *L, yaml_document_t *doc, struct web_config *cfg)
 {
-	const yaml_node_t *root = yaml_document_get_root_node(doc);
+	const yaml_node_t *root = lib.yaml_document_get_root_node(doc);
 	yaml_node_pair_t *p;
 	int err;
 
@@ -295,8 +423,8 @@ static int cfg_doc(struct cfg_load *L, yaml_document_t *doc, struct web_config *
 		return cfg_err(L, root, "a mapping (tls_server_config, basic_auth_users) is expected");
 	err = cfg_unique_keys(L, doc, root, "");
 	for (p = root->data.mapping.pairs.start; !err && p < root->data.mapping.pairs.top; p++) {
-		const yaml_node_t *k = yaml_document_get_node(doc, p->key);
-		const yaml_node_t *v = yaml_document_get_node(doc, p->value);
+		const yaml_node_t *k = lib.yaml_document_get_node(doc, p->key);
+		const yaml_node_t *v = lib.yaml_document_get_node(doc, p->value);
 		const char *key = scalar(k);
 
 		if (!key)
@@ -326,6 +454,9 @@ int web_config__load(const char *path, struct web_config *cfg, char *why, size_t
 	int err;
 
 	memset(cfg, 0, sizeof(*cfg));
+	err = lib_load(why, why_size);
+	if (err)
+		return err;
 	err = read_small_file(path, &text, &len);
 	if (err) {
 		if (err == -EFBIG)
@@ -345,21 +476,21 @@ int web_config__load(const char *path, struct web_config *cfg, char *why, size_t
 	else
 		slash[slash == L.dir] = '\0';	/* "/x.yml" -> "/" */
 
-	if (!yaml_parser_initialize(&parser)) {
+	if (!lib.yaml_parser_initialize(&parser)) {
 		err = -ENOMEM;
 		goto out;
 	}
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &doc)) {
+	lib.yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!lib.yaml_parser_load(&parser, &doc)) {
 		snprintf(why, why_size, "%s: line %zu: %s%s%s", path, parser.problem_mark.line + 1,
 			 parser.problem ? parser.problem : "not YAML",
 			 parser.context ? " " : "", parser.context ? parser.context : "");
 		err = -EINVAL;
 	} else {
 		err = cfg_doc(&L, &doc, cfg);
-		yaml_document_delete(&doc);
+		lib.yaml_document_delete(&doc);
 	}
-	yaml_parser_delete(&parser);
+	lib.yaml_parser_delete(&parser);
 out:
 	free(L.dir);
 	free(text);
@@ -610,7 +741,7 @@ static void conn_arm(struct web_server *s, struct web_conn *c, bool kept_alive)
 static struct web_conn *conn_of(struct MHD_Connection *mc)
 {
 	const union MHD_ConnectionInfo *ci =
-		MHD_get_connection_info(mc, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+		lib.MHD_get_connection_info(mc, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 
 	return ci ? ci->socket_context : NULL;
 }
@@ -690,8 +821,8 @@ static void on_connection(void *cls, struct MHD_Connection *mc, void **socket_ct
 	struct web_conn *c = *socket_ctx;
 
 	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
-		const union MHD_ConnectionInfo *fd = MHD_get_connection_info(mc, MHD_CONNECTION_INFO_CONNECTION_FD);
-		const union MHD_ConnectionInfo *ad = MHD_get_connection_info(mc, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+		const union MHD_ConnectionInfo *fd = lib.MHD_get_connection_info(mc, MHD_CONNECTION_INFO_CONNECTION_FD);
+		const union MHD_ConnectionInfo *ad = lib.MHD_get_connection_info(mc, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 
 		c = calloc(1, sizeof(*c));
 		if (!c) {
@@ -884,7 +1015,7 @@ static bool password_ok(struct web_server *s, size_t u, const char *hash, const 
 		return false;
 	memcpy(msg, s->key, sizeof(s->key));
 	memcpy(msg + sizeof(s->key), password, plen);
-	if (gnutls_hash_fast(GNUTLS_DIG_SHA256, msg, sizeof(s->key) + plen, digest) < 0) {
+	if (lib.gnutls_hash_fast(GNUTLS_DIG_SHA256, msg, sizeof(s->key) + plen, digest) < 0) {
 		explicit_bzero(msg, sizeof(s->key) + plen);
 		free(msg);
 		return false;
@@ -902,7 +1033,7 @@ static bool password_ok(struct web_server *s, size_t u, const char *hash, const 
 	cd = calloc(1, sizeof(*cd));
 	if (!cd)
 		return false;
-	out = crypt_rn(password, hash, cd, sizeof(*cd));
+	out = lib.crypt_rn(password, hash, cd, sizeof(*cd));
 	ok = out && strlen(out) == strlen(hash) && ct_equal(out, hash, strlen(hash));
 	explicit_bzero(cd, sizeof(*cd));
 	free(cd);
@@ -927,7 +1058,7 @@ static unsigned int check_auth(struct web_server *s, struct MHD_Connection *mc, 
 	*user = NULL;
 	if (!s->cfg || !s->cfg->nusers)
 		return 0;
-	name = MHD_basic_auth_get_username_password(mc, &password);
+	name = lib.MHD_basic_auth_get_username_password(mc, &password);
 	if (!name) {
 		web_log(s, "%s: 401 no credentials", who);
 		return 401;
@@ -947,9 +1078,9 @@ static unsigned int check_auth(struct web_server *s, struct MHD_Connection *mc, 
 		*user = s->cfg->users[u].name;
 	if (password) {
 		explicit_bzero(password, strlen(password));
-		MHD_free(password);
+		lib.MHD_free(password);
 	}
-	MHD_free(name);
+	lib.MHD_free(name);
 	return ok ? 0 : 401;
 }
 
@@ -973,22 +1104,22 @@ static enum MHD_Result send_body(struct MHD_Connection *mc, unsigned int status,
 	enum MHD_Result ret;
 
 	if (body)
-		rs = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+		rs = lib.MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
 	else
-		rs = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+		rs = lib.MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
 	if (!rs) {
 		free(body);
 		return MHD_NO;
 	}
 	if (type)
-		MHD_add_response_header(rs, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+		lib.MHD_add_response_header(rs, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	if (hdr && hdr[0] && hdr[1])
-		MHD_add_response_header(rs, hdr[0], hdr[1]);
+		lib.MHD_add_response_header(rs, hdr[0], hdr[1]);
 	if (status == 401)
-		ret = MHD_queue_basic_auth_fail_response(mc, WEB_REALM, rs);
+		ret = lib.MHD_queue_basic_auth_fail_response(mc, WEB_REALM, rs);
 	else
-		ret = MHD_queue_response(mc, status, rs);
-	MHD_destroy_response(rs);
+		ret = lib.MHD_queue_response(mc, status, rs);
+	lib.MHD_destroy_response(rs);
 	return ret;
 }
 
@@ -1008,9 +1139,9 @@ static enum MHD_Result refuse(struct web_server *s, struct MHD_Connection *mc, u
 
 static bool has_body(struct MHD_Connection *mc)
 {
-	const char *cl = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+	const char *cl = lib.MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
 
-	return MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING) ||
+	return lib.MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING) ||
 	       (cl && strspn(cl, "0") != strlen(cl));
 }
 
@@ -1067,7 +1198,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
 	status = check_auth(s, mc, who, &rq.user);
 	if (status)
 		return refuse(s, mc, status, "unauthorized");
-	rq.accept = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+	rq.accept = lib.MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
 	if (!rq.accept)
 		rq.accept = "";
 	err = r->fn(s->ctx, &rq, &rs);
@@ -1085,7 +1216,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
 
 const char *web_request__arg(const struct web_request *rq, const char *name)
 {
-	return MHD_lookup_connection_value(rq->priv, MHD_GET_ARGUMENT_KIND, name);
+	return lib.MHD_lookup_connection_value(rq->priv, MHD_GET_ARGUMENT_KIND, name);
 }
 
 static const struct web_limits web_defaults = {
@@ -1113,7 +1244,7 @@ static int server_init(struct web_server *s, const struct web_config *cfg,
 	s->good_set = calloc(n ? n : 1, sizeof(*s->good_set));
 	if (!s->good || !s->good_set)
 		return -ENOMEM;
-	if (gnutls_rnd(GNUTLS_RND_KEY, s->key, sizeof(s->key)) < 0)
+	if (lib.gnutls_rnd(GNUTLS_RND_KEY, s->key, sizeof(s->key)) < 0)
 		return -EIO;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_condattr_init(&ca);
@@ -1146,6 +1277,11 @@ struct web_server *web_server__start(const struct web_addr *addr, const struct w
 	struct web_server *s;
 	int err;
 
+	err = lib_load(why, why_size);
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		snprintf(why, why_size, "%s", strerror(ENOMEM));
@@ -1186,7 +1322,7 @@ struct web_server *web_server__start(const struct web_addr *addr, const struct w
 	why[0] = '\0';
 	s->start_why = why;
 	s->start_why_size = why_size;
-	s->mhd = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
+	s->mhd = lib.MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
 		MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, s,	/* first: it sees the others' errors */
 		MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)&addr->ss,
 		MHD_OPTION_CONNECTION_LIMIT, s->lim.max_conns,
@@ -1206,7 +1342,7 @@ struct web_server *web_server__start(const struct web_addr *addr, const struct w
 		goto fail;
 	}
 	s->start_why = NULL;
-	di = MHD_get_daemon_info(s->mhd, MHD_DAEMON_INFO_LISTEN_FD);
+	di = lib.MHD_get_daemon_info(s->mhd, MHD_DAEMON_INFO_LISTEN_FD);
 	if (di && !getsockname(di->listen_fd, (struct sockaddr *)&bound, &blen))
 		s->port = ntohs(bound.ss_family == AF_INET6 ?
 				((struct sockaddr_in6 *)&bound)->sin6_port :
@@ -1238,7 +1374,7 @@ void web_server__stop(struct web_server *s)
 		return;
 	/* Joins every connection's thread: handlers in flight finish. */
 	if (s->mhd)
-		MHD_stop_daemon(s->mhd);
+		lib.MHD_stop_daemon(s->mhd);
 	if (s->watchdog_started) {
 		pthread_mutex_lock(&s->lock);
 		s->stopping = true;

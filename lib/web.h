@@ -16,6 +16,14 @@
  * Never prints, never exits: 0 or a negative errno, with a reason in the
  * caller's buffer where one helps.  Log lines (one per refused request, an
  * error of the library) go through the caller's callback.
+ *
+ * The libraries are not linked: the first web_config__load or
+ * web_server__start dlopens them (libmicrohttpd.so.12 with GnuTLS,
+ * libyaml-0.so.2, libcrypt.so.1), so that no other run of the binary pays
+ * for loading them.  Either fails with -ELIBACC when one is missing, or
+ * -ELIBBAD when one lacks a function, WHY naming the Debian package
+ * (web_addr__* and web_config__free need none of them; the rest are called
+ * on a started server).
  */
 #ifndef FRUGAL_WEB_H
 #define FRUGAL_WEB_H

@@ -86,6 +86,9 @@ struct abi_sym {
 	bool incompat;
 	bool compared;		/* in both BTFs: NODE is its node */
 	bool suppressed;	/* by --suppressions: reported as the same */
+	bool uncompared;	/* on both sides, without BTF on one: KIND says what */
+	bool guessed;		/* of several FUNCs of its name, one picked by type */
+	uint8_t kind;		/* enum abi_kind (btf/abi/abi_syms_int.h) */
 	uint32_t node;
 	char **paths;
 	size_t npaths, paths_cap;

@@ -11,10 +11,12 @@
 #include <string.h>
 
 #include "btf/abi/abi_int.h"
+#include "btf/abi/abi_syms_int.h"
 #include "lib/json.h"
 
 struct totals {
 	size_t compared, added, removed, changed, incompat, types;
+	size_t uncompared[ABI_KIND_CNT], nuncompared, guessed;
 };
 
 static void count(const struct abi *abi, struct totals *t)
@@ -28,6 +30,11 @@ static void count(const struct abi *abi, struct totals *t)
 		t->removed += abi->syms[i].status == ABI_SYM_REMOVED;
 		t->changed += abi->syms[i].status == ABI_SYM_CHANGED;
 		t->incompat += abi->syms[i].incompat;
+		t->guessed += abi->syms[i].guessed;
+		if (abi->syms[i].uncompared && abi->syms[i].kind < ABI_KIND_CNT) {
+			t->uncompared[abi->syms[i].kind]++;
+			t->nuncompared++;
+		}
 	}
 	for (i = 0; i < abi->nn; i++)
 		t->types += !abi->nodes[i].is_sym && abi->nodes[i].nchanges;
@@ -72,6 +79,30 @@ static const char *const status_word[] = {
 	[ABI_SYM_REMOVED] = "removed", [ABI_SYM_CHANGED] = "changed",
 };
 
+/*
+ * What the summary could not check, said rather than left out: symbols
+ * on both sides that one side's BTF does not describe, by kind ("not
+ * compared, no BTF: 505 variables, 239 functions"), and those of several
+ * FUNCs of one name told apart by type alone (BTF has no addresses).
+ */
+static void print_limits(const struct totals *t)
+{
+	static const enum abi_kind order[] = { ABI_KIND_FUNC, ABI_KIND_VAR, ABI_KIND_PERCPU,
+					       ABI_KIND_UNKNOWN };
+	const char *sep = "; not compared, no BTF: ";
+	size_t i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (!t->uncompared[order[i]])
+			continue;
+		printf("%s%zu %s", sep, t->uncompared[order[i]], abi_kind_words[order[i]]);
+		sep = ", ";
+	}
+	if (t->guessed)
+		printf("; %zu of several functions of one name, picked by type (no DWARF address)",
+		       t->guessed);
+}
+
 void abi__print_text(const struct abi *abi)
 {
 	static const char sign[] = { [ABI_SYM_SAME] = ' ', [ABI_SYM_ADDED] = '+',
@@ -89,6 +120,7 @@ void abi__print_text(const struct abi *abi)
 	       t.types);
 	if (abi->supp_given)
 		printf("; suppressed: %zu symbols, %zu types", abi->supp_syms, abi->supp_types);
+	print_limits(&t);
 	putchar('\n');
 	for (i = 0; i < abi->nsyms; i++) {
 		s = &abi->syms[i];
@@ -180,6 +212,17 @@ void abi__print_json(const struct abi *abi, const char *old, const char *new_pat
 		json_sym(&w, &abi->syms[i]);
 	}
 	json__arr_end(&w);
+	json__key(&w, "not_compared");
+	json__arr_begin(&w);	/* on both sides, one side's BTF without it */
+	for (i = 0; i < abi->nsyms; i++) {
+		if (!abi->syms[i].uncompared)
+			continue;
+		json__obj_begin(&w);
+		json__str_field(&w, "name", abi->syms[i].name);
+		json__str_field(&w, "kind", abi_kind_keys[abi->syms[i].kind]);
+		json__obj_end(&w);
+	}
+	json__arr_end(&w);
 	json__key(&w, "types");
 	json__arr_begin(&w);
 	types = changed_types(abi, &nt);
@@ -199,6 +242,12 @@ void abi__print_json(const struct abi *abi, const char *old, const char *new_pat
 	json__u64_field(&w, "types_changed", t.types);
 	json__u64_field(&w, "suppressed_symbols", abi->supp_syms);
 	json__u64_field(&w, "suppressed_types", abi->supp_types);
+	json__key(&w, "not_compared");
+	json__obj_begin(&w);
+	for (i = 0; i < ABI_KIND_CNT; i++)
+		json__u64_field(&w, abi_kind_keys[i], t.uncompared[i]);
+	json__obj_end(&w);
+	json__u64_field(&w, "picked_by_type", t.guessed);
 	json__obj_end(&w);
 	json__obj_end(&w);
 	putchar('\n');

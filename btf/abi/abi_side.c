@@ -19,6 +19,7 @@
 #include "btf/abi/abi_base_int.h"
 #include "btf/abi/abi_int.h"
 #include "btf/abi/abi_lists_int.h"
+#include "btf/abi/abi_syms_int.h"
 #include "btf/encode/encode.h"
 #include "btf/view/view.h"
 #include "cli/cli.h"
@@ -49,6 +50,8 @@ struct side {
 	size_t nalts, alts_cap;
 	char **names;		/* the symbols compared, sorted, unique */
 	size_t nnames, names_cap;
+	struct abi_elf elf;	/* NAMES' addresses and kinds, by index */
+	uint32_t *pick;		/* NAMES' FUNC found by its address; 0: not */
 };
 
 struct name_ctx {
@@ -189,24 +192,57 @@ static void symbol_sig(const struct btf *btf, uint32_t id, char *buf, size_t len
 	snprintf(buf + pos, len - pos, ")");
 }
 
+/* NAME's index in S's sorted names, or -1. */
+static long side__name_idx(const struct side *s, const char *name)
+{
+	size_t lo = 0, hi = s->nnames, mid;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = strcmp(name, s->names[mid]);
+		if (!c)
+			return (long)mid;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return -1;
+}
+
+/* NAME's candidates on S; only the one its address tells, when DWARF told. */
+static size_t side__picked(const struct side *s, const char *name, uint32_t *out, size_t max)
+{
+	long k = s->pick ? side__name_idx(s, name) : -1;
+
+	if (k >= 0 && s->pick[k]) {
+		out[0] = s->pick[k];
+		return 1;
+	}
+	return side__candidates(s, name, out, max);
+}
+
 /*
  * The FUNCs or VARs to compare for NAME, in *A and *B (0: none).  When a
- * side has several of that name, the pair of the same type, if any: which
- * of them comes first in the BTF changes from build to build, and the
- * first against the first would report a change that is not one.
+ * side has several of that name and its DWARF did not tell the exported
+ * one by its address (side__pick_exported), the pair of the same type,
+ * if any: which of them comes first in the BTF changes from build to
+ * build, and the first against the first would report a change that is
+ * not one.  True when a side's choice was such a guess.
  */
-static void pick_pair(const struct side *side, const char *name, uint32_t *a, uint32_t *b)
+static bool pick_pair(const struct side *side, const char *name, uint32_t *a, uint32_t *b)
 {
 	uint32_t ca[SIDE_CANDIDATES], cb[SIDE_CANDIDATES];
-	size_t na = side__candidates(&side[0], name, ca, SIDE_CANDIDATES);
-	size_t nb = side__candidates(&side[1], name, cb, SIDE_CANDIDATES);
+	size_t na = side__picked(&side[0], name, ca, SIDE_CANDIDATES);
+	size_t nb = side__picked(&side[1], name, cb, SIDE_CANDIDATES);
 	char sa[1024], sb[1024];
 	size_t i, j;
 
 	*a = na ? ca[0] : 0;
 	*b = nb ? cb[0] : 0;
 	if (na + nb <= 2)
-		return;
+		return na > 1 || nb > 1;
 	for (i = 0; i < na; i++) {
 		symbol_sig(side[0].btf, ca[i], sa, sizeof(sa));
 		for (j = 0; j < nb; j++) {
@@ -214,10 +250,11 @@ static void pick_pair(const struct side *side, const char *name, uint32_t *a, ui
 			if (!strcmp(sa, sb)) {
 				*a = ca[i];
 				*b = cb[j];
-				return;
+				return true;
 			}
 		}
 	}
+	return true;
 }
 
 static int side__add_name(struct side *s, const char *name, size_t len)
@@ -539,6 +576,87 @@ static int side__names(struct side *s, bool exports_only, struct abi_err *e)
 	return 0;
 }
 
+/* FUNC ID's parameters' names, as abi_elf__params() gives a DWARF function's. */
+static void func_param_names(const struct btf *btf, uint32_t id, char *buf, size_t len)
+{
+	const struct btf_type *proto = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
+	const struct btf_param *p = btf_params(proto);
+	const char *name;
+	size_t pos = 0;
+	uint16_t i;
+
+	buf[0] = 0;
+	for (i = 0; i < btf_vlen(proto) && pos < len; i++, p++) {
+		name = btf__name_by_offset(btf, p->name_off);
+		if (!p->type && !p->name_off)
+			name = "...";
+		pos += (size_t)snprintf(buf + pos, len - pos, "%s%s", i ? "," : "",
+					name && *name ? name : "?");
+	}
+}
+
+/*
+ * The side's names' addresses and kinds (abi_syms.c); and, when its file
+ * is linked and has DWARF, for each name of several FUNCs, the one whose
+ * parameters are those of the DWARF function at the name's address: the
+ * exported one, not a static one of the same name in another unit.
+ */
+static int side__facts(struct side *s, struct abi_err *e)
+{
+	uint32_t cand[SIDE_CANDIDATES];
+	uint64_t *addr = NULL;
+	size_t *which = NULL, nw = 0, i, nc, c, hit, nhit;
+	char **sigs = NULL, why[256] = "", one[1024];
+	int err;
+
+	if (!is_elf(s->path))
+		return 0;
+	err = abi_elf__read(&s->elf, s->path, s->names, s->nnames, why, sizeof(why));
+	if (err)
+		return abi_fail(e, s->path, "%s", why);
+	if (!s->elf.linked || !s->elf.dwarf)
+		return 0;
+	s->pick = calloc(s->nnames ? s->nnames : 1, sizeof(*s->pick));
+	addr = calloc(s->nnames ? s->nnames : 1, sizeof(*addr));
+	which = calloc(s->nnames ? s->nnames : 1, sizeof(*which));
+	if (!s->pick || !addr || !which) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < s->nnames; i++)
+		if (s->elf.kind[i] == ABI_KIND_FUNC && s->elf.addr[i] &&
+		    side__candidates(s, s->names[i], cand, 2) > 1) {
+			addr[nw] = s->elf.addr[i];
+			which[nw++] = i;
+		}
+	sigs = calloc(nw ? nw : 1, sizeof(*sigs));
+	err = !sigs ? -ENOMEM : nw ? abi_elf__params(s->path, addr, nw, sigs) : 0;
+	for (i = 0; !err && i < nw; i++) {
+		if (!sigs[i])
+			continue;
+		nc = side__candidates(s, s->names[which[i]], cand, SIDE_CANDIDATES);
+		for (c = nhit = hit = 0; c < nc; c++) {
+			func_param_names(s->btf, cand[c], one, sizeof(one));
+			if (!strcmp(one, sigs[i])) {
+				hit = c;
+				nhit++;
+			}
+		}
+		if (nhit == 1)
+			s->pick[which[i]] = cand[hit];
+		cli_log("frugal btf abi: %s: %s at %#llx: %s\n", s->path, s->names[which[i]],
+			(unsigned long long)addr[i],
+			nhit == 1 ? "its FUNC found by its parameters" : "no one FUNC of its parameters");
+	}
+out:
+	for (i = 0; sigs && i < nw; i++)
+		free(sigs[i]);
+	free(sigs);
+	free(addr);
+	free(which);
+	return err ? abi_fail(e, s->path, "reading its DWARF: %s", strerror(-err)) : 0;
+}
+
 static void side__free(struct side *s)
 {
 	char file[PATH_MAX + 8];
@@ -549,6 +667,8 @@ static void side__free(struct side *s)
 	free(s->names);
 	free(s->ids);
 	free(s->alts);
+	free(s->pick);
+	abi_elf__free(&s->elf);
 	idxmap__free(&s->byname);
 	btf__free(s->btf);
 	btf__free(s->base);
@@ -578,17 +698,35 @@ static int add_sym(struct abi *abi, const char *name, enum abi_sym_status st)
 	return 0;
 }
 
+/* NAME's kind by S's ELF file (ABI_KIND_UNKNOWN: none tells). */
+static enum abi_kind side__kind(const struct side *s, const char *name)
+{
+	long k = s->elf.kind ? side__name_idx(s, name) : -1;
+
+	return k < 0 ? ABI_KIND_UNKNOWN : (enum abi_kind)s->elf.kind[k];
+}
+
 /* NAME, in A's list (IN_A) and in B's: a symbol, compared when both have its BTF. */
 static int add_name(struct abi *abi, const struct side *side, const char *name, bool in_a,
 		    bool in_b)
 {
+	struct abi_sym *s;
 	uint32_t a, b, node;
+	bool guessed = pick_pair(side, name, &a, &b);
 	int err;
 
-	pick_pair(side, name, &a, &b);
 	err = add_sym(abi, name, !in_a ? ABI_SYM_ADDED : !in_b ? ABI_SYM_REMOVED : ABI_SYM_SAME);
-	if (err || !in_a || !in_b || !a || !b)
+	if (err || !in_a || !in_b)
 		return err;
+	s = &abi->syms[abi->nsyms - 1];
+	if (!a || !b) {
+		s->kind = (uint8_t)side__kind(&side[1], name);
+		if (!s->kind)
+			s->kind = (uint8_t)side__kind(&side[0], name);
+		s->uncompared = true;
+		return 0;
+	}
+	s->guessed = guessed;
 	err = abi__symbol_node(abi, a, b, &node);
 	if (err)
 		return err;
@@ -719,6 +857,8 @@ int abi__compare_files(const struct btf_abi_opts *o, const char *const path[2],
 			continue;
 		if (o->symvers[i] ? side__read_symvers(&side[i], o->symvers[i], e)
 				  : side__names(&side[i], o->exports_only, e))
+			goto out;
+		if (side__facts(&side[i], e))
 			goto out;
 	}
 	abi->btf[0] = side[0].btf;

@@ -145,22 +145,39 @@ static void word_at(const char *p, const char *end, char *out, size_t outlen)
 	out[n] = 0;
 }
 
-/* The module's release: the first word of .modinfo's "vermagic=". */
-static void module_release(const struct elf_file *ef, char *out, size_t outlen)
+/* The first word of .modinfo's entry KEY ("vermagic=", "name="), into OUT. */
+static void modinfo_word(const struct elf_file *ef, const char *key, char *out, size_t outlen)
 {
-	static const char key[] = "vermagic=";
 	const char *p, *end;
-	size_t len;
+	size_t len, klen = strlen(key);
 
 	p = section_bytes(ef, ".modinfo", &len);
 	if (!p)
 		return;
 	for (end = p + len; p < end; p += strnlen(p, (size_t)(end - p)) + 1) {
-		if ((size_t)(end - p) > strlen(key) && !memcmp(p, key, strlen(key))) {
-			word_at(p + strlen(key), end, out, outlen);
+		if ((size_t)(end - p) > klen && !memcmp(p, key, klen)) {
+			word_at(p + klen, end, out, outlen);
 			return;
 		}
 	}
+}
+
+/* The module's release: the first word of .modinfo's "vermagic=". */
+static void module_release(const struct elf_file *ef, char *out, size_t outlen)
+{
+	modinfo_word(ef, "vermagic=", out, outlen);
+}
+
+void abi_base__module_name(const char *path, char *out, size_t outlen)
+{
+	struct elf_file ef;
+	char ignore[256];
+
+	out[0] = 0;
+	if (elf_file__open(&ef, path, ignore, sizeof(ignore)))
+		return;
+	modinfo_word(&ef, "name=", out, outlen);
+	elf_file__close(&ef);
 }
 
 /* The kernel's release: the word after the banner's "Linux version " in .rodata. */

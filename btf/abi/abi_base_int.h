@@ -35,4 +35,7 @@ int abi_base__check_split(const struct btf *split, const struct btf *base, char 
  */
 int abi_base__check_release(const char *module, const char *base, char *why, size_t whylen);
 
+/* The module's name, .modinfo's "name=", into OUT; "" when it has none. */
+void abi_base__module_name(const char *path, char *out, size_t outlen);
+
 #endif

@@ -95,7 +95,8 @@ static void print_limits(const struct totals *t)
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		if (!t->uncompared[order[i]])
 			continue;
-		printf("%s%zu %s", sep, t->uncompared[order[i]], abi_kind_words[order[i]]);
+		printf("%s%zu %s", sep, t->uncompared[order[i]],
+		       abi_kind_words[order[i]][t->uncompared[order[i]] != 1]);
 		sep = ", ";
 	}
 	if (t->guessed)

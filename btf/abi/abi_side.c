@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <bpf/btf.h>
 
@@ -494,7 +495,8 @@ static int encode_dwarf(const char *path, const char *base, struct btf *base_btf
 	eo.path = path;
 	eo.detached = file;
 	eo.base = base;
-	eo.features = btf_feat__default();
+	/* Every global variable too: an exported one is compared (pahole's VARs are per-CPU). */
+	eo.features = btf_feat__default() | BTF_FEAT_GLOBAL_VAR;
 	eo.rules = BTF_RULES_PAHOLE_1_30;
 	eo.jobs = cpus > 0 ? (unsigned int)cpus : 1;
 	eo.errbuf = why;
@@ -514,14 +516,94 @@ static const char *btf_file(const char *path, const char *dir, char *buf, size_t
 	return buf;
 }
 
+/*
+ * PATH, an ELF file cut short (a download that stopped): where its
+ * headers say its section headers or a section's bytes end past its
+ * size, that in WHY, and true.  Read raw: libelf and libbpf take such a
+ * file and fail later with another story.
+ */
+static bool elf_truncated(const char *path, char *why, size_t whylen)
+{
+	unsigned char id[EI_NIDENT];
+	GElf_Ehdr eh;
+	GElf_Shdr sh;
+	Elf *elf = NULL;
+	uint64_t end = 0, shend;
+	size_t i, n = 0;
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool cut = false;
+
+	if (fd < 0 || fstat(fd, &st) || io__read_full(fd, id, sizeof(id)) != sizeof(id))
+		goto out;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || !gelf_getehdr(elf, &eh))
+		goto out;
+	shend = eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize;
+	if (eh.e_shoff && shend > (uint64_t)st.st_size) {
+		end = shend;
+		cut = true;
+		goto out;
+	}
+	if (elf_getshdrnum(elf, &n))
+		goto out;
+	for (i = 1; i < n; i++) {
+		Elf_Scn *scn = elf_getscn(elf, i);
+
+		if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		if (sh.sh_offset + sh.sh_size > (uint64_t)st.st_size && sh.sh_offset + sh.sh_size > end)
+			end = sh.sh_offset + sh.sh_size;
+	}
+	cut = end > 0;
+out:
+	if (cut)
+		snprintf(why, whylen, "truncated ELF file: %lld bytes, its headers say %llu",
+			 (long long)st.st_size, (unsigned long long)end);
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return cut;
+}
+
+/* PATH compressed whole (a .ko.xz, .ko.zst, .ko.gz): the compressor's name, else NULL. */
+static const char *compressed_by(const char *path)
+{
+	static const struct { const char *magic; size_t len; const char *tool; } kinds[] = {
+		{ "\xfd" "7zXZ", 6, "xz" }, { "\x28\xb5\x2f\xfd", 4, "zstd" },
+		{ "\x1f\x8b", 2, "gzip" },
+	};
+	unsigned char magic[6] = {};
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t got;
+	size_t i;
+
+	if (fd < 0)
+		return NULL;
+	got = io__read_full(fd, magic, sizeof(magic));
+	close(fd);
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (got >= (ssize_t)kinds[i].len && !memcmp(magic, kinds[i].magic, kinds[i].len))
+			return kinds[i].tool;
+	return NULL;
+}
+
 /* PATH's BTF: its .BTF section, or raw BTF, or else its DWARF encoded (-v says so). */
 static int load_or_encode(const char *path, const char *base, struct btf *base_btf, char *dir,
 			  struct btf **out, struct abi_err *e)
 {
+	const char *tool = compressed_by(path);
 	bool btf, dwarf;
 	char why[256];
 	int err;
 
+	if (tool)
+		return abi_fail(e, path, "%s-compressed: decompress it first (%s -d), btf abi reads "
+				"ELF files and raw BTF", tool, tool);
+	if (is_elf(path) && elf_truncated(path, why, sizeof(why)))
+		return abi_fail(e, path, "%s", why);
 	elf_has(path, &btf, &dwarf);
 	if (dwarf && !btf) {
 		cli_log("frugal btf abi: %s: no .BTF, its DWARF encoded here\n", path);

@@ -16,9 +16,11 @@
 #include "btf/abi/abi_syms_int.h"
 #include "lib/elf_file.h"
 
-const char *const abi_kind_words[ABI_KIND_CNT] = {
-	[ABI_KIND_UNKNOWN] = "of unknown kind", [ABI_KIND_FUNC] = "functions",
-	[ABI_KIND_VAR] = "variables", [ABI_KIND_PERCPU] = "per-CPU variables",
+const char *const abi_kind_words[ABI_KIND_CNT][2] = {
+	[ABI_KIND_UNKNOWN] = { "of unknown kind", "of unknown kind" },
+	[ABI_KIND_FUNC] = { "function", "functions" },
+	[ABI_KIND_VAR] = { "variable", "variables" },
+	[ABI_KIND_PERCPU] = { "per-CPU variable", "per-CPU variables" },
 };
 
 const char *const abi_kind_keys[ABI_KIND_CNT] = {
@@ -74,7 +76,7 @@ static void from_symtab(struct abi_elf *ae, const struct elf_file *ef,
 		type = GELF_ST_TYPE(sym.st_info);
 		bind = GELF_ST_BIND(sym.st_info);
 		if (!name || sym.st_shndx == SHN_UNDEF || (bind != STB_GLOBAL && bind != STB_WEAK) ||
-		    (type != STT_FUNC && type != STT_OBJECT))
+		    (type != STT_FUNC && type != STT_OBJECT && (type != STT_NOTYPE || !ae->linked)))
 			continue;
 		k = find_name(names, ae->n, name);
 		if (k < 0 || (ae->kind[k] && (bind == STB_WEAK || !weak[k])))
@@ -82,8 +84,9 @@ static void from_symtab(struct abi_elf *ae, const struct elf_file *ef,
 		weak[k] = bind == STB_WEAK;
 		ae->addr[k] = sym.st_value;
 		ae->kind[k] = type == STT_FUNC ? ABI_KIND_FUNC : ABI_KIND_VAR;
-		if (type == STT_OBJECT && ae->linked && kind_at(ef, sym.st_value) == ABI_KIND_PERCPU)
-			ae->kind[k] = ABI_KIND_PERCPU;
+		/* An assembler label (NOTYPE), a per-CPU variable: by the section it is in. */
+		if (ae->linked && type != STT_FUNC)
+			ae->kind[k] = (uint8_t)kind_at(ef, sym.st_value);
 	}
 	free(weak);
 }

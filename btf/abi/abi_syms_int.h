@@ -24,8 +24,8 @@ enum abi_kind {
 	ABI_KIND_CNT,
 };
 
-/* Plural words for the report ("functions"), and JSON keys ("per_cpu_variables"). */
-extern const char *const abi_kind_words[ABI_KIND_CNT];
+/* Words for the report, one and more ("function", "functions"); JSON keys ("per_cpu_variables"). */
+extern const char *const abi_kind_words[ABI_KIND_CNT][2];
 extern const char *const abi_kind_keys[ABI_KIND_CNT];
 
 /* The facts of a side's NAMES (sorted), by index. */

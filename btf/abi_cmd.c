@@ -113,8 +113,8 @@ static int check_dirs(const struct btf_abi_opts *o)
 		return 0;
 	for (k = 0; k < 2; k++)
 		if (!dir[k])
-			return cli_usage_err("%s: OLD and NEW are both directories or both files",
-					     o->path[k]);
+			return cli_usage_err("%s: a file, against the directory %s: give two files "
+					     "or two directories (trees)", o->path[k], o->path[!k]);
 	if (o->base[0] || o->base[1])
 		return cli_usage_err("--base is for files: a tree's modules are read on its vmlinux");
 	return 0;
@@ -139,6 +139,8 @@ int btf_abi_main(int argc, char **argv)
 			cli_err(err.what[0] ? err.what : NULL, "%s", err.why);
 		return EXIT_RUNTIME;
 	}
+	if (abi__warning(abi))
+		cli_err(o.path[1], "warning: %s", abi__warning(abi));
 	if (o.json)
 		abi__print_json(abi, o.path[0], o.path[1]);
 	else

@@ -762,6 +762,11 @@ void abi__delete(struct abi *abi)
 	free(abi);
 }
 
+const char *abi__warning(const struct abi *abi)
+{
+	return abi->warning[0] ? abi->warning : NULL;
+}
+
 int abi__exit_status(const struct abi *abi)
 {
 	int ret = EXIT_OK;

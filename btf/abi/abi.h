@@ -62,5 +62,7 @@ int abi__exit_status(const struct abi *abi);
 void abi__print_text(const struct abi *abi);
 void abi__print_json(const struct abi *abi, const char *old, const char *new_path);
 void abi__delete(struct abi *abi);
+/* What the comparison found doubtful but not wrong (two modules of other names), or NULL. */
+const char *abi__warning(const struct abi *abi);
 
 #endif

@@ -107,6 +107,7 @@ struct abi {
 	size_t ntodo, todo_cap;
 	struct abi_sym *syms;	/* sorted by name */
 	size_t nsyms, syms_cap;
+	char warning[512];	/* abi__warning(); "": none */
 	bool supp_given;	/* --suppressions: the totals say how many */
 	size_t supp_syms, supp_types;
 };

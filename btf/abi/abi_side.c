@@ -918,6 +918,19 @@ static void apply_suppressions(struct abi *abi, const struct side *side,
 	}
 }
 
+/* Two modules of other names ("tun" against "tap"): compared, with a warning. */
+static void check_names(struct abi *abi, const char *const path[2])
+{
+	char name[2][64];
+
+	abi_base__module_name(path[0], name[0], sizeof(name[0]));
+	abi_base__module_name(path[1], name[1], sizeof(name[1]));
+	if (*name[0] && *name[1] && strcmp(name[0], name[1]))
+		snprintf(abi->warning, sizeof(abi->warning),
+			 "module '%s', compared with module '%s' (%s): not the same module",
+			 name[1], name[0], path[0]);
+}
+
 int abi__compare_files(const struct btf_abi_opts *o, const char *const path[2],
 		       const char *const base[2], struct abi *abi, struct abi_err *e)
 {
@@ -930,6 +943,8 @@ int abi__compare_files(const struct btf_abi_opts *o, const char *const path[2],
 		if (path[i] && side__load(&side[i], base[i], e))
 			goto out;
 	}
+	if (path[0] && path[1])
+		check_names(abi, path);
 	if (read_suppressions(&supp, o, e))
 		goto out;
 	if (o->symbols && side__read_list(&list, o->symbols, e))

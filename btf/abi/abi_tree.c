@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `frugal btf abi OLD_DIR NEW_DIR`: two trees, each a vmlinux and modules
- * (*.ko) anywhere below it.  The vmlinux pair is compared, then each module
- * pair of the same path relative to its tree, each module read on its own
- * tree's vmlinux as base; a module in one tree only has all its exports
+ * `frugal btf abi OLD_DIR NEW_DIR`: two trees, each a vmlinux (or
+ * vmlinux-VERSION, as an unpacked -dbg package has it) and modules (*.ko)
+ * anywhere below it.  The vmlinux pair is compared, then each module pair
+ * of the same path (below lib/modules/VERSION/ if they are there, else
+ * below the tree), each module read on its own tree's vmlinux as base; a module in one tree only has all its exports
  * added or removed.  Each comparison is the one of two files
  * (abi__compare_files, abi_side.c), and its report is moved into one
  * whose symbols and types carry their object's name ("tun:
@@ -50,6 +51,36 @@ static bool ends_with(const char *s, const char *tail)
 	return n >= m && !strcmp(s + n - m, tail);
 }
 
+/*
+ * A kernel: "vmlinux", or "vmlinux-VERSION" as an unpacked -dbg package
+ * has it (usr/lib/debug/boot/vmlinux-6.1.0-47-cloud-amd64).
+ */
+static bool is_vmlinux(const char *name)
+{
+	return !strcmp(name, "vmlinux") ||
+	       (!strncmp(name, "vmlinux-", 8) && name[8] && !ends_with(name, ".xz") &&
+		!ends_with(name, ".zst") && !ends_with(name, ".gz"));
+}
+
+/*
+ * What pairs a module with the other tree's: its path below
+ * lib/modules/VERSION/ when it has one (an unpacked package: the two
+ * VERSIONs differ), else its whole path in the tree.
+ */
+static const char *ko_key(const char *rel)
+{
+	const char *p = rel, *at;
+
+	while ((at = strstr(p, "lib/modules/"))) {
+		if (at == rel || at[-1] == '/') {
+			at = strchr(at + strlen("lib/modules/"), '/');
+			return at ? at + 1 : rel;
+		}
+		p = at + 1;
+	}
+	return rel;
+}
+
 static int tree_cb(const struct iodir_walk_entry *e, void *ctx)
 {
 	struct tree *t = ctx;
@@ -65,7 +96,7 @@ static int tree_cb(const struct iodir_walk_entry *e, void *ctx)
 	if (e->type != DT_REG &&
 	    (e->type != DT_LNK || fstatat(e->dirfd, e->name, &st, 0) || !S_ISREG(st.st_mode)))
 		return IODIR_WALK_CONTINUE;
-	if (!strcmp(e->name, "vmlinux")) {
+	if (is_vmlinux(e->name)) {
 		if (t->vmlinux && t->vdepth <= e->depth)
 			return IODIR_WALK_CONTINUE;
 		free(t->vmlinux);
@@ -97,9 +128,9 @@ cleanup:	/* only out of memory comes here */
 	return IODIR_WALK_STOP;
 }
 
-static int cmp_str(const void *a, const void *b)
+static int cmp_key(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(ko_key(*(char *const *)a), ko_key(*(char *const *)b));
 }
 
 static void tree__free(struct tree *t)
@@ -128,7 +159,7 @@ static int tree__read(struct tree *t, const char *root, struct abi_err *e)
 				"(xz -d, zstd -d), btf abi reads *.ko");
 	if (!t->vmlinux)
 		return abi_fail(e, root, "no vmlinux below it (a tree is a vmlinux and its modules)");
-	qsort(t->ko, t->nko, sizeof(*t->ko), cmp_str);
+	qsort(t->ko, t->nko, sizeof(*t->ko), cmp_key);
 	return 0;
 }
 
@@ -139,6 +170,8 @@ static char *object_name(const char *rel)
 	const char *b = slash ? slash + 1 : rel;
 	size_t n = strlen(b);
 
+	if (is_vmlinux(b))
+		return strdup("vmlinux");	/* vmlinux-VERSION: one name for both trees */
 	if (n > 3 && !strcmp(b + n - 3, ".ko"))
 		n -= 3;
 	return strndup(b, n);
@@ -283,7 +316,7 @@ int abi_tree__compare(const struct btf_abi_opts *o, struct abi *all, struct abi_
 		else if (j == t[1].nko)
 			c = -1;
 		else
-			c = strcmp(t[0].ko[i], t[1].ko[j]);
+			c = strcmp(ko_key(t[0].ko[i]), ko_key(t[1].ko[j]));
 		if (compare_object(o, t, c <= 0 ? t[0].ko[i] : NULL, c >= 0 ? t[1].ko[j] : NULL,
 				   true, all, e))
 			goto cleanup;

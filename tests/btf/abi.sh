@@ -125,7 +125,9 @@ assert {"change": "member \x27hash\x27 offset 32 -> 64 bits", "incompatible": Tr
 	in t["struct shared"]["changes"]
 assert d["totals"] == {"symbols": 20, "added": 1, "removed": 1, "changed": 15,
 	"incompatible": 14, "types_changed": 11, "suppressed_symbols": 0,
-	"suppressed_types": 0}, d["totals"]
+	"suppressed_types": 0, "not_compared": {"unknown": 0, "functions": 0, "variables": 0,
+	"per_cpu_variables": 0}, "picked_by_type": 0}, d["totals"]
+assert d["not_compared"] == []
 ' "$out"
 
 # Suppressions: libabigail's sections, by name or regular expression.
@@ -185,7 +187,7 @@ check "abi --symvers: overrides the export table" test -z "$(sym_block use_rm)"
 expect_exit "abi --symvers: one file for both" 12 "$FRUGAL" btf abi --symvers "$W/old.symvers" \
 	"$W/old.o" "$W/new.o"
 check "abi --symvers: ... NEW (not named 'old') takes every line" has "$out" \
-	"4 symbols: 1 added, 0 removed, 1 changed, 1 incompatible; 0 types changed"
+	"4 symbols: 1 added, 0 removed, 1 changed, 1 incompatible; 0 types changed; not compared, no BTF: 1 function"
 printf '0x1\tsame\tvmlinux\tEXPORT_SYMBOL\n0x2 gone vmlinux EXPORT_SYMBOL\n' > "$W/bad.symvers"
 
 # A module: split BTF on each side's own base.
@@ -221,8 +223,8 @@ open(sys.argv[2], "wb").write(btf(5, 3))
 PY
 expect_exit "abi: two FUNCs of a name, in the other order: no change" 0 \
 	"$FRUGAL" btf abi "$W/dup_old.btf" "$W/dup_new.btf"
-check "abi: ... the name compared once" has "$out" \
-	"1 symbols: 0 added, 0 removed, 0 changed, 0 incompatible; 0 types changed"
+check "abi: ... the name compared once, the guess said" has "$out" \
+	"1 symbols: 0 added, 0 removed, 0 changed, 0 incompatible; 0 types changed; 1 of several functions of one name, picked by type (no DWARF address)"
 
 # DWARF without .BTF (a -dbg vmlinux, a .ko built without BTF): encoded on
 # the fly, the same report as from the BTF that frugal btf encode writes.
@@ -243,6 +245,73 @@ expect_exit "abi: a DWARF-only module against its BTF" 0 env TMPDIR="$W" "$FRUGA
 	--base "$W/old.btf" "$W/mod_old_dw.o" "$W/mod_old.o"
 check "abi: ... no encoding left behind in TMPDIR" test -z "$(ls "$W" | grep frugal-abi)"
 gcc -c "$FX/abi_old.c" -o "$W/nodw.o"
+
+# The exported function by its address: abi_exp_a.c's static user_read and
+# abi_exp_b.c's exported one, whose struct key grows in NEW, linked in
+# either order (ab: the static one first).  Their .BTF is written as a
+# vmlinux's can be, with a FUNC for each (frugal btf encode keeps one of a
+# name: the static one is encoded under another name, renamed in the raw
+# BTF), beside the DWARF: the exported one is found by its address.
+exp_so() {	# exp_so OUT ORDER [CFLAGS]: OUT.so, DWARF and such a .BTF; OUT.bo.so without DWARF
+	local out=$1 order=$2; shift 2
+	gcc -g -O1 -fPIC -c "$FX/abi_exp_a.c" -o "$W/exp_a.o" &&
+	gcc -g -O1 -fPIC -Duser_read=user_reaZ -c "$FX/abi_exp_a.c" -o "$W/exp_z.o" &&
+	gcc -g -O1 -fPIC "$@" -c "$FX/abi_exp_b.c" -o "$W/exp_b.o" || return 1
+	if [ "$order" = ab ]; then
+		gcc -shared -nostdlib -o "$W/$out.dw.so" "$W/exp_a.o" "$W/exp_b.o" &&
+		gcc -shared -nostdlib -o "$W/twin.so" "$W/exp_z.o" "$W/exp_b.o"
+	else
+		gcc -shared -nostdlib -o "$W/$out.dw.so" "$W/exp_b.o" "$W/exp_a.o" &&
+		gcc -shared -nostdlib -o "$W/twin.so" "$W/exp_b.o" "$W/exp_z.o"
+	fi || return 1
+	"$FRUGAL" btf encode --btf_encode_detached="$W/twin.btf" "$W/twin.so" &&
+	sed -i 's/user_reaZ/user_read/' "$W/twin.btf" &&
+	objcopy --add-section .BTF="$W/twin.btf" "$W/$out.dw.so" "$W/$out.so" &&
+	objcopy --strip-debug "$W/$out.so" "$W/$out.bo.so"
+}
+if ! command -v objcopy >/dev/null; then
+	fail "abi: the exported function by its address" "no objcopy (binutils: scripts/install-deps.sh)"
+elif exp_so exp_ab_old ab && exp_so exp_ab_new ab -DNEW && exp_so exp_ba_old ba &&
+	exp_so exp_ba_new ba -DNEW; then
+	for o in ab ba; do
+		expect_exit "abi: exported user_read by its address ($o): exit 12" 12 \
+			"$FRUGAL" btf abi "$W/exp_${o}_old.so" "$W/exp_${o}_new.so"
+		check "abi: ... ($o) the exported one's change found" has "$out" \
+			"    parameter 1 (key): const struct key * -> struct key: 3 changes"
+		check "abi: ... ($o) no guess said" has "$out" \
+			"2 symbols: 0 added, 0 removed, 1 changed, 1 incompatible; 1 types changed; not compared, no BTF: 1 variable"
+		expect_exit "abi: ... ($o) NEW -> OLD too" 12 \
+			"$FRUGAL" btf abi "$W/exp_${o}_new.so" "$W/exp_${o}_old.so"
+		check "abi: ... ($o) NEW -> OLD: the change found" has "$out" \
+			"    parameter 1 (key): const struct key * -> struct key: 3 changes"
+	done
+	expect_exit "abi: without DWARF, the static one compared (ab): exit 0" 0 \
+		"$FRUGAL" btf abi "$W/exp_ab_old.bo.so" "$W/exp_ab_new.bo.so"
+	check "abi: ... and the summary says it was a guess" test "$out" = \
+		"2 symbols: 0 added, 0 removed, 0 changed, 0 incompatible; 0 types changed; not compared, no BTF: 1 variable; 1 of several functions of one name, picked by type (no DWARF address)"
+	# DWARF alone: encoded with every global variable, so root_key is
+	# compared; the encoder keeps no user_read of two prototypes (pahole's
+	# consistent_func), which is counted.
+	expect_exit "abi: DWARF only: the exported variable compared" 12 env TMPDIR="$W" \
+		"$FRUGAL" btf abi --json "$W/exp_ab_old.dw.so" "$W/exp_ab_new.dw.so"
+	check "abi: ... changed, and user_read named as not compared" python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert [(s["name"], s["status"]) for s in d["symbols"]] == [("root_key", "changed")], d["symbols"]
+assert d["not_compared"] == [{"name": "user_read", "kind": "functions"}], d["not_compared"]
+assert d["totals"]["not_compared"]["functions"] == 1 and d["totals"]["picked_by_type"] == 0
+' "$out"
+	expect_exit "abi: BTF without the variable: counted" 0 \
+		"$FRUGAL" btf abi --json "$W/exp_ab_old.bo.so" "$W/exp_ab_old.bo.so"
+	check "abi: ... by kind in --json" python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["not_compared"] == [{"name": "root_key", "kind": "variables"}], d["not_compared"]
+assert d["totals"]["not_compared"]["variables"] == 1 and d["totals"]["picked_by_type"] == 1
+' "$out"
+else
+	fail "abi: the exported function by its address" "gcc, objcopy or frugal btf encode failed"
+fi
 
 # A real module: Debian's -dbg .ko with its .BTF taken out, encoded again on
 # its vmlinux, against itself with its .BTF.  The package is fetched here

@@ -386,12 +386,47 @@ bad "trees: a compressed module" "$W/te/kernel/z.ko.xz" "compressed module" "$W/
 expect_exit "abi trees: a directory against a file is a usage error (2)" 2 "$FRUGAL" btf abi \
 	"$W/ta" "$W/new.o"
 
+check "abi trees: ... says which is the file, which the directory" test "$err" = \
+	"frugal btf abi: $W/new.o: a file, against the directory $W/ta: give two files or two directories (trees) (see 'frugal btf abi --help')"
+# An unpacked -dbg package: usr/lib/debug/boot/vmlinux-VERSION and
+# usr/lib/debug/lib/modules/VERSION/..., whose VERSIONs differ.
+for t in old:1 new:2; do
+	d=$W/dbg_${t%%:*}/usr/lib/debug
+	mkdir -p "$d/boot" "$d/lib/modules/6.1.0-${t#*:}-fixture/kernel/net"
+	cp "$W/${t%%:*}.o" "$d/boot/vmlinux-6.1.0-${t#*:}-fixture"
+	cp "$W/mod_${t%%:*}.o" "$d/lib/modules/6.1.0-${t#*:}-fixture/kernel/net/mod.ko"
+done
+expect_exit "abi trees: two unpacked -dbg packages (12)" 12 "$FRUGAL" btf abi "$W/dbg_old" "$W/dbg_new"
+check "abi trees: ... vmlinux-VERSION is the tree's vmlinux" has "$out" "- vmlinux: gone (removed, incompatible)"
+check "abi trees: ... modules paired below lib/modules/VERSION" has "$out" "~ mod: mod_use (changed, incompatible)"
+# Two modules of other names: compared, and a warning line.
+gcc -g -c -DMODNAME='"other"' "$FX/abi_mod.c" -o "$W/other.o" &&
+	"$FRUGAL" btf encode --btf_base="$W/old.btf" "$W/other.o"
+expect_exit "abi: two modules of other names: compared (exit 0)" 0 "$FRUGAL" btf abi \
+	--base "$W/old.btf" "$W/mod_old.o" "$W/other.o"
+check "abi: ... with a warning line" test "$err" = \
+	"frugal btf abi: $W/other.o: warning: module 'other', compared with module 'mod' ($W/mod_old.o): not the same module"
+expect_exit "abi: a module against itself: no warning" 0 "$FRUGAL" btf abi \
+	--base "$W/old.btf" "$W/mod_old.o" "$W/mod_old.o"
+check "abi: ... stderr empty" test -z "$err"
+
 head -c 100 "$W/old.btf" > "$W/trunc.btf"
 bad "missing file" "$W/nope" "No such file" "$W/nope" "$W/old.btf"
 bad "not BTF nor ELF" "$FX/abi_old.c" "neither raw BTF" "$W/old.btf" "$FX/abi_old.c"
 bad "an ELF with neither BTF nor DWARF" "$W/nodw.o" "ELF file has neither a .BTF section nor DWARF" \
 	"$W/nodw.o" "$W/old.o"
 bad "truncated BTF" "$W/trunc.btf" "not valid BTF" "$W/trunc.btf" "$W/old.btf"
+head -c 3000 "$W/old.o" > "$W/trunc.o"
+bad "truncated ELF" "$W/trunc.o" "truncated ELF file: 3000 bytes, its headers say" "$W/trunc.o" "$W/old.o"
+for z in xz zstd; do
+	if command -v "$z" >/dev/null; then
+		"$z" -qc "$W/mod_old.o" > "$W/mod.ko.$z"
+		bad "a module compressed with $z" "$W/mod.ko.$z" "$z-compressed: decompress it first ($z -d)" \
+			--base "$W/old.btf" "$W/mod.ko.$z" "$W/mod_old.o"
+	else
+		skip "abi: a module compressed with $z" "no $z"
+	fi
+done
 bad "split BTF without its base" "$W/mod_old.o" "ELF's .BTF section is not valid BTF (split BTF needs --base)" \
 	"$W/mod_old.o" "$W/mod_new.o"
 # A module on another base than its own: libbpf loads it, every name and

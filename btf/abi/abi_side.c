@@ -146,6 +146,8 @@ static uint32_t side__find(const struct side *s, const char *name)
 }
 
 #define SIDE_CANDIDATES 8
+/* A side's pick when DWARF's function at the address is none of its FUNCs. */
+#define SIDE_PICK_NONE UINT32_MAX
 
 /* NAME's FUNCs or VARs on S, the first indexed first: how many, at most MAX. */
 static size_t side__candidates(const struct side *s, const char *name, uint32_t *out, size_t max)
@@ -219,7 +221,7 @@ static size_t side__picked(const struct side *s, const char *name, uint32_t *out
 
 	if (k >= 0 && s->pick[k]) {
 		out[0] = s->pick[k];
-		return 1;
+		return s->pick[k] != SIDE_PICK_NONE;
 	}
 	return side__candidates(s, name, out, max);
 }
@@ -679,11 +681,13 @@ static void func_param_names(const struct btf *btf, uint32_t id, char *buf, size
 
 /*
  * The side's names' addresses and kinds (abi_syms.c); and, when its file
- * is linked and has DWARF, for each name of several FUNCs, the one whose
- * parameters are those of the DWARF function at the name's address: the
- * exported one, not a static one of the same name in another unit.
+ * is linked and has DWARF, for each name of several FUNCs on either side
+ * (OTHER), the one whose parameters are those of the DWARF function at
+ * the name's address: the exported one, not a static one of the same name
+ * in another unit.  None of them (the BTF kept fortify's strcat, not the
+ * exported one): SIDE_PICK_NONE, not compared.
  */
-static int side__facts(struct side *s, struct abi_err *e)
+static int side__facts(struct side *s, const struct side *other, struct abi_err *e)
 {
 	uint32_t cand[SIDE_CANDIDATES];
 	uint64_t *addr = NULL;
@@ -707,7 +711,8 @@ static int side__facts(struct side *s, struct abi_err *e)
 	}
 	for (i = 0; i < s->nnames; i++)
 		if (s->elf.kind[i] == ABI_KIND_FUNC && s->elf.addr[i] &&
-		    side__candidates(s, s->names[i], cand, 2) > 1) {
+		    (side__candidates(s, s->names[i], cand, 2) > 1 ||
+		     (other->btf && side__candidates(other, s->names[i], cand, 2) > 1))) {
 			addr[nw] = s->elf.addr[i];
 			which[nw++] = i;
 		}
@@ -726,9 +731,11 @@ static int side__facts(struct side *s, struct abi_err *e)
 		}
 		if (nhit == 1)
 			s->pick[which[i]] = cand[hit];
+		else if (!nhit)
+			s->pick[which[i]] = SIDE_PICK_NONE;
 		cli_log("frugal btf abi: %s: %s at %#llx: %s\n", s->path, s->names[which[i]],
-			(unsigned long long)addr[i],
-			nhit == 1 ? "its FUNC found by its parameters" : "no one FUNC of its parameters");
+			(unsigned long long)addr[i], nhit == 1 ? "its FUNC found by its parameters" :
+			nhit ? "several FUNCs of its parameters" : "no FUNC of its parameters");
 	}
 out:
 	for (i = 0; sigs && i < nw; i++)
@@ -955,9 +962,10 @@ int abi__compare_files(const struct btf_abi_opts *o, const char *const path[2],
 		if (o->symvers[i] ? side__read_symvers(&side[i], o->symvers[i], e)
 				  : side__names(&side[i], o->exports_only, e))
 			goto out;
-		if (side__facts(&side[i], e))
-			goto out;
 	}
+	for (i = 0; !o->symbols && i < 2; i++)
+		if (path[i] && side__facts(&side[i], &side[!i], e))
+			goto out;
 	abi->btf[0] = side[0].btf;
 	abi->btf[1] = side[1].btf;
 	err = o->symbols ? build_listed(abi, side, &list) : build_syms(abi, side);

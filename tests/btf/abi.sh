@@ -285,6 +285,13 @@ elif exp_so exp_ab_old ab && exp_so exp_ab_new ab -DNEW && exp_so exp_ba_old ba 
 		check "abi: ... ($o) NEW -> OLD: the change found" has "$out" \
 			"    parameter 1 (key): const struct key * -> struct key: 3 changes"
 	done
+	# NEW's BTF with the static user_read alone (frugal btf encode keeps the
+	# first of a name): the exported one has no FUNC there, not compared.
+	cp "$W/exp_ab_new.dw.so" "$W/exp_one.so" && "$FRUGAL" btf encode "$W/exp_one.so"
+	expect_exit "abi: the exported one without a FUNC on NEW: exit 0" 0 \
+		"$FRUGAL" btf abi "$W/exp_ab_old.so" "$W/exp_one.so"
+	check "abi: ... not compared with the static one, counted" test "$out" = \
+		"2 symbols: 0 added, 0 removed, 0 changed, 0 incompatible; 0 types changed; not compared, no BTF: 1 function, 1 variable"
 	expect_exit "abi: without DWARF, the static one compared (ab): exit 0" 0 \
 		"$FRUGAL" btf abi "$W/exp_ab_old.bo.so" "$W/exp_ab_new.bo.so"
 	check "abi: ... and the summary says it was a guess" test "$out" = \

@@ -28,13 +28,20 @@ check "raw_tp: rwsem:W and mutex rows" test "$(json "$_tmp/r.json" \
 check "task: rows are frugal's threads and processes, several of them" test "$(json "$_tmp/t.json" \
 	'len([r for r in d["rows"] if r["comm"]=="frugal"]) >= 4')" = True
 
-# -l: by lock; the mm's lock is recognised as mmap_lock
-"$FRUGAL" lock -l --json -- $BENCH >"$_tmp/l.json" 2>/dev/null
+# -l: by lock; the mm's lock is recognised as mmap_lock.  Whether the pipe's
+# writers meet in a 0.7 s run is the scheduler's doing on a loaded machine
+# (the caller run above may see them and this one not): run until both rows
+# are there, at most three times.
+for i in 1 2 3; do
+	"$FRUGAL" lock -l --json -- $BENCH >"$_tmp/l.json" 2>/dev/null
+	[ "$(json "$_tmp/l.json" '{"mutex","rwsem:W"} <= {r["type"] for r in d["rows"]} or
+		{"mutex","rwsem:R"} <= {r["type"] for r in d["rows"]}')" = True ] && break
+done
 # (a row's type is its first contention's: the mm's lock is taken both ways)
 check "lock: an mmap_lock row of type rwsem" test "$(json "$_tmp/l.json" \
 	'any(r["symbol"]=="mmap_lock" and r["type"] in ("rwsem:W","rwsem:R") for r in d["rows"])')" = True
-check "lock: a mutex row (the pipe)" test "$(json "$_tmp/l.json" \
-	'any(r["type"]=="mutex" for r in d["rows"])')" = True
+check "lock: a mutex row (the pipe) (types seen: $(json "$_tmp/l.json" 'sorted({r["type"] for r in d["rows"]})'))" \
+	test "$(json "$_tmp/l.json" 'any(r["type"]=="mutex" for r in d["rows"])')" = True
 
 # -g: by cgroup; ours is the cgroup this shell runs in
 cg=$(sed -n 's/^0:://p' /proc/self/cgroup)

@@ -31,6 +31,15 @@ port_of() { wait_for "$1" "listening on" 60 && sed -n 's/.*(port \([0-9]*\)).*/\
 msum() { awk -v n="$2" -v re="$3" '$1 ~ "^"n"({|$)" && $1 ~ re { s += $NF } END { printf "%.0f\n", s }' <<<"$1"; }
 scrape() { curl -sf --max-time 10 "http://127.0.0.1:$1/metrics"; }
 ticks() { msum "$(scrape "$1")" frugal_lock_ticks_total ''; }
+# up PORT: until the service has folded its first tick (loaded, attached).
+up() {
+	local _
+	for _ in $(seq 600); do
+		[ "$(ticks "$1" 2>/dev/null)" -ge 1 ] 2>/dev/null && return 0
+		sleep 0.2
+	done
+	return 1
+}
 # wait_ticks PORT N: until the service has folded N more ticks.
 wait_ticks() {
 	local t0 t i
@@ -88,14 +97,12 @@ stop() {
 
 # ---- privileges: as nobody ----
 if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
-	# as_nobody CAPS CMD...: CMD as nobody with CAPS (",+bpf") and no other.
-	as_nobody() {
-		local c=$1; shift
-		setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
-			--inh-caps="-all$c" --ambient-caps="-all$c" --bounding-set="-all$c" "$@"
-	}
+	# As nobody with CAPS (",+bpf") and no other: "${nobody[@]}" $(caps CAPS) CMD...
+	nobody=(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups)
+	caps() { echo --inh-caps="-all$1" --ambient-caps="-all$1" --bounding-set="-all$1"; }
+	# shellcheck disable=SC2046
 	expect_exit "as nobody with CAP_BPF alone: exit 1" 1 \
-		as_nobody ,+bpf "$FRUGAL" lock serve --web.listen-address=127.0.0.1:0 -d 1
+		"${nobody[@]}" $(caps ,+bpf) "$FRUGAL" lock serve --web.listen-address=127.0.0.1:0 -d 1
 	check "... in one line naming CAP_PERFMON and how a service is granted it" \
 		bash -c "[ \$(grep -c . <<<'$err') -eq 1 ] && grep -q 'missing CAP_PERFMON: grant' <<<'$err' &&
 			grep -q 'AmbientCapabilities=CAP_BPF CAP_PERFMON' <<<'$err' && ! grep -q 'run as root' <<<'$err'"
@@ -103,10 +110,11 @@ if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
 	trap 'sysctl -qw kernel.kptr_restrict='"$kr"'; [ -n "${KEEP_TMP:-}" ] || rm -rf "$_tmp"' EXIT
 	for v in $kr 1 2; do
 		sysctl -qw kernel.kptr_restrict=$v || { skip "kptr_restrict=$v" "sysctl refused"; continue; }
-		as_nobody ,+bpf,+perfmon "$FRUGAL" lock serve --web.listen-address=127.0.0.1:0 \
-			2>"$_tmp/nobody.err" & s=$!
+		# shellcheck disable=SC2046
+		"${nobody[@]}" $(caps ,+bpf,+perfmon) "$FRUGAL" lock serve \
+			--web.listen-address=127.0.0.1:0 2>"$_tmp/nobody.err" & s=$!
 		P=$(port_of "$_tmp/nobody.err")
-		if ! wait_for "$_tmp/nobody.err" attached 60; then
+		if ! up "$P"; then
 			fail "as nobody with CAP_BPF and CAP_PERFMON (kptr_restrict=$v): attached" \
 				"$(tail -3 "$_tmp/nobody.err")"
 			kill $s; wait $s
@@ -139,7 +147,7 @@ for n in $names; do
 	pid[$n]=$!
 done
 for n in $names; do
-	port[$n]=$(port_of "$_tmp/$n.err") && wait_for "$_tmp/$n.err" attached 120 ||
+	port[$n]=$(port_of "$_tmp/$n.err") && up "${port[$n]}" ||
 		fail "the service (${opt[$n]}) attached" "$(tail -3 "$_tmp/$n.err")"
 	progs[$n]=$(ids_of_pid prog ${pid[$n]}); links[$n]=$(ids_of_pid link ${pid[$n]})
 done
@@ -192,7 +200,7 @@ kill $b 2>/dev/null; wait $b 2>/dev/null
 pids=$(bench_ready "$_tmp/ubench" $b) || fail "the -U bench said it was ready" "$(cat "$_tmp/ubench")"
 "$FRUGAL" lock serve -U -p "$pids" --web.listen-address=127.0.0.1:0 2>"$_tmp/u.err" & s=$!
 P=$(port_of "$_tmp/u.err")
-if wait_for "$_tmp/u.err" attached 120; then
+if up "$P"; then
 	sprogs=$(ids_of_pid prog $s); slinks=$(ids_of_pid link $s)
 	kill -USR1 $b
 	run_over "$_tmp/ubench" $b
@@ -216,7 +224,7 @@ kill $b 2>/dev/null; wait $b 2>/dev/null
 # ---- the kernel changing under the service: CPU hotplug, a module ----
 "$FRUGAL" lock serve --web.listen-address=127.0.0.1:0 2>"$_tmp/k.err" & s=$!
 P=$(port_of "$_tmp/k.err")
-wait_for "$_tmp/k.err" attached 120 || fail "the service attached" "$(tail -3 "$_tmp/k.err")"
+up "$P" || fail "the service attached" "$(tail -3 "$_tmp/k.err")"
 sprogs=$(ids_of_pid prog $s); slinks=$(ids_of_pid link $s)
 wait_ticks "$P" 1; scrape "$P" >"$_tmp/k0.txt"
 cpu=/sys/devices/system/cpu/cpu1/online

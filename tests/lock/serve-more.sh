@@ -189,7 +189,7 @@ check "--series-max=2 and the unbounded service saw the same contentions" \
 folded=$(msum "$SM" frugal_lock_series_folded_total '')
 sets=$(grep -c '^frugal_lock_contentions_total{' <<<"$DEF")
 check "--series-max=2: frugal_lock_series_folded_total ($folded) counts the label sets beyond two ($sets in all)" \
-	[ "$folded" -eq $((sets - 2)) ] && [ "$sets" -gt 2 ]
+	bash -c "[ $sets -gt 2 ] && [ $folded -eq $((sets - 2)) ]"
 for n in $names; do stop ${pid[$n]} "${progs[$n]}" "${links[$n]}" "serve ${opt[$n]:-(default)}"; done
 kill $b 2>/dev/null; wait $b 2>/dev/null
 

@@ -572,7 +572,7 @@ int lock_main(int argc, char **argv)
 	if (idx < argc)
 		r.cmd = argv + idx;
 	cli_libbpf_logs();
-	err = check_privileges() ?: check_kernel(&o);
+	err = (o.serve ? lock_serve_privileges() : check_privileges()) ?: check_kernel(&o);
 	if (err)
 		return err;
 	return o.serve ? lock_serve_run(&o) : run(&r);

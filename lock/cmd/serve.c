@@ -16,8 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <linux/capability.h>
 
 #include "cli/cli.h"
 #include "lib/io.h"
@@ -57,6 +59,30 @@ static int install_signals(void)
 	return 0;
 }
 
+int lock_serve_privileges(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+	const char *missing;
+	uint64_t eff;
+
+	if (syscall(SYS_capget, &hdr, data))
+		return cli_err(NULL, "cannot read capabilities: %s", strerror(errno));
+	eff = data[0].effective | (uint64_t)data[1].effective << 32;
+	if (eff & (1ULL << CAP_SYS_ADMIN))
+		return EXIT_OK;
+	missing = !(eff & (1ULL << CAP_BPF)) && !(eff & (1ULL << CAP_PERFMON)) ?
+		  "CAP_BPF and CAP_PERFMON" : !(eff & (1ULL << CAP_BPF)) ? "CAP_BPF" :
+		  !(eff & (1ULL << CAP_PERFMON)) ? "CAP_PERFMON" : NULL;
+	if (!missing)
+		return EXIT_OK;
+	return cli_err(NULL, "missing %s: grant the service CAP_BPF and CAP_PERFMON (systemd: "
+		       "AmbientCapabilities=CAP_BPF CAP_PERFMON, as frugal-lock.service does; by "
+		       "hand, as root: setpriv --reuid=USER --regid=GROUP --init-groups "
+		       "--inh-caps=+bpf,+perfmon --ambient-caps=+bpf,+perfmon frugal lock serve)",
+		       missing);
+}
+
 /* The service's log: one line each, on stderr (the journal, under systemd). */
 static void log_line(void *ctx, const char *line)
 {
@@ -76,7 +102,64 @@ struct serve {
 	struct utsname un;
 	double t_tick;
 	unsigned int ticks;
+	struct lock_hist hist[LOCK_HIST_TYPES];	/* the kernel's, last read */
 };
+
+/*
+ * The wait-time histogram's buckets as exported: the kernel's powers of
+ * two of ns (lock.h) merged into every third one, 2^9 ns (512 ns) to 2^30
+ * ns (1.07 s), then +Inf: nine buckets a lock type, each eight times the
+ * last, from a spinlock's short waits to a mutex held across I/O.
+ */
+#define HIST_FIRST	9
+#define HIST_STEP	3
+
+/*
+ * The kernel's histogram, read after the interval's rows and handed to
+ * the service before them (so a type's count is never below its
+ * contentions in a scrape): by lock type name, the types that share a
+ * name summed, buckets merged and cumulative; a type with no wait yet is
+ * not exported.  0 or -errno.
+ */
+static int feed_hist(struct serve *s)
+{
+	uint64_t bounds[LOCK_HIST_BUCKETS], cum[LOCK_HIST_BUCKETS], c[LOCK_HIST_BUCKETS];
+	uint64_t sum_ns, run;
+	uint32_t t, u;
+	size_t n;
+	int b, err = lock_collect__wait_hist(s->c, s->hist);
+
+	for (t = 0; t < LOCK_HIST_TYPES && !err; t++) {
+		const char *name = lock_type_name(t);
+
+		for (u = 0; u < t && strcmp(lock_type_name(u), name); u++)
+			;
+		if (u < t)
+			continue;	/* summed under its name already */
+		memset(c, 0, sizeof(c));
+		sum_ns = run = 0;
+		for (u = t; u < LOCK_HIST_TYPES; u++) {
+			if (strcmp(lock_type_name(u), name))
+				continue;
+			sum_ns += s->hist[u].sum_ns;
+			for (b = 0; b < LOCK_HIST_BUCKETS; b++)
+				c[b] += s->hist[u].count[b];
+		}
+		for (n = 0, b = 0; b < LOCK_HIST_BUCKETS; b++) {
+			run += c[b];
+			if (b == LOCK_HIST_BUCKETS - 1)
+				bounds[n] = UINT64_MAX;
+			else if (b >= HIST_FIRST && (b - HIST_FIRST) % HIST_STEP == 0)
+				bounds[n] = 1ULL << b;
+			else
+				continue;
+			cum[n++] = run;
+		}
+		if (run)
+			err = lock_service__histogram(s->svc, name, bounds, cum, n, sum_ns);
+	}
+	return err;
+}
 
 /* One tick: the interval read, named, handed to the service.  An exit code. */
 static int tick(struct serve *s)
@@ -94,6 +177,11 @@ static int tick(struct serve *s)
 	if (err) {
 		lock_table__free(next);
 		return cli_err(NULL, "reading results: %s", strerror(-err));
+	}
+	err = feed_hist(s);
+	if (err) {
+		lock_table__free(next);
+		return cli_err(NULL, "reading the wait histogram: %s", strerror(-err));
 	}
 	if (lock_table__len(s->t))
 		ks = lock_report_syms(&s->rc, s->t);
@@ -170,6 +258,7 @@ static int serve(struct serve *s)
 	if (err)
 		return err;
 	lock_collect_cfg__build(&s->cc, s->o, &s->filters, 0);
+	s->cc.wait_hist = true;		/* frugal_lock_wait_duration_seconds */
 	s->t = lock_table__new(s->rc.row_frames);
 	if (!s->t)
 		return cli_err(NULL, "out of memory");

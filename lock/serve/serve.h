@@ -64,12 +64,14 @@ int lock_service__tick(struct lock_service *s, struct lock_table *t,
 		       const struct lock_accounting *a, const struct lock_run_info *ri,
 		       struct ksyms *ks);
 /*
- * The wait-time histogram of one lock type (TYPE: its LCB_F_* flags),
- * cumulative since the start: BUCKETS[i] waits of at most BOUNDS_NS[i]
- * nanoseconds (the last bound UINT64_MAX, +Inf), and their total.
- * Replaces what the type had.  0 or -ENOMEM.
+ * The wait-time histogram of the lock type named TYPE (lock_type_name()'s
+ * string, which outlives the service), cumulative since the start:
+ * BUCKETS[i] waits of at most BOUNDS_NS[i] nanoseconds (the last bound
+ * UINT64_MAX, +Inf: the count), and their total.  Replaces what the type
+ * had.  A tick hands it before its rows (lock_service__tick), so a scrape
+ * never finds a type's count below its contentions.  0 or -ENOMEM.
  */
-int lock_service__histogram(struct lock_service *s, uint32_t type, const uint64_t *bounds_ns,
+int lock_service__histogram(struct lock_service *s, const char *type, const uint64_t *bounds_ns,
 			    const uint64_t *buckets, size_t n, uint64_t sum_ns);
 /*
  * Stop serving: the handlers in flight finish (a profile window waiting

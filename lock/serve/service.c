@@ -43,7 +43,7 @@ struct acct_sum {
 };
 
 struct hist {
-	uint32_t type;
+	const char *type;		/* lock_type_name()'s */
 	size_t n;
 	double bounds[HIST_BOUNDS];	/* seconds */
 	uint64_t buckets[HIST_BOUNDS];	/* cumulative */
@@ -362,7 +362,7 @@ int lock_service__tick(struct lock_service *s, struct lock_table *t,
 	return err;
 }
 
-int lock_service__histogram(struct lock_service *s, uint32_t type, const uint64_t *bounds_ns,
+int lock_service__histogram(struct lock_service *s, const char *type, const uint64_t *bounds_ns,
 			    const uint64_t *buckets, size_t n, uint64_t sum_ns)
 {
 	struct hist *h;
@@ -371,7 +371,7 @@ int lock_service__histogram(struct lock_service *s, uint32_t type, const uint64_
 	if (n > HIST_BOUNDS)
 		n = HIST_BOUNDS;
 	pthread_mutex_lock(&s->mu);
-	for (i = 0; i < s->nhist && s->hist[i].type != type; i++)
+	for (i = 0; i < s->nhist && strcmp(s->hist[i].type, type); i++)
 		;
 	if (i == s->nhist && s->nhist < HIST_TYPES)
 		s->hist[s->nhist++].type = type;
@@ -479,7 +479,7 @@ static void histogram_metrics(struct lock_service *s, struct prom_writer *w)
 	for (i = 0; i < s->nhist; i++) {
 		const struct hist *h = &s->hist[i];
 
-		labels[1] = lock_type_name(h->type);
+		labels[1] = h->type;
 		prom__histogram(w, labels, h->bounds, h->buckets, h->n, h->count, h->sum);
 	}
 }

@@ -10,10 +10,17 @@
 # HTTP.  Then bad input (a malformed request, a huge header, a client
 # sending a byte a second, a wrong password, SIGTERM in a profile's
 # window): a log line each, no crash, nothing of ours left in the kernel;
-# the refusal of a non-loopback address; one short run under ASan.
+# the refusal of a non-loopback address; one short run under ASan.  The
+# wait-time histogram against the rows of the same scrape.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lock.inc"
 can_bpf "lock serve" || finish
+# make static's binary has no web server (lib/web_none.c): it says so in
+# one line, before anything is loaded, and that is all there is to test.
+if "$FRUGAL" lock serve --web.config.file=/nonexistent 2>&1 | grep -q "has no web server; use the package"; then
+	pass "lock serve: this binary (the static build) has no web server, and says so"
+	finish
+fi
 for t in prometheus promtool curl; do
 	if ! command -v $t >/dev/null; then
 		skip "lock serve" "$t is not installed (scripts/install-deps.sh, group check)"
@@ -106,6 +113,48 @@ check "its ends seen ($S + $SK skipped) are the one-shot run's completed ($C1) o
 printf '%s\n' "$m" >"$_tmp/m1"
 check "no pid, tid or address in the labels" \
 	bash -c "! grep -E '^frugal_lock_(contentions|wait_seconds)_total\{.*(pid|tid|address)=' '$_tmp/m1'"
+# The wait-time histogram beside the rows of the same scrape: every end
+# that is a contention adds to its type's buckets as to one row (lost_ringbuf's
+# only to the buckets), so once the counts settle a type's _count is its
+# contentions' sum, exactly; the buckets only grow with their bound, +Inf is
+# the count, _sum is the wait's.
+res=$(python3 - "$_tmp/m1" 2>&1 <<'PY'
+import collections, re, sys
+lab = re.compile(r'(\w+)="((?:[^"\\]|\\.)*)"')
+cont, wait, lost = collections.Counter(), collections.Counter(), 0
+hc, hs, hb = {}, {}, collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    if line.startswith("#") or not line.strip():
+        continue
+    head, v = line.rsplit(" ", 1)
+    name, l = head.split("{", 1) if "{" in head else (head, "")
+    l, v = dict(lab.findall(l)), float(v)
+    if name == "frugal_lock_contentions_total":
+        cont[l["type"]] += v
+    elif name == "frugal_lock_wait_seconds_total":
+        wait[l["type"]] += v
+    elif name == "frugal_lock_events_total" and l["outcome"] == "lost_ringbuf":
+        lost = v
+    elif name == "frugal_lock_wait_duration_seconds_count":
+        hc[l["type"]] = v
+    elif name == "frugal_lock_wait_duration_seconds_sum":
+        hs[l["type"]] = v
+    elif name == "frugal_lock_wait_duration_seconds_bucket":
+        hb[l["type"]].append((float(l["le"]), v))
+assert hc, "no histogram"
+assert lost == 0, "lost_ringbuf %d" % lost
+assert sorted(hc) == sorted(cont), ("types", sorted(hc), sorted(cont))
+for t, n in hc.items():
+    assert n == cont[t], (t, "count", n, cont[t])
+    assert abs(hs[t] - wait[t]) <= 1e-6 * max(1, wait[t]), (t, "sum", hs[t], wait[t])
+    b = sorted(hb[t])
+    assert len(b) == 9 and b[-1][0] == float("inf") and b[-1][1] == n, (t, b)
+    assert all(x[1] <= y[1] for x, y in zip(b, b[1:])), (t, "not cumulative", b)
+print("ok %d types, %d waits" % (len(hc), sum(hc.values())))
+PY
+)
+check "the wait histogram per type: _count the type's contentions, buckets cumulative to +Inf, _sum its wait ($res)" \
+	test "${res%% *}" = ok
 
 # Prometheus' view, once it has scraped that far (the scrape edge).
 for i in $(seq 150); do

@@ -672,8 +672,12 @@ struct web_server {
 	unsigned int port;
 	bool tls;
 
-	pthread_mutex_t lock;	/* conns, the watchdog's state, the auth cache */
+	pthread_mutex_t lock;	/* conns, the watchdog's state, the auth cache, busy */
 	pthread_cond_t wake;
+	/* Requests past their first checks whose response is not yet sent:
+	 * the stop lets them finish (WEB_STOP_GRACE_MS at most). */
+	unsigned int busy;
+	pthread_cond_t idle;
 	pthread_t watchdog;
 	bool watchdog_started, stopping;
 	struct web_conn *conns;
@@ -903,6 +907,12 @@ static void on_completed(void *cls, struct MHD_Connection *mc, void **req_ctx,
 	struct web_server *s = cls;
 	struct web_conn *c = conn_of(mc);
 
+	if (*req_ctx) {
+		pthread_mutex_lock(&s->lock);
+		if (!--s->busy)
+			pthread_cond_broadcast(&s->idle);
+		pthread_mutex_unlock(&s->lock);
+	}
 	*req_ctx = NULL;
 	if (c)
 		c->answered = true;
@@ -1183,6 +1193,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
 			web_log(s, "%s: 413 a request body", who);
 			return refuse(s, mc, 413, "requests have no body here");
 		}
+		pthread_mutex_lock(&s->lock);
+		s->busy++;
+		pthread_mutex_unlock(&s->lock);
 		*req_ctx = s;
 		return MHD_YES;
 	}
@@ -1219,6 +1232,9 @@ const char *web_request__arg(const struct web_request *rq, const char *name)
 	return lib.MHD_lookup_connection_value(rq->priv, MHD_GET_ARGUMENT_KIND, name);
 }
 
+/* How long a stop waits for the responses being sent. */
+#define WEB_STOP_GRACE_MS 5000
+
 static const struct web_limits web_defaults = {
 	.max_conns = 32, .max_conns_per_ip = 8, .timeout_s = 10, .conn_memory = 32 << 10,
 };
@@ -1250,6 +1266,7 @@ static int server_init(struct web_server *s, const struct web_config *cfg,
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&s->wake, &ca);
+	pthread_cond_init(&s->idle, &ca);
 	pthread_condattr_destroy(&ca);
 	return 0;
 }
@@ -1372,9 +1389,20 @@ void web_server__stop(struct web_server *s)
 {
 	if (!s)
 		return;
-	/* Joins every connection's thread: handlers in flight finish. */
-	if (s->mhd)
+	/* The requests being answered are answered (a profile a signal cut
+	 * short still goes out), for WEB_STOP_GRACE_MS at most; then the
+	 * library closes every connection and joins its thread. */
+	if (s->mhd) {
+		struct timespec until;
+
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_sec += WEB_STOP_GRACE_MS / 1000;
+		pthread_mutex_lock(&s->lock);
+		while (s->busy && pthread_cond_timedwait(&s->idle, &s->lock, &until) != ETIMEDOUT)
+			;
+		pthread_mutex_unlock(&s->lock);
 		lib.MHD_stop_daemon(s->mhd);
+	}
 	if (s->watchdog_started) {
 		pthread_mutex_lock(&s->lock);
 		s->stopping = true;
@@ -1383,6 +1411,7 @@ void web_server__stop(struct web_server *s)
 		pthread_join(s->watchdog, NULL);
 	}
 	pthread_cond_destroy(&s->wake);
+	pthread_cond_destroy(&s->idle);
 	pthread_mutex_destroy(&s->lock);
 	explicit_bzero(s->good, sizeof(*s->good) * (s->cfg ? s->cfg->nusers : 0));
 	free(s->good);

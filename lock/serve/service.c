@@ -518,6 +518,17 @@ static void series_metrics(struct lock_service *s, struct prom_writer *w)
 	prom__sample_u64(w, NULL, f.sets);
 }
 
+/* The windows not yet written (s->mu held). */
+static uint64_t open_windows(const struct lock_service *s)
+{
+	const struct window *w;
+	uint64_t n = 0;
+
+	for (w = s->windows; w; w = w->next)
+		n += !w->done;
+	return n;
+}
+
 static int metrics_handler(void *ctx, const struct web_request *rq, struct web_response *rs)
 {
 	struct lock_service *s = ctx;
@@ -535,6 +546,11 @@ static int metrics_handler(void *ctx, const struct web_request *rq, struct web_r
 	prom__family(&w, "frugal_lock_ticks", PROM_COUNTER,
 		     "Intervals read from the kernel and folded.", NULL);
 	prom__sample_u64(&w, NULL, s->ticks);
+	/* A continuous profiler holds a window open between its pulls: a
+	 * profile that never comes back shows here, not only in its logs. */
+	prom__family(&w, "frugal_lock_profile_windows", PROM_GAUGE,
+		     "Profiles asked for at /debug/pprof/ whose window is still open.", NULL);
+	prom__sample_u64(&w, NULL, open_windows(s));
 	prom__family(&w, "frugal_lock_scrape_duration_seconds", PROM_GAUGE,
 		     "How long the previous scrape of this endpoint took.", "seconds");
 	prom__sample(&w, NULL, s->last_scrape_s);

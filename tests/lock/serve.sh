@@ -221,8 +221,16 @@ check "the service survived the bad requests" kill -0 $s
 check "each bad request is logged" [ "$(wc -l <"$_tmp/serve.err")" -gt "$lines0" ]
 
 # SIGTERM in a profile's window: answered with what it has, exit 0, nothing left.
+# The signal goes once the service says the window is open (its gauge),
+# not after a sleep that a loaded machine can outlast before curl connects.
 curl -s -o "$_tmp/cut.pb.gz" -w '%{http_code}' "http://127.0.0.1:$P/debug/pprof/mutex?seconds=60" >"$_tmp/cut.code" & c=$!
-sleep 1
+for i in $(seq 300); do
+	scrape $P | grep -qx 'frugal_lock_profile_windows 1' && break
+	kill -0 $c 2>/dev/null || break
+	sleep 0.1
+done
+check "the window is open before the signal (frugal_lock_profile_windows 1)" \
+	bash -c "curl -sf --max-time 10 http://127.0.0.1:$P/metrics | grep -qx 'frugal_lock_profile_windows 1'"
 kill -TERM $s
 wait $s; rc=$?
 wait $c

@@ -478,6 +478,7 @@ static int compact_str(const struct compact *c, uint32_t *off)
 struct dup {
 	uint64_t h;
 	uint32_t id;
+	uint32_t pos;		/* its entry in libbpf's table on the whole base */
 };
 
 static int cmp_dup(const void *a, const void *b)
@@ -540,12 +541,15 @@ static int drop_dups(struct tprune *p, const uint32_t *offs, uint8_t *dropped)
 {
 	uint64_t g[40];		/* up to 2^41 buckets */
 	size_t ng = grow_points(g, 40), nd = 0, i, j, k, first;
-	uint32_t *pos = calloc(p->ntypes + 1, sizeof(*pos)), npos = 0, id, run[MAX_DUP];
+	uint32_t npos = 0, nkept = 0, id, run[MAX_DUP], rp[MAX_DUP];
 	uint8_t *ref = calloc(p->ntypes + 1, 1);
-	struct dup *d = malloc((p->ntypes + 1) * sizeof(*d));
+	struct dup *d;
 	int err = 0;
 
-	if (!pos || !ref || !d) {
+	for (id = 1; id <= p->ntypes; id++)
+		nkept += !dropped[id];
+	d = malloc((nkept + 1) * sizeof(*d));
+	if (!ref || !d) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -557,7 +561,7 @@ static int drop_dups(struct tprune *p, const uint32_t *offs, uint8_t *dropped)
 
 		if (btf_kind(t) == BTF_KIND_VAR || btf_kind(t) == BTF_KIND_DATASEC)
 			continue;
-		pos[id] = ++npos;
+		npos++;
 		if (dropped[id])
 			continue;
 		for (i = 0; (r = btf_type_id(t, i)); i++)
@@ -565,7 +569,7 @@ static int drop_dups(struct tprune *p, const uint32_t *offs, uint8_t *dropped)
 				ref[*r] = 1;
 		for (i = 0; i < sz; i++)
 			h = (h ^ (uint8_t)p->types[offs[id] + i]) * 0x100000001b3ull;
-		d[nd++] = (struct dup){ h, id };
+		d[nd++] = (struct dup){ h, id, npos };
 	}
 	qsort(d, nd, sizeof(*d), cmp_dup);
 	for (i = 0; i < nd; i = j) {
@@ -574,23 +578,18 @@ static int drop_dups(struct tprune *p, const uint32_t *offs, uint8_t *dropped)
 
 		for (j = i; j < nd && d[j].h == d[i].h; j++)
 			if (n < MAX_DUP && btf_type_bytes((const void *)(p->types + offs[d[j].id])) == sz &&
-			    !memcmp(p->types + offs[d[j].id], t, sz))
-				run[n++] = d[j].id;
+			    !memcmp(p->types + offs[d[j].id], t, sz)) {
+				run[n] = d[j].id;
+				rp[n++] = d[j].pos;
+			}
 		if (n < 2 || j - i > MAX_DUP)
 			continue;
-		{
-			uint32_t rp[MAX_DUP];
-
-			for (k = 0; k < n; k++)
-				rp[k] = pos[run[k]];
-			first = dup_first(rp, n, npos, g, ng);
-		}
+		first = dup_first(rp, n, npos, g, ng);
 		for (k = 0; k < n; k++)
 			if (k != first && !ref[run[k]])
 				dropped[run[k]] = 1;
 	}
 out:
-	free(pos);
 	free(ref);
 	free(d);
 	return err;

@@ -283,7 +283,6 @@ static int emit_pcpu_var(struct enc_batch *b, const die_t *die, uint64_t addr)
 	const struct enc_ctx *ctx = b->ctx;
 	uint64_t off = addr - b->pcpu_addr;
 	const char *name;
-
 	size_t i;
 
 	if (ctx->opts->rules < BTF_RULES_PAHOLE_1_30)

@@ -377,6 +377,8 @@ static int pcpu_shadow(struct enc_ctx *ctx)
 	fd = dup(ef->fd);
 	err = fd < 0 ? -errno : 0;
 	mod = err ? NULL : dwfl_report_offline(dwfl, "", ctx->opts->path, fd);
+	if (!err && !mod)
+		close(fd);	/* libdwfl owns it once it has the module */
 	if (!err && (!mod || dwfl_report_end(dwfl, NULL, NULL)))
 		err = -EINVAL;
 	elf = err ? NULL : dwfl_module_getelf(mod, &bias);

@@ -4,16 +4,23 @@
 # sources list, package lists and cache (scripts/apt-private.sh); nothing is
 # installed.  pahole runs through sid's own loader and libraries (sid's
 # libc, libbpf 1.7, libdwarves1): bin/pahole is a wrapper that does so.
-# The kernel it is compared on is trixie's 6.12 (scripts/fetch-trixie.sh).
+# With --kernel, also sid's newest cloud kernel debug package (7.2.13 when
+# written, about 380 MB), whose modules are what a user of sid encodes.
 # Idempotent: what is complete is reused; two callers at once are serialised.
 #
 #   scripts/fetch-sid.sh             pahole; prints DIR
+#   scripts/fetch-sid.sh --kernel    pahole + the kernel debug package's vmlinux
+#   scripts/fetch-sid.sh --modules < LIST   also the modules LIST names
+#                                    (paths under modules/, one a line)
+#   scripts/fetch-sid.sh --all-modules      also every module
 #
 # Layout of DIR (= ${FRUGAL_CACHE}/sid):
 #   apt/                 private apt state (sources.list, lists, cache)
 #   pahole/root/         pahole and the libraries it loads, unpacked
 #   pahole/bin/pahole    runs pahole 1.32 through sid's ld.so
 #   pahole/VERSION       "pahole VERSION" (written last)
+#   kernel-dbg/          the kernel debug package, laid out as fetch-trixie.sh
+#                        lays its own (scripts/kernel-dbg.inc)
 #
 # Exit status: 0, 1 on an error (sid's pahole is not 1.32 any more, say),
 # 3 when the archive cannot be reached.  FRUGAL_SID_MIRROR (or
@@ -23,17 +30,22 @@ CACHE=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}
 DIR=$CACHE/sid
 # pahole 1.32 keeps its code in libdwarves1; the rest is what it and libdw,
 # libelf and libbpf load (ldd of sid's pahole).
+META=linux-image-cloud-amd64-dbg
 PAHOLE_PKGS="pahole libdwarves1 libdw1t64 libelf1t64 libbpf1 libc6 zlib1g libzstd1 liblzma5 libbz2-1.0"
 WANT_VERSION=v1.32
 
+mode=
 case "${1-}" in
 ""|--pahole) ;;
-*) echo "usage: $0 [--pahole]" >&2; exit 2 ;;
+--kernel|--modules|--all-modules) mode=$1 ;;
+*) echo "usage: $0 [--pahole | --kernel | --modules < LIST | --all-modules]" >&2; exit 2 ;;
 esac
 
 WHO=fetch-sid
 # shellcheck source=scripts/apt-private.sh
 . "$(dirname "$0")/apt-private.sh"
+# shellcheck source=scripts/kernel-dbg.inc
+. "$(dirname "$0")/kernel-dbg.inc"
 : "${FRUGAL_DEBIAN_MIRROR:=${FRUGAL_SID_MIRROR:-}}"
 
 mkdir -p "$DIR"
@@ -46,4 +58,10 @@ fetch_pahole() {
 }
 
 fetch_pahole
+case $mode in
+"") ;;
+--kernel) fetch_kernel "$DIR/kernel-dbg" "$META" ;;
+*) fetch_kernel "$DIR/kernel-dbg" "$META"
+   fetch_modules "$DIR/kernel-dbg" "$mode" "$DIR/.want" ;;
+esac
 echo "$DIR"

@@ -75,73 +75,9 @@ fetch_pahole() {
 	apt_pahole "$DIR/pahole" trixie "" $PAHOLE_PKGS
 }
 
-# ---- the 6.12 cloud kernel debug package --------------------------------------------
-fetch_kernel() {
-	local K=$DIR/kernel-dbg pkg deb ver kver vml
-	[ -s "$K/PACKAGE" ] && [ -e "$K/vmlinux" ] && return 0
-	apt_ready
-	pkg=$(apt_dep "$META" '^linux-image-.*-dbg$')
-	[ -n "$pkg" ] || die "no package behind $META in $SUITE"
-	rm -rf "$K"
-	mkdir -p "$K/deb"
-	(cd "$K/deb" && apt_download "$pkg")
-	deb=$(ls "$K"/deb/*.deb)
-	ver=$(dpkg-deb -f "$deb" Version)
-	kver=${pkg#linux-image-}
-	kver=${kver%-dbg}
-	dpkg-deb -c "$deb" > "$K/contents"
-	awk -v p="./usr/lib/debug/lib/modules/$kver/" '
-		/\.ko$/ && index($6, p) == 1 { print $3, substr($6, length(p) + 1) }' "$K/contents" \
-		| sort -n > "$K/modules.list"
-	[ -s "$K/modules.list" ] || die "$pkg lists no modules"
-	# 7.x packages have boot/vmlinux-KVER as a link to lib/modules/KVER/vmlinux:
-	# both are unpacked (tar takes a name that is not there as an error).
-	vml=./usr/lib/debug/boot/vmlinux-$kver
-	awk '{ print $6 }' "$K/contents" | grep -qx "./usr/lib/debug/lib/modules/$kver/vmlinux" &&
-		vml="$vml ./usr/lib/debug/lib/modules/$kver/vmlinux"
-	# shellcheck disable=SC2086
-	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$K" -f - $vml ||
-		die "$pkg: cannot unpack vmlinux-$kver"
-	rm -f "$K/contents"
-	mkdir -p "$K/usr/lib/debug/lib/modules/$kver"
-	ln -sfn "usr/lib/debug/boot/vmlinux-$kver" "$K/vmlinux"
-	ln -sfn "usr/lib/debug/lib/modules/$kver" "$K/modules"
-	echo "$pkg $ver" > "$K/PACKAGE.tmp"
-	mv "$K/PACKAGE.tmp" "$K/PACKAGE"
-}
-
-# Unpack the modules named on stdin (or all) that are not there yet, in one
-# pass over the package.  A module is unpacked to a temporary name first, so
-# one that exists is complete.
-fetch_modules() {
-	local K=$DIR/kernel-dbg kver want=$DIR/.want bad m
-	kver=$(readlink "$K/modules")
-	kver=${kver##*/}
-	if [ "$mode" = --all-modules ]; then
-		[ -e "$K/ALL_MODULES" ] && return 0
-		awk '{ print $2 }' "$K/modules.list" > "$want.all"
-	else
-		cat > "$want.all"
-	fi
-	bad=$(awk 'NR == FNR { have[$2] = 1; next } NF && !have[$0]' "$K/modules.list" "$want.all" | head -1)
-	[ -z "$bad" ] || die "no module $bad in the package"
-	while read -r m; do
-		[ -n "$m" ] && [ ! -s "$K/modules/$m" ] && echo "./usr/lib/debug/lib/modules/$kver/$m"
-	done < "$want.all" > "$want" || :
-	if [ -s "$want" ]; then
-		rm -rf "$K/unpack"
-		mkdir -p "$K/unpack"
-		dpkg-deb --fsys-tarfile "$K"/deb/*.deb | tar -x -C "$K/unpack" -f - -T "$want" ||
-			die "cannot unpack the modules asked for"
-		(cd "$K/unpack" && find . -name '*.ko' -print0) | while IFS= read -r -d '' f; do
-			mkdir -p "$(dirname "$K/$f")"
-			mv "$K/unpack/$f" "$K/$f"
-		done
-		rm -rf "$K/unpack"
-	fi
-	[ "$mode" = --all-modules ] && : > "$K/ALL_MODULES"
-	rm -f "$want" "$want.all"
-}
+# ---- the cloud kernel debug package and its modules: scripts/kernel-dbg.inc ----
+# shellcheck source=scripts/kernel-dbg.inc
+. "$(dirname "$0")/kernel-dbg.inc"
 
 # ---- the source of that kernel's release (--source) ---------------------------------
 fetch_source() {
@@ -162,11 +98,11 @@ fetch_source() {
 
 [ "$SUITE" = trixie-backports ] || fetch_pahole
 if [ "$mode" != --pahole ]; then
-	fetch_kernel
+	fetch_kernel "$DIR/kernel-dbg" "$META"
 	case $mode in
 	--source) fetch_source ;;
 	"") ;;
-	*) fetch_modules ;;
+	*) fetch_modules "$DIR/kernel-dbg" "$mode" "$DIR/.want" ;;
 	esac
 fi
 echo "$DIR"

@@ -283,9 +283,13 @@ static int emit_pcpu_var(struct enc_batch *b, const die_t *die, uint64_t addr)
 	const struct enc_ctx *ctx = b->ctx;
 	uint64_t off = addr - b->pcpu_addr;
 	const char *name;
+	size_t i;
 
 	if (ctx->opts->rules < BTF_RULES_PAHOLE_1_30)
 		return emit_pcpu_var_124(b, die, addr);
+	for (i = 0; i < ctx->npcpu_shadow; i++)
+		if (off >= ctx->pcpu_shadow[i].lo && off < ctx->pcpu_shadow[i].hi)
+			return 0;	/* an earlier section holds it, for pahole */
 	if (ctx->is_rel) {
 		name = diename(b, die);
 		if (!name || !pcpu_has_name(ctx, name, off))

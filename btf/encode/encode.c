@@ -1267,6 +1267,7 @@ static void encoder_free(struct encoder *e)
 	free(e->ctx.func_addr);
 	free(e->ctx.func_hash);
 	free(e->ctx.pcpu);
+	free(e->ctx.pcpu_shadow);
 	elf_file__close(&e->ctx.ef);
 }
 

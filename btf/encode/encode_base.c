@@ -461,12 +461,147 @@ static int compact_str(const struct compact *c, uint32_t *off)
  * every type that does not drop but VARs and DATASECs, in the base's
  * order, referring to the placeholder for every type that was left out.
  */
+/*
+ * Duplicates in the base.  A shipped vmlinux BTF can hold identical types
+ * (7.2's has three void(void) FUNC_PROTOs: the kernel build adds two after
+ * pahole), and a module's copy then becomes whichever of them libbpf's
+ * dedup meets first in its hash table: a chain of the base's types with
+ * one hash, each added at its head, and the chain reversed each time the
+ * table grows (doubling, once it is 3/4 full).  Which one comes first so
+ * depends on how many types the table holds, and a pruned base holds
+ * fewer than the whole: the module's void(void) became 7.2's last one
+ * instead of its first, and a PTR to it a type of the module's own.  So a
+ * pruned base keeps, of identical types, only the one the whole base's
+ * table has first (dup_first()), and the others as the placeholder when
+ * no kept type refers to them (one referred to stays, and is as before).
+ */
+struct dup {
+	uint64_t h;
+	uint32_t id;
+	uint32_t pos;		/* its entry in libbpf's table on the whole base */
+};
+
+static int cmp_dup(const void *a, const void *b)
+{
+	const struct dup *x = a, *y = b;
+
+	if (x->h != y->h)
+		return x->h < y->h ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Before which of libbpf's table entries (1-based) the table grows. */
+static size_t grow_points(uint64_t *g, size_t max)
+{
+	uint64_t cap = 4, e;
+	size_t n = 0;
+
+	g[n++] = 1;		/* the first entry makes it: 4 buckets */
+	for (e = 2; n < max; e++) {
+		if (e * 4 / 3 > cap) {
+			g[n++] = e;
+			cap *= 2;
+			e = cap * 3 / 4 - 1;	/* nothing before that */
+		}
+	}
+	return n;
+}
+
+#define MAX_DUP 16	/* a larger set of identical types is left as it is */
+
+/*
+ * Of identical types added to libbpf's table as its entries POS[0..N)
+ * (1-based, in the base's order; VARs and DATASECs are not added), the
+ * index of the one first in their chain once TOTAL entries are in.
+ */
+static size_t dup_first(const uint32_t *pos, size_t n, uint32_t total,
+			const uint64_t *g, size_t ng)
+{
+	size_t chain[MAX_DUP], len = 0, i, k = 0, j, t;
+
+	for (i = 0; i < n; i++) {
+		for (; k < ng && g[k] <= pos[i]; k++)
+			for (j = 0; j < len / 2; j++)
+				t = chain[j], chain[j] = chain[len - 1 - j], chain[len - 1 - j] = t;
+		memmove(chain + 1, chain, len * sizeof(*chain));
+		chain[0] = i;
+		len++;
+	}
+	for (; k < ng && g[k] <= total; k++)
+		for (j = 0; j < len / 2; j++)
+			t = chain[j], chain[j] = chain[len - 1 - j], chain[len - 1 - j] = t;
+	return chain[0];
+}
+
+/*
+ * Mark in DROP (per id) the duplicates of kept types that the whole
+ * base's table has after another, and that no kept type refers to.
+ */
+static int drop_dups(struct tprune *p, const uint32_t *offs, uint8_t *dropped)
+{
+	uint64_t g[40];		/* up to 2^41 buckets */
+	size_t ng = grow_points(g, 40), nd = 0, i, j, k, first;
+	uint32_t npos = 0, nkept = 0, id, run[MAX_DUP], rp[MAX_DUP];
+	uint8_t *ref = calloc(p->ntypes + 1, 1);
+	struct dup *d;
+	int err = 0;
+
+	for (id = 1; id <= p->ntypes; id++)
+		nkept += !dropped[id];
+	d = malloc((nkept + 1) * sizeof(*d));
+	if (!ref || !d) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (id = 1; id <= p->ntypes; id++) {
+		struct btf_type *t = (struct btf_type *)(p->types + offs[id]);
+		size_t sz = btf_type_bytes(t);
+		uint64_t h = 0xcbf29ce484222325ull;
+		__u32 *r;
+
+		if (btf_kind(t) == BTF_KIND_VAR || btf_kind(t) == BTF_KIND_DATASEC)
+			continue;
+		npos++;
+		if (dropped[id])
+			continue;
+		for (i = 0; (r = btf_type_id(t, i)); i++)
+			if (*r <= p->ntypes)
+				ref[*r] = 1;
+		for (i = 0; i < sz; i++)
+			h = (h ^ (uint8_t)p->types[offs[id] + i]) * 0x100000001b3ull;
+		d[nd++] = (struct dup){ h, id, npos };
+	}
+	qsort(d, nd, sizeof(*d), cmp_dup);
+	for (i = 0; i < nd; i = j) {
+		const struct btf_type *t = (const void *)(p->types + offs[d[i].id]);
+		size_t sz = btf_type_bytes(t), n = 0;
+
+		for (j = i; j < nd && d[j].h == d[i].h; j++)
+			if (n < MAX_DUP && btf_type_bytes((const void *)(p->types + offs[d[j].id])) == sz &&
+			    !memcmp(p->types + offs[d[j].id], t, sz)) {
+				run[n] = d[j].id;
+				rp[n++] = d[j].pos;
+			}
+		if (n < 2 || j - i > MAX_DUP)
+			continue;
+		first = dup_first(rp, n, npos, g, ng);
+		for (k = 0; k < n; k++)
+			if (k != first && !ref[run[k]])
+				dropped[run[k]] = 1;
+	}
+out:
+	free(ref);
+	free(d);
+	return err;
+}
+
 static int prune_types(struct enc_base *eb, const char *types, uint32_t type_len,
 		       struct compact *c, char *out, uint32_t *out_len)
 {
 	struct btf_type empty = { .info = (__u32)BTF_KIND_DATASEC << 24 };
 	struct tprune p = { .types = types, .need = c->need, .by_members = c->by_members };
 	uint32_t o = sizeof(empty), id, k, kind, next = PLACEHOLDER + 1, *offs, *cmp_id = NULL;
+	uint8_t *dropped = NULL;
 	int err;
 
 	err = type_offsets(&p, type_len, c->str_len, &offs);
@@ -482,9 +617,19 @@ static int prune_types(struct enc_base *eb, const char *types, uint32_t type_len
 	}
 	eb->real_id[0] = cmp_id[0] = 0;
 	eb->real_id[PLACEHOLDER] = 0;
+	dropped = calloc(p.ntypes + 1, 1);
+	if (!dropped) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (id = 1; id <= p.ntypes; id++)
+		dropped[id] = drops(&p, id, 0);
+	err = drop_dups(&p, offs, dropped);
+	if (err)
+		goto out;
 	for (id = 1; id <= p.ntypes; id++) {
 		kind = btf_kind((const struct btf_type *)(types + offs[id]));
-		if (drops(&p, id, 0) || kind == BTF_KIND_VAR || kind == BTF_KIND_DATASEC) {
+		if (dropped[id] || kind == BTF_KIND_VAR || kind == BTF_KIND_DATASEC) {
 			cmp_id[id] = PLACEHOLDER;
 		} else {
 			eb->real_id[next] = id;
@@ -511,6 +656,7 @@ static int prune_types(struct enc_base *eb, const char *types, uint32_t type_len
 	eb->cmp_cnt = next;
 	eb->real_cnt = p.ntypes + 1;
 out:
+	free(dropped);
 	free(cmp_id);
 	free(offs);
 	free(p.state);

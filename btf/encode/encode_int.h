@@ -72,6 +72,11 @@ enum {
 enum { FUNC_AT_SYM = 1, FUNC_WEAK = 2 };
 
 /* Read-only during encoding; shared by every worker. */
+/* [lo, hi): a range of offsets. */
+struct enc_range {
+	uint64_t lo, hi;
+};
+
 struct enc_ctx {
 	const struct btf_enc_opts *opts;
 	unsigned int feats;
@@ -87,6 +92,9 @@ struct enc_ctx {
 	uint32_t pcpu_shndx;
 	uint64_t pcpu_addr;		/* .data..percpu sh_addr in the ELF */
 	uint64_t pcpu_size;
+	struct enc_range *pcpu_shadow;	/* offsets in .data..percpu that an
+					 * earlier section covers (pcpu_shadow()) */
+	size_t npcpu_shadow;
 	bool has_suffix;		/* some function symbol has a '.' (foo.isra.0) */
 	uint8_t *func_ambig;		/* per funcs (pahole 1.32's rules, else NULL):
 					 * its name has symbols at two addresses */

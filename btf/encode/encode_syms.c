@@ -8,6 +8,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <elfutils/libdwfl.h>
 
 #include "btf/encode/encode_int.h"
 
@@ -299,6 +302,92 @@ bool enc_ctx__obj_in(const struct enc_ctx *ctx, const char *name, uint32_t shndx
 	return false;
 }
 
+/*
+ * pahole 1.28 to 1.32 place a variable in the first PROGBITS or NOBITS
+ * section, in the section table's order, whose [sh_addr, sh_addr +
+ * sh_size) holds its address, and keep it only if that is .data..percpu.
+ * In a module that ELF is libdwfl's, whose layout gives every allocated
+ * section an address of its own, but leaves the others (.comment, the
+ * .debug_* sections) at 0: where the linker put those before
+ * .data..percpu (sid's 7.2 kvm.ko, sctp.ko...), the one a variable's
+ * address falls in first hides it, and pahole writes no VAR for it.
+ * The offsets hidden so, into ctx->pcpu_shadow.  libdwfl's layout is
+ * only asked for when such a section is there (it relocates the file).
+ */
+static const Dwfl_Callbacks layout_cb = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+/* Sections as pahole sees them: libdwfl's ELF in a module, else the file's. */
+static int pcpu_shadow_in(struct enc_ctx *ctx, Elf *elf, uint64_t bias)
+{
+	Elf_Scn *scn;
+	GElf_Shdr shdr;
+	uint64_t lo, hi, start;
+	size_t i;
+
+	scn = elf_getscn(elf, ctx->pcpu_shndx);
+	if (!scn || !gelf_getshdr(scn, &shdr))
+		return -EINVAL;
+	start = shdr.sh_addr + bias;
+	ctx->pcpu_shadow = calloc(ctx->pcpu_shndx, sizeof(*ctx->pcpu_shadow));
+	if (!ctx->pcpu_shadow)
+		return -ENOMEM;
+	for (i = 1; i < ctx->pcpu_shndx; i++) {
+		scn = elf_getscn(elf, i);
+		if (!scn || !gelf_getshdr(scn, &shdr) ||
+		    (shdr.sh_type != SHT_PROGBITS && shdr.sh_type != SHT_NOBITS))
+			continue;
+		lo = shdr.sh_addr + ((shdr.sh_flags & SHF_ALLOC) ? bias : 0);
+		hi = lo + shdr.sh_size;
+		if (hi <= start || lo >= start + ctx->pcpu_size)
+			continue;
+		ctx->pcpu_shadow[ctx->npcpu_shadow++] = (struct enc_range){
+			lo > start ? lo - start : 0, hi - start };
+	}
+	return 0;
+}
+
+static int pcpu_shadow(struct enc_ctx *ctx)
+{
+	const struct elf_file *ef = &ctx->ef;
+	Dwfl_Module *mod;
+	Dwfl *dwfl;
+	Dwarf_Addr bias;
+	Elf_Scn *scn;
+	GElf_Shdr shdr;
+	Elf *elf;
+	size_t i;
+	int fd, err;
+
+	if (!ctx->is_rel)
+		return pcpu_shadow_in(ctx, ef->elf, 0);
+	for (i = 1; i < ctx->pcpu_shndx; i++) {
+		scn = elf_getscn(ef->elf, i);
+		if (scn && gelf_getshdr(scn, &shdr) && !(shdr.sh_flags & SHF_ALLOC) &&
+		    (shdr.sh_type == SHT_PROGBITS || shdr.sh_type == SHT_NOBITS) && shdr.sh_size)
+			break;
+	}
+	if (i == ctx->pcpu_shndx)
+		return 0;	/* every earlier section has an address of its own */
+	dwfl = dwfl_begin(&layout_cb);
+	if (!dwfl)
+		return -ENOMEM;
+	fd = dup(ef->fd);
+	err = fd < 0 ? -errno : 0;
+	mod = err ? NULL : dwfl_report_offline(dwfl, "", ctx->opts->path, fd);
+	if (!err && !mod)
+		close(fd);	/* libdwfl owns it once it has the module */
+	if (!err && (!mod || dwfl_report_end(dwfl, NULL, NULL)))
+		err = -EINVAL;
+	elf = err ? NULL : dwfl_module_getelf(mod, &bias);
+	if (!err)
+		err = elf ? pcpu_shadow_in(ctx, elf, bias) : -EINVAL;
+	dwfl_end(dwfl);
+	return err;
+}
+
 /* A variable's symbol: defined in a section, not common or absolute. */
 static bool is_obj(const GElf_Sym *sym, Elf32_Word shndx)
 {
@@ -336,6 +425,11 @@ int enc_ctx__load_syms(struct enc_ctx *ctx)
 		ctx->pcpu_shndx = pcpu_shndx;
 		ctx->pcpu_addr = ctx->is_rel ? 0 : shdr.sh_addr;
 		ctx->pcpu_size = shdr.sh_size;
+		if (rules_130) {
+			err = pcpu_shadow(ctx);
+			if (err)
+				return err;
+		}
 	}
 	/*
 	 * In ET_REL every section starts at address 0: a variable's address

@@ -162,7 +162,7 @@ const struct cli_opt btf_encode_cli_opts[] = {
 	/* The cross-check of the pruned base (tests/btf/kernel612.sh). */
 	CLI_OPT_BOOL("full_base", OPT_FULL_BASE, EA, opts.full_base, true,
 		     "split BTF: dedup against the whole base, not the part the module can meet "
-		     "(slower, same output)"),
+		     "(slower; the same output but where docs/btf-encode.md lists)"),
 	/* Harmless in a BTF encode run; accepted so a kernel build may pass them. */
 	CLI_OPT_GROUP("pahole's, accepted with no effect"),
 	{ "suppress_aligned_attribute", OPT_IGNORED, no_argument, NULL, "accepted, no effect" },

@@ -101,15 +101,7 @@ R[scrape1.samples]=$(awk '$4 == 200 { print $3 }' "$tmp/scrapes" 2>/dev/null | m
 
 # ---- 2. and 3. scrape latency by series, memory ----------------------------------
 
-# map_memlock PID: the bytes_memlock of every BPF map PID holds.
-map_memlock() {
-	local ids
-	ids=$(sed -n 's/^map_id:\t*//p' /proc/"$1"/fdinfo/* 2>/dev/null | sort -un | paste -sd, -)
-	[ -n "$ids" ] || { echo 0; return; }
-	bpftool map show --json | jq --argjson ids "[$ids]" \
-		'[.[] | select(.id as $i | $ids | index($i)) | .bytes_memlock // 0] | add // 0'
-}
-rss_kb() { awk '/^VmRSS:/ { print $2 }' /proc/"$1"/status; }
+. "$HERE/lock/mem.sh"
 
 for n in $SERIES; do
 	say "$n series: a program taking one mutex from $n functions, traced with -U"

@@ -51,18 +51,12 @@ python3 "$TOP/bench/lock/scrape.py" "http://127.0.0.1:$port/metrics" 1 >"$tmp/sc
 	done
 ) &
 
-map_memlock() {
-	local ids
-	ids=$(sed -n 's/^map_id:\t*//p' /proc/"$1"/fdinfo/* 2>/dev/null | sort -un | paste -sd, -)
-	[ -n "$ids" ] || { echo 0; return; }
-	bpftool map show --json | jq --argjson ids "[$ids]" \
-		'[.[] | select(.id as $i | $ids | index($i)) | .bytes_memlock // 0] | add // 0'
-}
+. "$TOP/bench/lock/mem.sh"
 printf '%6s %10s %12s %8s %10s\n' minute rss_kb maps_kb series scrapes
 for m in $(seq "$MINUTES"); do
 	sleep 60
 	kill -0 "$srv" 2>/dev/null || die "the service died: $(tail -3 "$tmp/serve.out")"
-	rss=$(awk '/^VmRSS:/ { print $2 }' /proc/"$srv"/status)
+	rss=$(rss_kb "$srv")
 	maps=$(( $(map_memlock "$srv") / 1024 ))
 	series=$(curl -sf "http://127.0.0.1:$port/metrics" | grep -c '^frugal_lock_contentions_total{' || true)
 	printf '%6d %10d %12d %8d %10d\n' "$m" "$rss" "$maps" "$series" "$(wc -l <"$tmp/scrapes")" | tee -a "$tmp/samples"

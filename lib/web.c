@@ -50,6 +50,7 @@
 #include <yaml.h>
 
 #include "lib/io.h"
+#include "lib/logline.h"
 #include "lib/web.h"
 
 #define WEB_FILE_MAX	(1 << 20)	/* a configuration, a certificate or a key */
@@ -700,19 +701,8 @@ static void stat_add(uint64_t *c)
 	__atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
 }
 
-__attribute__((format(printf, 2, 3)))
-static void web_log(struct web_server *s, const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-
-	if (!s->log)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	s->log(s->ctx, line);
-}
+/* One line through the caller's callback (lib/logline.h). */
+#define web_log(s, ...) logline((s)->log, (s)->ctx, __VA_ARGS__)
 
 static uint64_t now_ms(void)
 {

@@ -22,6 +22,7 @@
 
 #include "cli/cli.h"
 #include "lib/ksyms.h"
+#include "lib/logline.h"
 #include "lib/prom.h"
 #include "lib/web.h"
 #include "lock/out/out.h"
@@ -93,20 +94,8 @@ static const char *const prog_names[5] = {
 	"contention_begin", "contention_end", "contended_release", "futex_entry", "futex_return",
 };
 
-static void logf_(struct lock_service *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void logf_(struct lock_service *s, const char *fmt, ...)
-{
-	char line[256];
-	va_list ap;
-
-	if (!s->log)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	s->log(s->log_ctx, line);
-}
+/* One line through the command's callback (lib/logline.h). */
+#define logf_(s, ...) logline((s)->log, (s)->log_ctx, __VA_ARGS__)
 
 /* lib/web's log lines, to the caller's. */
 static void web_log(void *ctx, const char *line)

@@ -128,6 +128,11 @@ static const struct probe_def {
 	const char *member;
 	int q[2];
 } probe_defs[] = {
+	/* First, as the begin program tries them in this order: its check is
+	 * exact (the waiter's own table), and checks below it that follow
+	 * pointers can pass on memory that only looks like their kind (a
+	 * super block's was seen to pass on a descriptor table's lock). */
+	{ LOCK_OBJ_FILES, LOCK_CLASS_SPIN, "file_lock", { Q_FILES_LOCK, -1 } },
 	{ LOCK_OBJ_FILE, LOCK_CLASS_MUTEX, "f_pos_lock", { Q_FILE_POS_LOCK, -1 } },
 	{ LOCK_OBJ_FILE, LOCK_CLASS_SPIN, "f_lock", { Q_FILE_LOCK, -1 } },
 	{ LOCK_OBJ_INODE, LOCK_CLASS_RWSEM, "i_rwsem", { Q_INODE_RWSEM, -1 } },
@@ -148,7 +153,6 @@ static const struct probe_def {
 	{ LOCK_OBJ_MEMCG_NODE, LOCK_CLASS_SPIN, "lruvec.lru_lock", { Q_MZ_LRUVEC, Q_LRUVEC_LOCK } },
 	{ LOCK_OBJ_DENTRY, LOCK_CLASS_SPIN, "d_lockref.lock",
 	  { Q_DENTRY_LOCKREF, Q_LOCKREF_LOCK } },
-	{ LOCK_OBJ_FILES, LOCK_CLASS_SPIN, "file_lock", { Q_FILES_LOCK, -1 } },
 	/* the spinlocks inside the sleeping locks above */
 	{ LOCK_OBJ_FILE, LOCK_CLASS_SPIN, "f_pos_lock.wait_lock", { Q_FILE_POS_LOCK, Q_MUTEX_WAIT_LOCK } },
 	{ LOCK_OBJ_INODE, LOCK_CLASS_SPIN, "i_rwsem.wait_lock", { Q_INODE_RWSEM, Q_RWSEM_WAIT_LOCK } },

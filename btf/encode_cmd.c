@@ -429,9 +429,8 @@ static int encode_main(int argc, char **argv, bool as_pahole)
 	 * 1.37 s, peak RSS 66 -> 76 MB (with each unit's .debug_info given
 	 * back as it is encoded, run_job()).
 	 */
-	if (getenv("MM")) { mallopt(M_MMAP_THRESHOLD, atoi(getenv("MM")) << 10); mallopt(M_TRIM_THRESHOLD, atoi(getenv("MT")) << 10); } else if (!getenv("MNONE")) {
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
-	mallopt(M_TRIM_THRESHOLD, (a.opts.jobs == 1 ? 32 : 1) << 20); }
+	mallopt(M_TRIM_THRESHOLD, (a.opts.jobs == 1 ? 32 : 1) << 20);
 	err = btf_enc__run(&a.opts);
 	if (err)
 		return cli_err(NULL, "%s", errbuf[0] ? errbuf : strerror(-err));

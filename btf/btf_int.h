@@ -31,12 +31,16 @@ int btf_diff_main(int argc, char **argv);
 int btf_abi_main(int argc, char **argv);
 /* `frugal btf stat FILE`: counts per kind and sizes. */
 int btf_stat_main(int argc, char **argv);
+/* `frugal btf show [-C NAMES] [FILE]`: pahole's layout view; as pahole without -J: the next. */
+int btf_show_main(int argc, char **argv);
+int btf_show_pahole_main(int argc, char **argv);
 
 /* Their option tables, in btf/cmd.c's table of subcommands. */
 extern const struct cli_opt btf_encode_cli_opts[];
 extern const struct cli_opt btf_diff_cli_opts[];
 extern const struct cli_opt btf_stat_cli_opts[];
 extern const struct cli_opt btf_abi_cli_opts[];
+extern const struct cli_opt btf_show_cli_opts[];
 
 struct btf_encode_args {
 	struct btf_enc_opts opts;	/* path, detached, base, features, jobs */
@@ -74,6 +78,19 @@ struct btf_stat_opts {
 };
 
 int btf_stat_opts__parse(struct btf_stat_opts *o, int argc, char **argv);
+
+struct btf_show_opts {
+	const char *path;		/* NULL: the running kernel's BTF */
+	const char *base;		/* --btf_base */
+	const char *classes;		/* -C: comma-separated names */
+	unsigned int cacheline;		/* 0: the CPU's */
+	int pahole;			/* whose rules: 130 or 132 */
+	bool hex, expand, sizes, nr_members;
+	bool verbose;
+	bool help;
+};
+
+int btf_show_opts__parse(struct btf_show_opts *o, int argc, char **argv);
 
 /* `btf abi`'s options are the abi stage's request (struct btf_abi_opts, btf/abi/abi.h). */
 int btf_abi_opts__parse(struct btf_abi_opts *o, int argc, char **argv);

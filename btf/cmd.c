@@ -19,13 +19,16 @@ static const struct cli_cmd cmds[] = {
 	  btf_abi_cli_opts, CLI_ARG_FILE, NULL },
 	{ "stat", "counts per kind, sizes: FILE", btf_stat_main,
 	  btf_stat_cli_opts, CLI_ARG_FILE, NULL },
+	{ "show", "pahole's layout view: [-C NAMES] [FILE]", btf_show_main,
+	  btf_show_cli_opts, CLI_ARG_FILE, NULL },
 	{ NULL, NULL, NULL, NULL, 0, NULL },
 };
 
 const struct cli_group btf_cli_group = {
 	.name = "frugal btf",
 	.about = "BTF from DWARF, and a look at BTF.  Invoked as 'pahole' (through a link),\n"
-		 "frugal acts as 'frugal btf encode' with pahole's command line.",
+		 "frugal acts as 'frugal btf encode' with pahole's command line, and\n"
+		 "without -J as 'frugal btf show'.",
 	.noun = "subcommand",
 	.cmds = cmds,
 };

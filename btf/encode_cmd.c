@@ -447,7 +447,30 @@ int btf_encode_main(int argc, char **argv)
 	return encode_main(argc, argv, false);
 }
 
+/*
+ * pahole's command line encodes with -J or a --btf_encode* option (and
+ * answers --version and --supported_btf_features, which kernel builds
+ * ask); without them it prints layouts, as pahole does.
+ */
+static bool pahole_encodes(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--version") || !strcmp(a, "--supported_btf_features") ||
+		    !strncmp(a, "--btf_encode", 12) || (a[0] == '-' && a[1] != '-' && strchr(a, 'J')))
+			return true;
+		if (!strcmp(a, "--"))
+			break;
+	}
+	return false;
+}
+
 int btf_pahole_main(int argc, char **argv)
 {
+	if (!pahole_encodes(argc, argv))
+		return btf_show_pahole_main(argc, argv);
 	return encode_main(argc, argv, true);
 }

@@ -20,7 +20,10 @@
 #ifndef FRUGAL_BTF_VIEW_H
 #define FRUGAL_BTF_VIEW_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 struct btf;
 
@@ -114,5 +117,32 @@ typedef int (*btf_diff_fn)(enum btf_diff_kind kind, const struct btf_canon_ent *
  */
 long btf_canon__diff(const struct btf_canon *a, const struct btf_canon *b,
 		     btf_diff_fn fn, void *ctx);
+
+/* ---- pahole's layout view (layout.c) ---- */
+
+struct btf_layout_conf {
+	unsigned int cacheline_size;	/* 0: 64 */
+	int pahole;			/* whose rules: 130 (1.30) or 132 (1.31 on) */
+	bool hex;			/* --hex: offsets and sizes in hex */
+	bool expand_types;		/* -E: members' types written out */
+};
+
+struct btf_layout;
+
+/*
+ * A view of BTF (which must outlive it) as pahole prints it.  Its state
+ * grows as types are printed, as pahole's does: print in pahole's order
+ * to get pahole's text.  NULL with errno set on failure.
+ */
+struct btf_layout *btf_layout__new(const struct btf *btf, const struct btf_layout_conf *conf);
+void btf_layout__free(struct btf_layout *l);
+/* The type pahole -C NAME finds: struct, union, typedef or enum, not a declaration; 0: none. */
+uint32_t btf_layout__find(const struct btf_layout *l, const char *name);
+/* Type ID as pahole prints it (a struct, union, typedef or enum, then ";\n") into FP. */
+int btf_layout__print(struct btf_layout *l, uint32_t id, FILE *fp);
+/* The ids pahole prints with no -C, in its order, into *IDS (the caller frees). */
+int btf_layout__all(const struct btf_layout *l, uint32_t **ids, uint32_t *cnt);
+/* Holes of struct ID (0 for a union), as --sizes counts them. */
+unsigned int btf_layout__nr_holes(struct btf_layout *l, uint32_t id);
 
 #endif

@@ -163,6 +163,25 @@ static uint32_t lay_strip(const struct btf_layout *l, uint32_t id)
 	return t ? id : 0;
 }
 
+/*
+ * The element array ARRAY ID's dimensions continue into, under 1.32's
+ * rules: an ARRAY of an ARRAY met before it (a lower id) is one array of
+ * both dimensions, outer first, as pahole 1.32 loads it; met after it, the
+ * element stays an array of its own (printed inside out, as 1.30 prints
+ * every nested array).  0: none.
+ */
+static uint32_t merged_elem(const struct btf_layout *l, uint32_t id)
+{
+	const struct btf_type *t = lay_tag(l, id), *et;
+	uint32_t elem;
+
+	if (l->conf.pahole < 132 || !t || !btf_is_array(t))
+		return 0;
+	elem = btf_array(t)->type;
+	et = lay_tag(l, elem);
+	return et && btf_is_array(et) && elem < id ? elem : 0;
+}
+
 static struct lay_type *lay_type(struct btf_layout *l, uint32_t id)
 {
 	struct lay_type *lt;
@@ -446,7 +465,9 @@ static bool lay_has_flex(struct btf_layout *l, uint32_t id)
 	if (!(lt->flags & LT_FLEX_DONE)) {
 		lt->flags |= LT_FLEX_DONE;
 		mt = n ? lay_tag(l, btf_members(t)[n - 1].type) : NULL;
-		if (mt && btf_is_array(mt) && !btf_array(mt)->nelems)
+		/* one dimension, of no elements */
+		if (mt && btf_is_array(mt) && !btf_array(mt)->nelems &&
+		    !merged_elem(l, btf_members(t)[n - 1].type))
 			lt->flags |= LT_FLEX;
 	}
 	return lt->flags & LT_FLEX;
@@ -790,20 +811,26 @@ static size_t p_enum(struct btf_layout *l, uint32_t id, const struct lay_pconf *
 static size_t p_array(struct btf_layout *l, uint32_t id, const char *name,
 		      const struct lay_pconf *c, FILE *fp)
 {
-	const struct btf_type *t = lay_tag(l, id);
-	const struct btf_array *a = btf_array(t);
-	const struct btf_type *et = lay_tag(l, a->type);
-	uint32_t elem = a->type;
+	uint32_t dims = id, elem = id, sub;
+	const struct btf_type *et;
 	size_t printed;
 
+	while ((sub = merged_elem(l, elem)))
+		elem = sub;
+	elem = btf_array(lay_tag(l, elem))->type;
+	et = lay_tag(l, elem);
 	/* a zero-sized array of consts is printed as one of its type */
-	if (!a->nelems && et && btf_is_const(et))
+	if (!btf_array(lay_tag(l, id))->nelems && et && btf_is_const(et))
 		elem = et->type;
 	printed = p_type(l, elem, name, c, fp);
-	if (a->nelems || !c->last_member || c->first_member || c->union_member)
-		printed += fprintf(fp, "[%u]", a->nelems);
-	else
-		printed += fprintf(fp, "[]");
+	for (; dims; dims = merged_elem(l, dims)) {
+		uint32_t n = btf_array(lay_tag(l, dims))->nelems;
+
+		if (n || !c->last_member || c->first_member || c->union_member)
+			printed += fprintf(fp, "[%u]", n);
+		else
+			printed += fprintf(fp, "[]");
+	}
 	return printed;
 }
 

@@ -312,6 +312,7 @@ bench-serve: $(O)/frugal
 
 bench-btf: $(O)/frugal $(BENCH_BINS)
 	$(Q)O=$(O) bash bench/btf.sh
+	$(Q)O=$(O) bash bench/show.sh
 
 bench-abi: $(O)/frugal
 	$(Q)O=$(O) bash bench/abi.sh

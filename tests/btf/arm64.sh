@@ -7,8 +7,9 @@
 #    the fixture's comment says (a comparison that kept nothing fails);
 #  - the module that showed it, Debian 13's arm64 6.12 mlx5_core
 #    (scripts/fetch-trixie.sh --arm64, about 320 MB once): as pahole 1.30
-#    and 1.32 encode it in every kind, on one vmlinux BTF made by frugal
-#    for both, mlx5_devlink_max_uc_list_validate's FUNC kept by 1.30 only;
+#    and 1.32 encode it, on one vmlinux BTF made by frugal for both, in
+#    every kind and type by type (bpftool's lines),
+#    mlx5_devlink_max_uc_list_validate's FUNC kept by 1.30 only;
 #  - that module on an x86_64 base: refused in one line, no output.
 # FRUGAL_SKIP_KERNEL=1 skips the module, as does an archive that cannot be
 # reached.
@@ -40,6 +41,27 @@ same() {
 	0) pass "$name" ;;
 	*) fail "$name" "$(echo "$d" | head -4 | tr '\n' '|')" ;;
 	esac
+}
+
+# norm FILE BASE: FILE's split types as bpftool dumps them, type by type:
+# their ids blanked, the base's kept (both encoders share BASE here),
+# sorted, since pahole orders a module's types its own way (as
+# kernel-sid.sh compares them).
+norm() {
+	local nb
+	nb=$(bpftool btf dump file "$2" | grep -c '^\[')
+	bpftool -B "$2" btf dump file "$1" 2>/dev/null | awk -v nb="$nb" '
+		function blank(s,   out, id) {
+			out = ""
+			while (match(s, /(\[|=)[0-9]+/)) {
+				id = substr(s, RSTART + 1, RLENGTH - 1) + 0
+				out = out substr(s, 1, RSTART) (id > nb ? "#" : id)
+				s = substr(s, RSTART + RLENGTH)
+			}
+			return out s
+		}
+		/^\[/ { cur = blank($0); print cur; next }
+		{ print cur " |" blank($0) }' | sort
 }
 
 # ---- the fixture ----------------------------------------------------------------
@@ -109,6 +131,16 @@ for v in 1.30 1.32; do
 	fi
 	same "arm64 mlx5_core: frugal --pahole_compat=$v is pahole $v's BTF in every kind" \
 		"$W/mlx.p$v.btf" "$W/mlx.f$v.btf" --base "$base"
+	norm "$W/mlx.p$v.btf" "$base" > "$W/mlx.p$v.txt"
+	norm "$W/mlx.f$v.btf" "$base" > "$W/mlx.f$v.txt"
+	if [ ! -s "$W/mlx.p$v.txt" ]; then
+		fail "arm64 mlx5_core, $v: type by type (bpftool)" "bpftool cannot dump pahole's output"
+	elif cmp -s "$W/mlx.p$v.txt" "$W/mlx.f$v.txt"; then
+		pass "arm64 mlx5_core, $v: type by type (bpftool), $(grep -c '^\[' "$W/mlx.f$v.txt") types the same"
+	else
+		fail "arm64 mlx5_core, $v: type by type (bpftool)" \
+			"$(diff "$W/mlx.p$v.txt" "$W/mlx.f$v.txt" | grep '^[<>]' | head -3 | cut -c1-120 | tr '\n' '|')"
+	fi
 	n=$(funcs "$W/mlx.f$v.btf" "$base" | tr ' ' '\n' | grep -cx mlx5_devlink_max_uc_list_validate)
 	case $v in 1.30) want=1 ;; *) want=0 ;; esac
 	if [ "$n" = "$want" ]; then

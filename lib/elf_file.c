@@ -58,6 +58,26 @@ err_close:
 	return err;
 }
 
+const char *elf_machine__name(uint16_t e_machine, char *buf, size_t len)
+{
+	switch (e_machine) {
+	case EM_X86_64:	return "x86_64";
+	case EM_AARCH64: return "aarch64";
+	case EM_386:	return "i386";
+	case EM_ARM:	return "arm";
+	case EM_RISCV:	return "riscv";
+	case EM_S390:	return "s390";
+	case EM_PPC64:	return "ppc64";
+	case EM_PPC:	return "ppc";
+	case EM_MIPS:	return "mips";
+	case EM_SPARCV9: return "sparc64";
+	case EM_LOONGARCH: return "loongarch";
+	default:
+		snprintf(buf, len, "machine %u", e_machine);
+		return buf;
+	}
+}
+
 void elf_file__close(struct elf_file *ef)
 {
 	size_t i;

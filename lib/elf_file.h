@@ -27,6 +27,9 @@ struct elf_file {
 int elf_file__open(struct elf_file *ef, const char *path, char *why, size_t whylen);
 void elf_file__close(struct elf_file *ef);
 
+/* E_MACHINE as uname -m says it ("x86_64", "aarch64"), else "machine N" in BUF. */
+const char *elf_machine__name(uint16_t e_machine, char *buf, size_t len);
+
 /*
  * libelf before 0.189 cannot decompress ELFCOMPRESS_ZSTD sections, which
  * libdw then cannot read.  This decompresses them into heap buffers that

@@ -8,6 +8,8 @@
 #   apt_private DIR SUITE...    DIR holds the state; SUITE is e.g. bookworm
 #                               or bookworm-security (the latter from the
 #                               security mirror)
+# (APT_ARCH, default amd64, set before apt_private: the architecture whose
+# packages it lists and downloads, e.g. arm64 for another machine's kernel)
 # then apt_ready (reads the package lists unless read before), apt_download
 # PKG..., apt_dep PKG REGEX (prints the first dependency of PKG matching
 # REGEX; call apt_ready first, outside the $(...), so that its exit status
@@ -45,12 +47,12 @@ apt_private() {
 	APT_SUITES="$*"
 	APT_OPTS=(-o "Dir::Etc::sourcelist=$APT/sources.list" -o Dir::Etc::sourceparts=/nonexistent
 		-o "Dir::State::Lists=$APT/lists" -o "Dir::Cache=$APT/cache"
-		-o Dir::State::status=/dev/null -o APT::Architecture=amd64
+		-o Dir::State::status=/dev/null -o "APT::Architecture=${APT_ARCH:-amd64}"
 		-o Debug::NoLocking=1 -o APT::Sandbox::User=root -q=2)
 }
 
 apt_update() {
-	local s kind=deb list=binary-amd64_Packages
+	local s kind=deb list=binary-${APT_ARCH:-amd64}_Packages
 	[ -n "${APT_SOURCES:-}" ] && kind=deb-src list=source_Sources
 	mkdir -p "$APT/lists/partial" "$APT/cache/archives/partial"
 	for s in $APT_SUITES; do

@@ -18,6 +18,10 @@
 #   scripts/fetch-trixie.sh --backports --source
 #                       also linux-source-X.Y of that kernel (about 150 MB),
 #                       for a kernel build (tests/long/kernel-build.sh)
+#   scripts/fetch-trixie.sh --arm64 [--modules < LIST]
+#                       trixie's arm64 cloud kernel debug package (6.12,
+#                       about 320 MB), no pahole, in ${FRUGAL_CACHE}/trixie-arm64:
+#                       another architecture's DWARF for the encoder
 #
 # Layout of DIR (= ${FRUGAL_CACHE}/trixie):
 #   apt/                 private apt state (sources.list, lists, cache)
@@ -44,19 +48,29 @@ META=linux-image-cloud-amd64-dbg
 PAHOLE_PKGS="pahole libdw1t64 libelf1t64 libbpf1 libc6 zlib1g libzstd1 liblzma5 libbz2-1.0"
 
 SUITE=trixie
+APT_ARCH=
 if [ "${1-}" = --backports ]; then
 	# The 7.x kernels: trixie-backports' metapackage names the newest.
 	SUITE=trixie-backports
 	DIR=$CACHE/trixie-backports
+	shift
+elif [ "${1-}" = --arm64 ]; then
+	# Read as data only: a module of another machine, never run here.
+	DIR=$CACHE/trixie-arm64
+	META=linux-image-cloud-arm64-dbg
+	APT_ARCH=arm64
 	shift
 fi
 mode=
 case "${1-}" in
 "") ;;
 --pahole|--modules|--all-modules|--source) mode=$1 ;;
-*) echo "usage: $0 [--backports] [--pahole | --modules < LIST | --all-modules | --source]" >&2; exit 2 ;;
+*) echo "usage: $0 [--backports | --arm64] [--pahole | --modules < LIST | --all-modules | --source]" >&2; exit 2 ;;
 esac
 [ "$SUITE$mode" != trixie-backports--pahole ] || { echo "$0: no pahole from trixie-backports" >&2; exit 2; }
+[ -z "$APT_ARCH" ] || case $mode in
+	--pahole|--source) echo "$0: --arm64 is for the kernel and its modules" >&2; exit 2 ;;
+esac
 [ "$mode" != --source ] || [ "$SUITE" = trixie-backports ] ||
 	{ echo "$0: --source is for --backports' kernel" >&2; exit 2; }
 
@@ -96,7 +110,7 @@ fetch_source() {
 	mv "$S/PACKAGE.tmp" "$S/PACKAGE"
 }
 
-[ "$SUITE" = trixie-backports ] || fetch_pahole
+[ "$SUITE" = trixie-backports ] || [ -n "$APT_ARCH" ] || fetch_pahole
 if [ "$mode" != --pahole ]; then
 	fetch_kernel "$DIR/kernel-dbg" "$META"
 	case $mode in

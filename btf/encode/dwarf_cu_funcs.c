@@ -126,39 +126,80 @@ static int param_regs(const struct enc_ctx *ctx, const uint8_t **regs)
 }
 
 
-/* libdw's reading of a parameter's first location, for what the cursor leaves to it. */
-static bool libdw_unexpected_reg(const struct enc_batch *b, const die_t *parm, int expected)
+/*
+ * pahole 1.28 to 1.30 read the register a parameter arrives in only from
+ * expressions of one operation (a trailing DW_OP_stack_value aside):
+ * DW_OP_regN in the first entry of its location list, DW_OP_entry_value
+ * of one operation in any entry.  Its own register, wherever found, wins;
+ * else the last found.  A longer expression says nothing: arm64 passes a
+ * large union by reference and gcc describes it as DW_OP_reg19;
+ * DW_OP_piece 4; DW_OP_piece 28, so a parameter with only such entries is
+ * "optimized out" there, not in a wrong register, and keeps its FUNC
+ * (6.12's mlx5_devlink_max_uc_list_validate).  -1: none found.
+ */
+static int loc_reg_libdw_130(Dwarf_Attribute *a, int expected)
 {
 	Dwarf_Addr base, start, end;
-	Dwarf_Die mem, *d = libdw_die(b, parm, &mem);
-	Dwarf_Attribute a;
-	Dwarf_Op *expr;
-	size_t len;
+	Dwarf_Op *expr, *inner;
+	Dwarf_Attribute ia;
+	ptrdiff_t off = 0;
+	size_t len, ilen;
+	int n, reg = -1;
 
-	if (!d || !dwarf_attr(d, DW_AT_location, &a) ||
-	    dwarf_getlocations(&a, 0, &base, &start, &end, &expr, &len) <= 0 || !len)
-		return false;
-	return expr[0].atom >= DW_OP_reg0 && expr[0].atom <= DW_OP_reg31 &&
-	       expr[0].atom != expected;
+	for (n = 0; reg != expected &&
+		    (off = dwarf_getlocations(a, off, &base, &start, &end, &expr, &len)) > 0; n++) {
+		if (len > 1 && expr[len - 1].atom == DW_OP_stack_value)
+			len--;
+		if (len != 1)
+			continue;
+		if (expr[0].atom >= DW_OP_reg0 && expr[0].atom <= DW_OP_reg31) {
+			if (n == 0)
+				reg = expr[0].atom;
+		} else if ((expr[0].atom == DW_OP_entry_value ||
+			    expr[0].atom == DW_OP_GNU_entry_value) &&
+			   !dwarf_getlocation_attr(a, expr, &ia) &&
+			   !dwarf_getlocation(&ia, &inner, &ilen) && ilen == 1) {
+			reg = inner->atom;	/* 1.30 takes any lone operation here */
+		}
+	}
+	return reg;
 }
 
-/* A parameter whose first location is a register other than its own. */
+/*
+ * 1.30's verdict: a parameter found in a register other than EXPECTED.
+ * The cursor answers the common cases (the list starts in the expected
+ * register: pahole looks no further; a lone expression of one register,
+ * or one that starts with neither a register nor DW_OP_entry_value);
+ * libdw reads the rest as pahole does, through the whole list.
+ */
 static bool param_unexpected_reg(const struct enc_batch *b, const die_t *parm, int expected)
 {
 	struct dwarf_attr a;
+	Dwarf_Die mem, *d;
+	Dwarf_Attribute la;
 	size_t len;
 	uint8_t op;
-	int r;
+	int r, reg;
 
 	if (!attr(b, parm, DW_AT_location, &a))
 		return false;
 	r = dwarf_attr__first_op(b->u, &a, &op, &len);
 	if (r <= 0 && r != -ENOTSUP)
 		return false;
-	if (r > 0 && (op < DW_OP_reg0 || op > DW_OP_reg31 || op == expected))
-		return false;	/* whether or not libdw could read the rest */
-	/* One DW_OP_regN is read; after it, an operation libdw refuses voids it. */
-	return r > 0 && len == 1 ? true : libdw_unexpected_reg(b, parm, expected);
+	if (r > 0 && len == 1 && op == expected)
+		return false;
+	if (r > 0 && a.form == DW_FORM_exprloc) {
+		if (len == 1 && op >= DW_OP_reg0 && op <= DW_OP_reg31)
+			return true;
+		if ((op < DW_OP_reg0 || op > DW_OP_reg31) && op != DW_OP_entry_value &&
+		    op != DW_OP_GNU_entry_value)
+			return false;
+	}
+	d = libdw_die(b, parm, &mem);
+	if (!d || !dwarf_attr(d, DW_AT_location, &la))
+		return false;
+	reg = loc_reg_libdw_130(&la, expected);
+	return reg >= 0 && reg != expected;
 }
 
 /* A parameter of struct type (through typedefs and const) spans registers. */

@@ -28,6 +28,7 @@
 #include "btf/encode/dedup_lb_int.h"
 #include "btf/encode/encode_int.h"
 #include "lib/dwarf_scan.h"
+#include "lib/elf_file.h"
 
 /*
  * Split BTF under pahole 1.32's rules is deduplicated by libbpf 1.7, as
@@ -70,6 +71,60 @@ static int load_base(struct enc_basing *b, struct enc_ctx *ctx)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * A base of another machine is refused: its long, its pointers and its
+ * pt_regs are that machine's, and split BTF made on it loads nowhere
+ * (pahole 1.30 and 1.32 take it without a word).  An ELF base says its
+ * machine.  Raw BTF (/sys/kernel/btf/vmlinux, a --btf_encode_detached
+ * file) names none, and its pointer size is only known once all of it is
+ * parsed, which the pruned bases exist to avoid: there only the byte order
+ * its header is written in is compared, and an x86_64 raw base under an
+ * aarch64 module (both 64-bit little-endian) goes through.  What cannot be
+ * opened or read is left to the base's loading, which names it.
+ */
+static int check_base_machine(struct enc_ctx *ctx)
+{
+	const struct btf_enc_opts *o = ctx->opts;
+	const GElf_Ehdr *mod = &ctx->ef.ehdr;
+	char why[128], b1[24], b2[24];
+	struct elf_file ef;
+	uint8_t magic[2];
+	ssize_t n;
+	bool big;
+	int fd;
+
+	if (elf_file__open(&ef, o->base, why, sizeof(why)) == 0) {
+		uint16_t m = ef.ehdr.e_machine;
+
+		elf_file__close(&ef);
+		if (m == mod->e_machine)
+			return 0;
+		snprintf(o->errbuf, o->errlen, "%s: base is for %s, %s is for %s (--btf_base)",
+			 o->base, elf_machine__name(m, b1, sizeof(b1)), o->path,
+			 elf_machine__name(mod->e_machine, b2, sizeof(b2)));
+		return -EINVAL;
+	}
+	fd = open(o->base, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = pread(fd, magic, sizeof(magic), 0);
+	close(fd);
+	if (n != sizeof(magic))
+		return 0;
+	if ((magic[0] << 8 | magic[1]) == BTF_MAGIC)
+		big = true;
+	else if ((magic[1] << 8 | magic[0]) == BTF_MAGIC)
+		big = false;
+	else
+		return 0;
+	if (big == (mod->e_ident[EI_DATA] == ELFDATA2MSB))
+		return 0;
+	snprintf(o->errbuf, o->errlen, "%s: base is %s-endian BTF, %s is %s-endian %s (--btf_base)",
+		 o->base, big ? "big" : "little", o->path, big ? "little" : "big",
+		 elf_machine__name(mod->e_machine, b2, sizeof(b2)));
+	return -EINVAL;
 }
 
 /* Section NAME's bytes in the (relocated) mapping; NULL, 0 when absent. */
@@ -299,8 +354,11 @@ int enc_basing__before(struct enc_basing *b, struct enc_ctx *ctx)
 int enc_basing__after(struct enc_basing *b, struct enc_ctx *ctx)
 {
 	basing_fn fn = policies[b->policy].after;
+	int err;
 
-	return fn ? fn(b, ctx) : 0;
+	/* The input's machine is known now: a base of another is refused first. */
+	err = b->policy != ENC_BASE_NONE ? check_base_machine(ctx) : 0;
+	return err ? err : fn ? fn(b, ctx) : 0;
 }
 
 int enc_basing__prune(struct enc_basing *b, struct enc_ctx *ctx)

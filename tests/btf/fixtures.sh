@@ -286,6 +286,30 @@ PY
 	bad_input "bad input: --btf_base ELF has no .BTF" "$W/bad/module.o" \
 		"$t" --btf_base="$t"
 fi
+# A base of another machine: an x86_64 program's .BTF under an aarch64
+# object (clang cross-compiles; no aarch64 gcc needed), refused naming the
+# base and both machines; the same base under an x86_64 object is fine.
+# Raw BTF names no machine, only its byte order: a big-endian header under
+# a little-endian object is refused too.
+x86base=$W/prog-gcc-dwarf5.__btf_gen_floats.pahole.btf
+if ! have clang || ! clang --target=aarch64-linux-gnu -g -O2 -c "$FX/types.c" -o "$W/a64.o" 2>"$W/cc.err"; then
+	skip "bad input: --btf_base of another machine" "clang cannot build for aarch64 here: $(head -1 "$W/cc.err" 2>/dev/null)"
+elif [ ! -f "$t" ] || [ ! -s "$x86base" ] || ! cp "$W/prog-gcc-dwarf5" "$W/bad/x86-base" ||
+     ! "$FRUGAL" btf encode $FEATS "$W/bad/x86-base" 2>"$W/enc.err"; then
+	fail "bad input: --btf_base of another machine" "no x86_64 base to try: $(head -1 "$W/enc.err")"
+else
+	good_encodes "$W/a64.o"
+	bad_input "bad input: --btf_base of another machine (x86_64 under aarch64)" "$W/a64.o" \
+		"$W/bad/x86-base" --btf_base="$W/bad/x86-base"
+	check "bad input: both machines are named" grep -q "x86_64.*aarch64" "$W/bad.err"
+	expect_exit "the same x86_64 base under an x86_64 object is taken" 0 \
+		"$FRUGAL" btf encode $FEATS --btf_base="$W/bad/x86-base" --btf_encode_detached="$W/x86.btf" "$t"
+	{ printf '\xeb\x9f'; tail -c +3 "$x86base"; } > "$W/bad/be.btf"
+	good_encodes "$t"
+	bad_input "bad input: big-endian raw BTF base under a little-endian object" "$t" \
+		"$W/bad/be.btf" --btf_base="$W/bad/be.btf"
+	check "bad input: the byte orders are named" grep -q "big-endian BTF.*little-endian" "$W/bad.err"
+fi
 if gcc -c "$FX/bad_dwarf.S" -o "$W/good_dwarf.o" 2>/dev/null; then
 	encode_pair "hand-made DWARF unit (the bad ones' template)" "$W/good_dwarf.o"
 	good_encodes "$W/good_dwarf.o"

@@ -27,7 +27,7 @@ raw_sums() {
 		/^Samples:/ { s = 1; next }
 		/^Locations/ { s = 0 }
 		s && $2 ~ /^[0-9]+:$/ { n++; c += $1; sub(":", "", $2); d += $2 }
-		END { printf "%d %d %d\n", n, c, d }'
+		END { printf "%d %d %.0f\n", n, c, d }	# %d stops at 2^31 in mawk'
 }
 
 # top_total FILE INDEX: pprof's own "Total samples" of that sample type, in

@@ -83,9 +83,13 @@ struct btf_show_opts {
 	const char *path;		/* NULL: the running kernel's BTF */
 	const char *base;		/* --btf_base */
 	const char *classes;		/* -C: comma-separated names */
+	const char *exclude, *prefix;	/* -x, -y: name prefixes */
 	unsigned int cacheline;		/* 0: the CPU's */
+	unsigned int holes, bit_holes, hole_ge, padding_ge;	/* pahole's filters */
 	int pahole;			/* whose rules: 130 or 132 */
-	bool hex, expand, sizes, nr_members;
+	char separator;			/* -t */
+	bool hex, expand, sizes, nr_members, name_len;
+	bool anon, structs, unions, packed, flex, emb_flex;
 	bool verbose;
 	bool help;
 };

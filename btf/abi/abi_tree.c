@@ -198,7 +198,8 @@ static int32_t shift(int32_t i, size_t by)
 /*
  * Move SRC's symbols, changed types and changes into DST, names prefixed
  * with OBJ; SRC is freed.  The edges stay behind: the paths are text by
- * now and the report does not walk the graph.
+ * now, which type follows which is known (abi__find_causes), and the
+ * report does not walk the graph.
  */
 static int merge(struct abi *dst, struct abi *src, const char *obj)
 {
@@ -219,11 +220,17 @@ static int merge(struct abi *dst, struct abi *src, const char *obj)
 		n->ch_tail = shift(n->ch_tail, choff);
 		n->ed_head = -1;
 		n->via = -1;
+		n->follows = shift(n->follows, noff);
+		n->path_sym += (uint32_t)soff;
 		for (k = 0; k < n->nsyms; k++)
 			n->syms[k] += (uint32_t)soff;
-		err = prefixed(&n->name, obj);
+		if (!err && n->name && n->bare == 0)
+			n->bare = (uint16_t)(strlen(obj) + 2);	/* past "obj: " */
+		if (!err)
+			err = prefixed(&n->name, obj);
 		src->nodes[i].name = NULL;
 		src->nodes[i].syms = NULL;
+		src->nodes[i].path = NULL;
 		dst->nn++;
 	}
 	for (i = 0; i < src->nch; i++) {
@@ -343,6 +350,8 @@ int abi__compare(const struct btf_abi_opts *o, struct abi **out, struct abi_err 
 		err = abi_tree__compare(o, abi, e);
 	else
 		err = abi__compare_files(o, o->path, o->base, abi, e);
+	if (!err && abi__causes(abi))
+		err = abi_fail(e, o->path[0], "%s", strerror(ENOMEM));
 	if (err) {
 		abi__delete(abi);
 		return err;

@@ -688,11 +688,12 @@ static int compare_members(struct abi *abi, uint32_t node, const struct btf_type
 	return r;
 }
 
+/* An enum's kind flag: 1 its values are signed, 0 unsigned (BTF's spec). */
 static long long enum_value(const struct btf_type *t, unsigned int i)
 {
 	if (btf_is_enum64(t))
 		return (long long)btf_enum64_value(btf_enum64(t) + i);
-	return btf_kflag(t) ? (long long)(uint32_t)btf_enum(t)[i].val : btf_enum(t)[i].val;
+	return btf_kflag(t) ? btf_enum(t)[i].val : (long long)(uint32_t)btf_enum(t)[i].val;
 }
 
 static const char *enum_name(const struct btf *btf, const struct btf_type *t, unsigned int i)

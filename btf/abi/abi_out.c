@@ -179,7 +179,7 @@ static void print_causes(const struct abi *abi, const struct totals *t)
 		if (p->path)
 			printf("    path: %s: %s\n", abi->syms[p->path_sym].name, p->path);
 		for (k = 0; k < c->nmoves; k++)
-			printf("%s%s", k ? ", " : "    follow it: ", c->moves[k]);
+			printf("%s%s", k ? ", " : "    only follow it: ", c->moves[k]);
 		if (c->nmoves)
 			putchar('\n');
 	}

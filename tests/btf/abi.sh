@@ -161,11 +161,11 @@ check "abi: an enum bitfield into a wider integer" has "$(cause_block "struct eb
 check "abi: a negative value into an unsigned integer" has "$(cause_block "struct eb2")" \
 	"    incompatible: member 'v': enum sgn -> unsigned char"
 # A struct whose size and offsets only follow a member that grew is no cause.
-printf 'use_holder\nuse_holder2\nuse_an\n' > "$W/follow.list"
+printf 'use_holder\nuse_holder2\nuse_an\nuse_ptrh\n' > "$W/follow.list"
 expect_exit "abi: a struct that grew, embedded" 12 \
 	"$FRUGAL" btf abi --symbols "$W/follow.list" "$W/c_old.o" "$W/c_new.o"
 check "abi: ... the structs that embed it follow it" has "$out" \
-	"by cause: 2 types changed (2 incompatible), 2 more only follow a type they embed"
+	"by cause: 3 types changed (3 incompatible), 2 more only follow a type they embed"
 b=$(cause_block "struct inner")
 check "abi: ... told under its cause" has "$b" "    only follow it: struct holder, struct holder2"
 check "abi: ... the path from the nearest symbol goes through one" has "$b" \
@@ -173,6 +173,8 @@ check "abi: ... the path from the nearest symbol goes through one" has "$b" \
 check "abi: ... and is no cause itself" test -z "$(cause_block "struct holder")"
 check "abi: ... but a type changed: still described" has "$out" \
 	"    incompatible: member 'tail' offset 96 -> 128 bits"
+check "abi: ... not one that points to it" has "$(cause_block "struct ptrh")" \
+	"    incompatible: member 'k' offset 64 -> 96 bits"
 check "abi: an anonymous struct named by its member" has "$(cause_block "struct an.pos")" \
 	"    path: use_an: parameter 1 (p): struct an * -> struct an: member 'pos': struct an.pos: member 'y': short int -> int"
 expect_exit "abi: ... offsets moved before the member that grew" 12 \
@@ -187,10 +189,10 @@ check "abi --json: ... followers listed" python3 -c '
 import json, sys
 d = json.loads(sys.argv[1])
 c = {x["name"]: x for x in d["causes"]}
-assert sorted(c) == ["struct an.pos", "struct inner"], sorted(c)
+assert sorted(c) == ["struct an.pos", "struct inner", "struct ptrh"], sorted(c)
 assert c["struct inner"]["followers"] == ["struct holder", "struct holder2"], c["struct inner"]
-assert c["struct inner"]["reached"] == 2 and d["totals"]["causes"] == 2
-assert d["totals"]["types_changed"] == 4, d["totals"]
+assert c["struct inner"]["reached"] == 3 and d["totals"]["causes"] == 3
+assert d["totals"]["types_changed"] == 5, d["totals"]
 ' "$out"
 
 # Raw BTF: no export table, every function is a symbol (hidden too).

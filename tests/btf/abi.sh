@@ -474,6 +474,10 @@ check "abi trees: a type described once per object" test \
 	"$(grep -c -e '^~ vmlinux: struct shared (' -e '^~ mod: struct shared (' <<<"$out")" -eq 2
 check "abi trees: ... with its object's symbols" has "$out" \
 	"~ mod: struct shared (incompatible), reached by 1 symbol: mod: mod_use"
+check "abi trees: by cause: a type changed alike in two objects, one cause" has "$out" \
+	"* struct shared (incompatible, in 2 objects), reached by 4 symbols: mod: mod_use, vmlinux: use_outer, vmlinux: use_shared1, vmlinux: use_shared2"
+check "abi trees: by cause: in one object, named after it" has "$out" \
+	"* vmlinux: struct rm (incompatible), reached by 1 symbol: vmlinux: use_rm"
 expect_exit "abi trees: --json" 12 "$FRUGAL" btf abi --json "$W/ta" "$W/tb"
 check "abi trees: --json: one object, symbols named after their object" python3 -c '
 import json, sys
@@ -483,6 +487,7 @@ assert names["fresh: mod_use"] == "added" and names["only_old: mod_use"] == "rem
 assert names["mod: mod_use"] == "changed" and names["vmlinux: gone"] == "removed", names
 assert r["totals"]["symbols"] == 23 and r["totals"]["types_changed"] == 12, r["totals"]
 assert any(t["name"] == "mod: struct shared" for t in r["types"])
+assert [c["objects"] for c in r["causes"] if c["name"] == "struct shared"] == [2], r["causes"]
 ' "$out"
 mk_tree "$W/tc" "$W/old.o" "$W/mod_new.o"
 bad "trees: a module of another kernel than its tree's vmlinux" "$W/tc/kernel/net/mod.ko" \

@@ -621,7 +621,8 @@ static int compare_member(struct abi *abi, struct walk *w, const struct btf_type
 	if (off != nw->off) {
 		r = add_change(abi, w->own, ABI_CH_MEMBER_OFFSET, "%s offset %u -> %u bits%s%s",
 			       w->prefix, off, nw->off, wrap ? ", wrapped into " : "", wrap ?: "");
-		abi->ch[abi->nch - 1].off = off;
+		if (!r)
+			abi->ch[abi->nch - 1].off = off;
 	} else if (wrap) {
 		r = add_change(abi, w->own, ABI_CH_MEMBER_WRAPPED, "%s wrapped into %s, at the same offset",
 			       w->prefix, wrap);

@@ -146,7 +146,8 @@ static int add_followers(struct abi *abi, const int32_t *group)
 	}
 	for (i = 0; i < abi->ncauses; i++) {
 		c = &abi->causes[i];
-		qsort(c->moves, c->nmoves, sizeof(*c->moves), cmp_str);
+		if (c->nmoves)	/* qsort's array may not be NULL, even empty */
+			qsort(c->moves, c->nmoves, sizeof(*c->moves), cmp_str);
 		for (k = m = 0; k < c->nmoves; k++)
 			if (!m || strcmp(c->moves[m - 1], c->moves[k]))
 				c->moves[m++] = c->moves[k];
@@ -180,7 +181,8 @@ int abi__causes(struct abi *abi)
 	}
 	if (!err)
 		err = add_followers(abi, group);
-	qsort(abi->causes, abi->ncauses, sizeof(*abi->causes), cmp_cause);
+	if (abi->ncauses)
+		qsort(abi->causes, abi->ncauses, sizeof(*abi->causes), cmp_cause);
 cleanup:
 	free(group);
 	free(v);

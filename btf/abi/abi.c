@@ -486,9 +486,12 @@ static int walk_types(struct abi *abi, const struct walk *w, uint32_t a, uint32_
 	return 0;
 }
 
-/* Member I of struct T found in the other side's U: by name, or the Kth anonymous one. */
+/*
+ * Member I of struct T found in the other side's U: by name, or the Kth
+ * anonymous one, not counting those SKIP marks (NULL: none).
+ */
 static int find_member(const struct btf *bu, const struct btf_type *u, const char *name,
-		       unsigned int k)
+		       unsigned int k, const bool *skip)
 {
 	const struct btf_member *m = btf_members(u);
 	unsigned int i, anon = 0;
@@ -496,7 +499,7 @@ static int find_member(const struct btf *bu, const struct btf_type *u, const cha
 
 	for (i = 0; i < btf_vlen(u); i++) {
 		n = btf__name_by_offset(bu, m[i].name_off);
-		if (*name ? !strcmp(n, name) : (!*n && anon++ == k))
+		if (*name ? !strcmp(n, name) : (!*n && !(skip && skip[i]) && anon++ == k))
 			return (int)i;
 	}
 	return -1;
@@ -551,6 +554,37 @@ static int find_wrapped(const struct btf *bb, const struct btf_type *t, const ch
 		anon++;
 	}
 	return -1;
+}
+
+/*
+ * NEW's anonymous members that wrap one of OLD's named ones: new, so not
+ * matched by rank with OLD's anonymous members (a wrapper put before
+ * OLD's first anonymous union would take its rank).  0 and *OUT, a flag
+ * per member of TB or NULL when none is; or -ENOMEM.
+ */
+static int find_wrappers(const struct abi *abi, const struct btf_type *ta,
+			 const struct btf_type *tb, bool **out)
+{
+	const struct btf_member *ma = btf_members(ta), *mb = btf_members(tb);
+	unsigned int i, j, k;
+	const char *name;
+	struct mref ref;
+
+	*out = NULL;
+	for (i = 0; i < btf_vlen(ta); i++) {
+		name = btf__name_by_offset(abi->btf[0], ma[i].name_off);
+		if (!*name || find_member(abi->btf[1], tb, name, 0, NULL) >= 0 ||
+		    find_wrapped(abi->btf[1], tb, name, 0, 0, &ref, &k))
+			continue;
+		if (!*out && !(*out = calloc(btf_vlen(tb), sizeof(**out))))
+			return -ENOMEM;
+		for (j = 0; j < btf_vlen(tb); j++)	/* the Kth anonymous member */
+			if (!*btf__name_by_offset(abi->btf[1], mb[j].name_off) && !k--) {
+				(*out)[j] = true;
+				break;
+			}
+	}
+	return 0;
 }
 
 /* ID past typedefs and qualifiers. */
@@ -654,13 +688,13 @@ static int compare_members(struct abi *abi, uint32_t node, const struct btf_type
 	char label[192], wrap[64];
 	const char *name;
 	struct mref nw;
-	bool grown = ta->size != tb->size;
-	int j, r = 0;
+	bool grown = ta->size != tb->size, *wrapper;
+	int j, r = find_wrappers(abi, ta, tb, &wrapper);
 
 	w.prefix = label;
 	for (i = 0; !r && i < btf_vlen(ta); i++) {
 		name = btf__name_by_offset(ba, btf_members(ta)[i].name_off);
-		j = find_member(bb, tb, name, anon);
+		j = find_member(bb, tb, name, anon, wrapper);
 		member_label(label, sizeof(label), name, anon);
 		if (!*name)
 			anon++;
@@ -675,17 +709,21 @@ static int compare_members(struct abi *abi, uint32_t node, const struct btf_type
 			r = add_change(abi, node, ABI_CH_MEMBER_REMOVED, "%s removed", label);
 		}
 	}
-	for (i = 0, anon = 0; !r && i < btf_vlen(tb); i++) {
+	for (i = 0, anon = k = 0; !r && i < btf_vlen(tb); i++) {
 		name = btf__name_by_offset(bb, mb[i].name_off);
-		j = find_member(ba, ta, name, anon);
-		member_label(label, sizeof(label), name, anon);
+		j = wrapper && wrapper[i] ? -1 : find_member(ba, ta, name, anon, NULL);
+		/* Labelled by its rank among all, as "wrapped into" names it. */
+		member_label(label, sizeof(label), name, k);
 		if (!*name)
+			k++;
+		if (!*name && !(wrapper && wrapper[i]))
 			anon++;
 		if (j < 0)
 			r = add_change(abi, node, grown ? ABI_CH_MEMBER_GROWN : ABI_CH_MEMBER_ADDED,
 				       "%s added at offset %u bits", label,
 				       btf_member_bit_offset(tb, i));
 	}
+	free(wrapper);
 	return r;
 }
 

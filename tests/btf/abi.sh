@@ -134,28 +134,36 @@ check "abi --symbols: ... hidden's change" has "$out" "    parameter 1 (x): int 
 for v in old: new:-DNEW miss:-DMISS; do
 	build "c_${v%%:*}" "$FX/abi_compat.c" ${v#*:} || fail "abi: compat fixtures" "gcc or frugal btf encode failed"
 done
-printf 'use_wrap\nuse_wrap2\nuse_eb\nuse_eb2\n' > "$W/compat2.list"
+printf 'use_wrap\nuse_wrap2\nuse_wrap3\nuse_eb\nuse_eb2\n' > "$W/compat2.list"
 expect_exit "abi: wrapped into a union, enum bitfield to integer: compatible (4)" 4 \
 	"$FRUGAL" btf abi --symbols "$W/compat2.list" "$W/c_old.o" "$W/c_new.o"
-check "abi: ... all four compatible" has "$out" \
-	"4 symbols: 0 added, 0 removed, 4 changed, 0 incompatible; 4 types changed"
+check "abi: ... all five compatible" has "$out" \
+	"5 symbols: 0 added, 0 removed, 5 changed, 0 incompatible; 5 types changed"
 b=$(cause_block "struct wrap")
 check "abi: a member wrapped into an anonymous union at its offset: compatible" has "$b" \
 	"    compatible: member 'dev' wrapped into member (anon 1), at the same offset"
 check "abi: ... and the union that holds it added in its place" has "$b" \
 	"    compatible: member (anon 1) added at offset 64 bits"
+b=$(cause_block "struct wrap3")
+check "abi: ... before an anonymous union it had: that one matched still" test "$b" = \
+	"$(printf '%s\n' "* struct wrap3 (compatible), reached by 1 symbol: use_wrap3" \
+		"    compatible: member 'dev' wrapped into member (anon 1), at the same offset" \
+		"    compatible: member (anon 1) added at offset 0 bits" \
+		"    path: use_wrap3: parameter 1 (w): struct wrap3 * -> struct wrap3: 2 changes")"
 check "abi: an enum bitfield into an unsigned integer of its width: compatible" has \
 	"$(cause_block "struct eb")" "    compatible: member 'state': enum state:8 -> unsigned char, the same width"
 check "abi: ... a negative value into a signed one: compatible" has \
 	"$(cause_block "struct eb2")" "    compatible: member 'v': enum sgn:8 -> signed char, the same width"
 expect_exit "abi: the near misses: incompatible (12)" 12 \
 	"$FRUGAL" btf abi --symbols "$W/compat2.list" "$W/c_old.o" "$W/c_miss.o"
-check "abi: ... all four" has "$out" \
-	"4 symbols: 0 added, 0 removed, 4 changed, 4 incompatible; 4 types changed"
+check "abi: ... all five" has "$out" \
+	"5 symbols: 0 added, 0 removed, 5 changed, 5 incompatible; 6 types changed"
 check "abi: wrapped at another offset (in a nested anonymous struct)" has "$(cause_block "struct wrap")" \
 	"    incompatible: member 'dev' offset 64 -> 128 bits, wrapped into member (anon 1)"
 check "abi: wrapped as another type" has "$(cause_block "struct wrap2")" \
 	"    incompatible: member 'dev': struct dev * -> long int"
+check "abi: ... the anonymous union it had, changed: its change found in it" has \
+	"$(cause_block "union wrap3.(anon 1)")" "    incompatible: member 'y': long int -> int"
 check "abi: an enum bitfield into a wider integer" has "$(cause_block "struct eb")" \
 	"    incompatible: member 'state': enum state -> short unsigned int"
 check "abi: a negative value into an unsigned integer" has "$(cause_block "struct eb2")" \

@@ -877,6 +877,8 @@ static int find_paths(struct abi *abi)
 		    abi->nodes[abi->syms[i].node].tainted)
 			err = abi__symbol_paths(abi, (uint32_t)i, queue);
 	free(queue);
+	if (!err)
+		abi__find_causes(abi);
 	return err;
 }
 

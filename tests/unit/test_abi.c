@@ -170,6 +170,8 @@ static void test_rules(void)
 	CHECK(!abi_rules[ABI_CH_ENUM_ADDED].incompat, "enumerator added");
 	CHECK(abi_rules[ABI_CH_ENUM_VALUE].incompat, "enumerator value");
 	CHECK(abi_rules[ABI_CH_MEMBER_OFFSET].incompat, "member offset");
+	CHECK(!abi_rules[ABI_CH_MEMBER_WRAPPED].incompat, "member wrapped, same offset and type");
+	CHECK(!abi_rules[ABI_CH_ENUM_BITFIELD].incompat, "enum bitfield to an integer of its width");
 	TEST_END();
 }
 

@@ -79,6 +79,13 @@ struct btf_stat_opts {
 
 int btf_stat_opts__parse(struct btf_stat_opts *o, int argc, char **argv);
 
+/* What -C's names are for: their layouts, or a search (-i, -f). */
+enum btf_show_search {
+	BTF_SHOW_LAYOUT,
+	BTF_SHOW_CONTAINERS,		/* -i: the types with a member of it */
+	BTF_SHOW_POINTERS_TO,		/* -f: the members that point to it */
+};
+
 struct btf_show_opts {
 	const char *path;		/* NULL: the running kernel's BTF */
 	const char *base;		/* --btf_base */
@@ -90,6 +97,8 @@ struct btf_show_opts {
 	char separator;			/* -t */
 	bool hex, expand, sizes, nr_members, name_len;
 	bool anon, structs, unions, packed, flex, emb_flex;
+	bool recursive;			/* -d */
+	enum btf_show_search search;
 	bool verbose;
 	bool help;
 };

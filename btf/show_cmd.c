@@ -34,6 +34,9 @@ enum {
 	OPT_EXCLUDE = 'x',
 	OPT_PREFIX = 'y',
 	OPT_SEPARATOR = 't',
+	OPT_CONTAINS = 'i',
+	OPT_RECURSIVE = 'd',
+	OPT_POINTERS = 'f',
 	OPT_HEX = CLI_OPT_LONG,
 	OPT_BASE,
 	OPT_COMPAT,
@@ -44,6 +47,16 @@ enum {
 	OPT_FLEX,
 	OPT_EMB_FLEX,
 };
+
+/* -i NAME and -f NAME: NAME as -C's, and what is shown of it (the row's value). */
+static int parse_search(void *ctx, const struct cli_opt *r, const char *arg)
+{
+	struct btf_show_opts *o = ctx;
+
+	o->classes = arg;
+	o->search = r->set;
+	return 0;
+}
 
 static int parse_separator(void *ctx, const struct cli_opt *r, const char *arg)
 {
@@ -91,7 +104,15 @@ const struct cli_opt btf_show_cli_opts[] = {
 		     "one line per type: name, the name's length"),
 	CLI_OPT_CALLBACK("separator", OPT_SEPARATOR, required_argument, "SEP",
 			 "the separator of those lines' fields (default: a tab)", parse_separator, 0),
-	CLI_OPT_GROUP("Which types (with no -C; pahole's filters)"),
+	CLI_OPT_CALLBACK("contains", OPT_CONTAINS, required_argument, "NAME",
+			 "the structs and unions with a member of type NAME", parse_search,
+			 BTF_SHOW_CONTAINERS),
+	CLI_OPT_BOOL("recursive", OPT_RECURSIVE, struct btf_show_opts, recursive, true,
+		     "with -i: and, indented, the members' types that hold one"),
+	CLI_OPT_CALLBACK("find_pointers_to", OPT_POINTERS, required_argument, "NAME",
+			 "\"struct: member\" for each member that points to NAME", parse_search,
+			 BTF_SHOW_POINTERS_TO),
+	CLI_OPT_GROUP("Which types (with no -C, or searched by -i and -f; pahole's filters)"),
 	CLI_OPT_BOOL("anon_include", OPT_ANON, struct btf_show_opts, anon, true,
 		     "unnamed structs and unions too (those a typedef names)"),
 	CLI_OPT_BOOL("structs", OPT_STRUCTS, struct btf_show_opts, structs, true, "structs only"),
@@ -268,6 +289,102 @@ static bool wanted(const struct btf_show_opts *o, struct btf_layout *l, const st
 	return (!o->flex || f.flex) && (!o->emb_flex || f.emb_flex);
 }
 
+/* The structs and unions pahole walks, and which of them were printed (its dedup). */
+struct walk {
+	uint32_t *ids, *group, n;
+	uint8_t *seen;			/* by group */
+};
+
+static void walk__free(struct walk *w)
+{
+	free(w->ids);
+	free(w->group);
+	free(w->seen);
+}
+
+static int walk__init(struct walk *w, struct btf_layout *l, const struct btf *btf)
+{
+	int err = btf_layout__walk(l, &w->ids, &w->group, &w->n);
+
+	w->seen = NULL;
+	if (err)
+		return err;
+	w->seen = calloc(btf__type_cnt(btf), 1);
+	return w->seen ? 0 : -ENOMEM;
+}
+
+/* Printed already? Marks group G printed (UINT32_MAX: unnamed, never). */
+static bool walk__seen(struct walk *w, uint32_t g)
+{
+	if (g == UINT32_MAX)
+		return false;
+	if (w->seen[g])
+		return true;
+	w->seen[g] = 1;
+	return false;
+}
+
+/* pahole's containers of TARGET in struct or union ID, INDENT deep (-d: recursively). */
+static void print_containers(const struct btf_show_opts *o, const struct btf *btf, struct walk *w,
+			     uint32_t id, uint32_t group, uint32_t target, int indent)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m = btf_members(t);
+	uint32_t i, n = 0;
+
+	for (i = 0; i < btf_vlen(t); i++)
+		n += m[i].type == target;
+	if (!n || (!indent && walk__seen(w, group)))
+		return;
+	printf("%*s%s\n", indent * 2, "", t->name_off ? btf__name_by_offset(btf, t->name_off) : "(null)");
+	if (!o->recursive)
+		return;
+	for (i = 0; i < btf_vlen(t); i++) {
+		const struct btf_type *mt = btf__type_by_id(btf, m[i].type);
+
+		if (m[i].type && (btf_is_composite(mt) || btf_is_fwd(mt)))
+			print_containers(o, btf, w, m[i].type, UINT32_MAX, target, indent + 1);
+	}
+}
+
+/* pahole's "struct: member" for each member of a walked type that points to TARGET. */
+static void print_pointers_to(const struct btf *btf, struct walk *w, uint32_t id, uint32_t group,
+			      uint32_t target)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id), *mt;
+	const struct btf_member *m = btf_members(t);
+	bool looked = false;
+	uint32_t i;
+
+	for (i = 0; i < btf_vlen(t); i++) {
+		mt = btf__type_by_id(btf, m[i].type);
+		if (!m[i].type || !btf_is_ptr(mt) || mt->type != target)
+			continue;
+		if (!looked && walk__seen(w, group))
+			return;
+		looked = true;
+		printf("%s: %s\n", btf__name_by_offset(btf, t->name_off),
+		       m[i].name_off ? btf__name_by_offset(btf, m[i].name_off) : "(null)");
+	}
+}
+
+/* -i or -f for the type TARGET: the named walked types the filters keep. */
+static int search(const struct btf_show_opts *o, struct btf_layout *l, const struct btf *btf,
+		  struct walk *w, uint32_t target)
+{
+	uint32_t i;
+
+	for (i = 0; i < w->n; i++) {
+		if (w->group[i] == UINT32_MAX || !wanted(o, l, btf, w->ids[i]))
+			continue;
+		if (o->search == BTF_SHOW_CONTAINERS)
+			print_containers(o, btf, w, w->ids[i], w->group[i], target, 0);
+		else
+			print_pointers_to(btf, w, w->ids[i], w->group[i], target);
+	}
+	return 0;
+}
+
 /*
  * -C NAMES, each once, in the order given.  As frugal: every name is
  * found before anything is printed.  As pahole: printed until the first
@@ -298,7 +415,15 @@ static int show_named(const struct btf_show_opts *o, struct btf_layout *l, const
 		}
 		n++;
 	}
-	for (i = 0; i < n && !err; i++) {
+	if (o->search) {
+		struct walk w;
+
+		err = walk__init(&w, l, btf);
+		for (i = 0; i < n && !err; i++)
+			err = search(o, l, btf, &w, ids[i]);
+		walk__free(&w);
+	}
+	for (i = 0; i < n && !err && !o->search; i++) {
 		err = show_one(o, l, btf, ids[i], 0);
 		if (!err && !o->sizes && !o->nr_members && !o->name_len)
 			putchar('\n');
@@ -318,33 +443,25 @@ out:
  */
 static int show_all(const struct btf_show_opts *o, struct btf_layout *l, const struct btf *btf)
 {
-	uint32_t *ids, *group, n, i, tdef;
-	uint8_t *seen = NULL;
-	int err = btf_layout__walk(l, &ids, &group, &n);
+	struct walk w;
+	uint32_t i, tdef;
+	int err = walk__init(&w, l, btf);
 
-	if (!err) {
-		seen = calloc(btf__type_cnt(btf), 1);
-		if (!seen)
-			err = -ENOMEM;
-	}
-	for (i = 0; !err && i < n; i++) {
-		if (!wanted(o, l, btf, ids[i]))
+	for (i = 0; !err && i < w.n; i++) {
+		if (!wanted(o, l, btf, w.ids[i]))
 			continue;
 		tdef = 0;
-		if (group[i] != UINT32_MAX) {
-			if (seen[group[i]])
+		if (w.group[i] != UINT32_MAX) {
+			if (walk__seen(&w, w.group[i]))
 				continue;
-			seen[group[i]] = 1;
 		} else if (!o->sizes && !o->nr_members && !o->name_len && !o->hole_ge) {
-			tdef = btf_layout__typedef_of(l, ids[i]);
+			tdef = btf_layout__typedef_of(l, w.ids[i]);
 			if (!tdef)
 				continue;
 		}
-		err = show_one(o, l, btf, ids[i], tdef);
+		err = show_one(o, l, btf, w.ids[i], tdef);
 	}
-	free(seen);
-	free(ids);
-	free(group);
+	walk__free(&w);
 	return err;
 }
 

@@ -12,7 +12,7 @@
 #    on its vmlinux (FRUGAL_SKIP_KERNEL=1 skips these);
 # plain, --hex and -E; then -C, --sizes, --nr_members and pahole's filters
 # (-a, -H, -B, -z, --padding_ge, --structs, --unions, --packed, -x, -y,
-# --with_flexible_array...); frugal invoked as pahole; and what frugal does
+# --with_flexible_array...), -i (-d) and -f; frugal invoked as pahole; and what frugal does
 # with a name or a file it cannot show.
 # A comparison where pahole printed nothing fails.
 . "$(dirname "$0")/../lib.sh"
@@ -104,7 +104,8 @@ if [ -r "$SYSBTF" ]; then
 		for opt in "-a" "-H 3" "-B 2" "-z 16" "--padding_ge 40" "--padding 4" \
 			   "--structs" "--unions" "--packed" "--with_flexible_array" \
 			   "--with_embedded_flexible_array" "-x sk" "-y tcp" "-a -y tcp" "-N" \
-			   "-s -t ," "-a -s" "-a --packed -E" "--structs -H 1 -N" "--unions -x s"; do
+			   "-s -t ," "-a -s" "-a --packed -E" "--structs -H 1 -N" "--unions -x s" \
+			   "-i list_head" "-i spinlock_t -d" "-f task_struct" "-f page --structs"; do
 			# shellcheck disable=SC2086
 			same "running kernel $opt" "$ver" $opt "$SYSBTF"
 		done

@@ -98,6 +98,7 @@ struct btf_show_opts {
 	bool hex, expand, sizes, nr_members, name_len;
 	bool anon, structs, unions, packed, flex, emb_flex;
 	bool recursive;			/* -d */
+	bool noop;			/* pahole's switches that change nothing on BTF */
 	enum btf_show_search search;
 	bool verbose;
 	bool help;

@@ -37,6 +37,7 @@ enum {
 	OPT_CONTAINS = 'i',
 	OPT_RECURSIVE = 'd',
 	OPT_POINTERS = 'f',
+	OPT_DATA_MEMBERS = 'M',
 	OPT_HEX = CLI_OPT_LONG,
 	OPT_BASE,
 	OPT_COMPAT,
@@ -46,6 +47,10 @@ enum {
 	OPT_PACKED,
 	OPT_FLEX,
 	OPT_EMB_FLEX,
+	OPT_AS_STRUCTS,
+	OPT_FIRST_OBJ,
+	OPT_SILLY_BITFIELDS,
+	OPT_FORCE_PADDINGS,
 };
 
 /* -i NAME and -f NAME: NAME as -C's, and what is shown of it (the row's value). */
@@ -146,6 +151,17 @@ const struct cli_opt btf_show_cli_opts[] = {
 			 "print as pahole VERSION does: 1.30 or 1.32 (default: $FRUGAL_PAHOLE_COMPAT,\n"
 			 "else 1.32)", parse_compat, 0),
 	CLI_OPT_BOOL("verbose", 'v', struct btf_show_opts, verbose, true, "show libbpf's messages"),
+	CLI_OPT_GROUP("Taken as pahole takes them; on BTF they change nothing"),
+	CLI_OPT_BOOL("show_only_data_members", OPT_DATA_MEMBERS, struct btf_show_opts, noop, true,
+		     "(BTF holds data members only)"),
+	CLI_OPT_BOOL("classes_as_structs", OPT_AS_STRUCTS, struct btf_show_opts, noop, true,
+		     "(BTF has no C++ classes)"),
+	CLI_OPT_BOOL("first_obj_only", OPT_FIRST_OBJ, struct btf_show_opts, noop, true,
+		     "(one BTF is one object)"),
+	CLI_OPT_BOOL("fixup_silly_bitfields", OPT_SILLY_BITFIELDS, struct btf_show_opts, noop, true,
+		     "(a DWARF loader's fixup)"),
+	CLI_OPT_BOOL("suppress_force_paddings", OPT_FORCE_PADDINGS, struct btf_show_opts, noop, true,
+		     "(pahole writes them from DWARF's alignments only)"),
 	CLI_OPT_HELP(struct btf_show_opts, help),
 	CLI_OPT_END,
 };

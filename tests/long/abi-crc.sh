@@ -59,7 +59,7 @@ scores() {
 	check "abi-crc: ${p}added = Module.symvers' added" test "$(stat added_equal)" = 1
 	if grep -q '^no_crcs ' "$f"; then
 		skip "abi-crc: ${p}precision and recall$s" \
-			"no CRCs in $(sed -n 's/^no_crcs //p' "$f" | sed 's/ / and /')'s Module.symvers (CONFIG_MODVERSIONS off)"
+			"no CRCs in the Module.symvers of $(sed -n 's/^no_crcs //p' "$f" | sed 's/ / and /') (CONFIG_MODVERSIONS off)"
 		return
 	fi
 	check "abi-crc: ${p}precision$s >= 90%" awk -v p="$(stat precision)" 'BEGIN { exit !(p >= 0.9) }'

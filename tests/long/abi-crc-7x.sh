@@ -4,7 +4,7 @@
 # Rust): their Module.symvers has every CRC 0, so a check from BTF or DWARF
 # is the only kABI check there is.  Two of them, sid's and
 # trixie-backports' cloud kernels (7.2.13 and 7.3.4 when written; about
-# 730 MB of -dbg packages fetched once, scripts/fetch-sid.sh --symvers and
+# 710 MB of -dbg packages fetched once, scripts/fetch-sid.sh --symvers and
 # scripts/fetch-trixie.sh --backports --symvers), the older first, each
 # -dbg vmlinux (DWARF and BTF, no __ksymtab) with its headers package's
 # Module.symvers: the report says there were no CRCs to compare with, runs

@@ -148,6 +148,7 @@ struct abi {
 	size_t ncauses;
 	bool supp_given;	/* --suppressions: the totals say how many */
 	size_t supp_syms, supp_types;
+	bool no_crcs[2];	/* OLD's, NEW's Module.symvers given, every CRC 0 */
 };
 
 /* A symbol's node for OLD's A and NEW's B (FUNC or VAR ids): 0 or -ENOMEM. */

@@ -185,6 +185,21 @@ static void print_causes(const struct abi *abi, const struct totals *t)
 	}
 }
 
+/*
+ * A Module.symvers of a kernel built without CONFIG_MODVERSIONS (Debian's
+ * 7.x) has every CRC 0: genksyms made none, so this report is the only
+ * kABI check there is.  Said under the summary, the check runs as usual.
+ */
+static void print_no_crcs(const struct abi *abi)
+{
+	static const char *const which[] = { "", "OLD's", "NEW's", "both" };
+	unsigned int k = abi->no_crcs[0] | abi->no_crcs[1] << 1;
+
+	if (k)
+		printf("no symbol CRCs to compare with: every CRC in %s Module.symvers is 0 "
+		       "(CONFIG_MODVERSIONS off)\n", which[k]);
+}
+
 void abi__print_text(const struct abi *abi)
 {
 	static const char sign[] = { [ABI_SYM_SAME] = ' ', [ABI_SYM_ADDED] = '+',
@@ -205,6 +220,7 @@ void abi__print_text(const struct abi *abi)
 		printf("; suppressed: %zu symbols, %zu types", abi->supp_syms, abi->supp_types);
 	print_limits(&t);
 	putchar('\n');
+	print_no_crcs(abi);
 	print_causes(abi, &t);
 	for (i = 0; i < abi->nsyms; i++) {
 		s = &abi->syms[i];
@@ -384,6 +400,12 @@ void abi__print_json(const struct abi *abi, const char *old, const char *new_pat
 		json__u64_field(&w, abi_kind_keys[i], t.uncompared[i]);
 	json__obj_end(&w);
 	json__u64_field(&w, "picked_by_type", t.guessed);
+	json__key(&w, "no_crcs");	/* the sides whose Module.symvers has every CRC 0 */
+	json__arr_begin(&w);
+	for (i = 0; i < 2; i++)
+		if (abi->no_crcs[i])
+			json__str(&w, i ? "new" : "old");
+	json__arr_end(&w);
 	json__obj_end(&w);
 	json__obj_end(&w);
 	putchar('\n');

@@ -412,8 +412,9 @@ static char *symvers_module(const char *path)
 	return dot ? strndup(base, (size_t)(dot - base)) : strdup(base);
 }
 
-/* --symvers FILE: the side's names from a Module.symvers. */
-static int side__read_symvers(struct side *s, const char *path, struct abi_err *e)
+/* --symvers FILE: the side's names from a Module.symvers; *NO_CRCS: its CRCs are all 0. */
+static int side__read_symvers(struct side *s, const char *path, bool *no_crcs,
+			      struct abi_err *e)
 {
 	char *buf = NULL, *mod = symvers_module(s->path), why[256] = "";
 	size_t len;
@@ -421,6 +422,8 @@ static int side__read_symvers(struct side *s, const char *path, struct abi_err *
 
 	if (!err)
 		err = abi_list__symvers(buf, len, mod, add_name_cb, s, why, sizeof(why));
+	if (!err)
+		*no_crcs = abi_list__symvers_no_crcs(buf, len);
 	free(buf);
 	free(mod);
 	if (err == -EINVAL && *why)
@@ -961,7 +964,7 @@ int abi__compare_files(const struct btf_abi_opts *o, const char *const path[2],
 	for (i = 0; !o->symbols && i < 2; i++) {
 		if (!path[i])
 			continue;
-		if (o->symvers[i] ? side__read_symvers(&side[i], o->symvers[i], e)
+		if (o->symvers[i] ? side__read_symvers(&side[i], o->symvers[i], &abi->no_crcs[i], e)
 				  : side__names(&side[i], o->exports_only, e))
 			goto out;
 	}

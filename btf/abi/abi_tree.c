@@ -264,6 +264,8 @@ static int merge(struct abi *dst, struct abi *src, const char *obj)
 	dst->supp_given |= src->supp_given;
 	dst->supp_syms += src->supp_syms;
 	dst->supp_types += src->supp_types;
+	dst->no_crcs[0] |= src->no_crcs[0];
+	dst->no_crcs[1] |= src->no_crcs[1];
 cleanup:
 	free(new_idx);
 	abi__free(src);

@@ -236,7 +236,7 @@ assert all(x["followers"] == [] for x in d["causes"])
 assert d["totals"] == {"symbols": 20, "added": 1, "removed": 1, "changed": 15,
 	"incompatible": 14, "types_changed": 11, "causes": 11, "suppressed_symbols": 0,
 	"suppressed_types": 0, "not_compared": {"unknown": 0, "functions": 0, "variables": 0,
-	"per_cpu_variables": 0}, "picked_by_type": 0}, d["totals"]
+	"per_cpu_variables": 0}, "picked_by_type": 0, "no_crcs": []}, d["totals"]
 assert d["not_compared"] == []
 ' "$out"
 
@@ -298,6 +298,32 @@ expect_exit "abi --symvers: one file for both" 12 "$FRUGAL" btf abi --symvers "$
 	"$W/old.o" "$W/new.o"
 check "abi --symvers: ... NEW (not named 'old') takes every line" has "$out" \
 	"4 symbols: 1 added, 0 removed, 1 changed, 1 incompatible; 0 types changed; not compared, no BTF: 1 function"
+check "abi --symvers: CRCs there, no word of their absence" \
+	test -z "$(grep -F 'no symbol CRCs' <<<"$out")"
+# Without CONFIG_MODVERSIONS (Debian's 7.x) every CRC is 0: said under the
+# summary and in --json's totals, the check the same as with CRCs.
+sed 's/^0x[0-9a-f]*/0x00000000/' "$W/old.symvers" > "$W/nocrc-old.symvers"
+sed 's/^0x[0-9a-f]*/0x00000000/' "$W/new.symvers" > "$W/nocrc-new.symvers"
+nocrc_line="no symbol CRCs to compare with: every CRC in both Module.symvers is 0 (CONFIG_MODVERSIONS off)"
+expect_exit "abi --symvers, every CRC 0: exit 12 as with CRCs" 12 "$FRUGAL" btf abi \
+	--symvers-a "$W/nocrc-old.symvers" --symvers-b "$W/nocrc-new.symvers" "$W/old.o" "$W/new.o"
+check "abi --symvers, every CRC 0: the summary as with CRCs" test "$(head -1 <<<"$out")" = \
+	"4 symbols: 1 added, 1 removed, 1 changed, 2 incompatible; 0 types changed"
+check "abi --symvers, every CRC 0: said on the line below" test "$(sed -n 2p <<<"$out")" = "$nocrc_line"
+expect_exit "abi --symvers, NEW's CRCs 0" 12 "$FRUGAL" btf abi \
+	--symvers-a "$W/old.symvers" --symvers-b "$W/nocrc-new.symvers" "$W/old.o" "$W/new.o"
+check "abi --symvers, NEW's CRCs 0: NEW's named" has "$out" \
+	"no symbol CRCs to compare with: every CRC in NEW's Module.symvers is 0 (CONFIG_MODVERSIONS off)"
+expect_exit "abi --symvers --json, OLD's CRCs 0" 12 "$FRUGAL" btf abi --json \
+	--symvers-a "$W/nocrc-old.symvers" --symvers-b "$W/new.symvers" "$W/old.o" "$W/new.o"
+check "abi --symvers --json: totals' no_crcs names OLD" python3 -c '
+import json, sys
+assert json.loads(sys.argv[1])["totals"]["no_crcs"] == ["old"]' "$out"
+expect_exit "abi --symvers --json, CRCs there" 12 "$FRUGAL" btf abi --json \
+	--symvers-a "$W/old.symvers" --symvers-b "$W/new.symvers" "$W/old.o" "$W/new.o"
+check "abi --symvers --json, CRCs there: no_crcs empty" python3 -c '
+import json, sys
+assert json.loads(sys.argv[1])["totals"]["no_crcs"] == []' "$out"
 printf '0x1\tsame\tvmlinux\tEXPORT_SYMBOL\n0x2 gone vmlinux EXPORT_SYMBOL\n' > "$W/bad.symvers"
 
 # A module: split BTF on each side's own base.

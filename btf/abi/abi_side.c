@@ -21,6 +21,7 @@
 #include "btf/abi/abi_int.h"
 #include "btf/abi/abi_lists_int.h"
 #include "btf/abi/abi_syms_int.h"
+#include "btf/abi/abi_units_int.h"
 #include "btf/encode/encode.h"
 #include "btf/view/view.h"
 #include "cli/cli.h"
@@ -866,19 +867,104 @@ static int build_listed(struct abi *abi, const struct side *side, const struct s
 	return err;
 }
 
-static int find_paths(struct abi *abi)
+/*
+ * The DWARF model's state (btf/abi/abi_units_int.h): both sides' exporting
+ * units, the names they define in one table, and a flag per name for the
+ * symbol walked.
+ */
+struct gate {
+	struct abi_units u[2];
+	struct abi_tnames tn;
+	uint8_t *defined;
+};
+
+static void gate__free(struct gate *g)
 {
-	uint32_t *queue = malloc((abi->nn ? abi->nn : 1) * sizeof(*queue));
+	abi_units__free(&g->u[0]);
+	abi_units__free(&g->u[1]);
+	abi_tnames__free(&g->tn);
+	free(g->defined);
+}
+
+/*
+ * Under the DWARF model (abi->units_model), each side's exporting units,
+ * and each node's type name among what they define.  Else nothing: the
+ * BTF model, every type followed.  0 or -errno.
+ */
+static int gate__init(struct gate *g, struct abi *abi, const struct side *side)
+{
+	const struct btf_type *t;
 	size_t i;
+	long k;
 	int err = 0;
 
-	if (!queue)
-		return -ENOMEM;
+	if (!abi->units_model)
+		return 0;
+	for (i = 0; !err && i < 2; i++)
+		err = abi_units__read(&g->u[i], side[i].path, side[i].names, side[i].elf.addr,
+				      side[i].nnames, &g->tn);
+	g->defined = err ? NULL : calloc(g->tn.n ? g->tn.n : 1, 1);
+	abi->gate_node = g->defined ? malloc((abi->nn ? abi->nn : 1) * sizeof(*abi->gate_node)) : NULL;
+	if (!abi->gate_node)
+		return err ? err : -ENOMEM;
+	for (i = 0; i < abi->nn; i++) {
+		t = abi->nodes[i].is_sym ? NULL : btf__type_by_id(abi->btf[0], abi->nodes[i].id[0]);
+		k = t && t->name_off ? abi_tnames__find(&g->tn, abi->nodes[i].name) : -1;
+		abi->gate_node[i] = !t || !t->name_off ? ABI_GATE_ANON : k < 0 ? ABI_GATE_NONE : (int32_t)k;
+	}
+	return 0;
+}
+
+/* Mark (ON) or clear the names that SYM's units define on either side; false: none found. */
+static bool gate__mark(struct gate *g, const struct side *side, const char *sym, uint8_t on)
+{
+	const struct abi_unit *un;
+	bool found = false;
+	size_t i, d;
+	long k;
+
+	for (i = 0; i < 2; i++) {
+		k = side__name_idx(&side[i], sym);
+		if (k < 0 || !g->u[i].unit_of || g->u[i].unit_of[k] < 0)
+			continue;
+		un = &g->u[i].units[g->u[i].unit_of[k]];
+		for (d = 0; d < un->ndefs; d++)
+			g->defined[un->defs[d]] = on;
+		found = true;
+	}
+	return found;
+}
+
+static int find_paths(struct abi *abi, const struct side *side)
+{
+	uint32_t *queue = malloc((abi->nn ? abi->nn : 1) * sizeof(*queue));
+	struct gate g = { .tn = { .map = IDXMAP_INIT } };
+	struct abi_sym *s;
+	size_t i;
+	int err = queue ? gate__init(&g, abi, side) : -ENOMEM;
+
 	abi__mark_tainted(abi);
-	for (i = 0; !err && i < abi->nsyms; i++)
-		if (abi->syms[i].compared && !abi->syms[i].suppressed &&
-		    abi->nodes[abi->syms[i].node].tainted)
+	for (i = 0; !err && i < abi->nsyms; i++) {
+		s = &abi->syms[i];
+		if (!s->compared || s->suppressed)
+			continue;
+		abi->gate_defined = NULL;
+		if (abi->units_model) {
+			abi->units_syms++;
+			if (gate__mark(&g, side, s->name, 1)) {
+				abi->units_found++;
+				abi->gate_defined = g.defined;
+			}
+		}
+		if (abi->nodes[s->node].tainted)
 			err = abi__symbol_paths(abi, (uint32_t)i, queue);
+		if (abi->gate_defined)
+			gate__mark(&g, side, s->name, 0);
+	}
+	abi->gate_defined = NULL;
+	free(abi->gate_node);
+	abi->gate_node = NULL;
+	gate__free(&g);
 	free(queue);
 	if (!err)
 		abi__find_causes(abi);
@@ -973,12 +1059,16 @@ int abi__compare_files(const struct btf_abi_opts *o, const char *const path[2],
 			goto out;
 	abi->btf[0] = side[0].btf;
 	abi->btf[1] = side[1].btf;
+	/* The DWARF model with DWARF on both sides (linked files: a -dbg vmlinux). */
+	abi->units_model = !o->symbols && path[0] && path[1];
+	for (i = 0; i < 2; i++)
+		abi->units_model &= side[i].elf.linked && side[i].elf.dwarf;
 	err = o->symbols ? build_listed(abi, side, &list) : build_syms(abi, side);
 	abi->supp_given = o->nsupp > 0;
 	if (!err && supp.nrules)
 		apply_suppressions(abi, side, &supp);
 	if (!err)
-		err = find_paths(abi);
+		err = find_paths(abi, side);
 	if (err) {
 		abi_fail(e, path[0] ? path[0] : path[1], "comparing: %s", strerror(-err));
 		goto out;

@@ -849,6 +849,31 @@ int abi__compare_symbol(struct abi *abi, uint32_t node)
 	return r;
 }
 
+int abi__compare_types(struct abi *abi, uint32_t node, const char *prefix)
+{
+	struct walk w = { .own = node, .prefix = prefix };
+	int r;
+
+	w.start[0] = abi->nodes[node].id[0];
+	w.start[1] = abi->nodes[node].id[1];
+	r = walk_types(abi, &w, w.start[0], w.start[1]);
+	while (!r && abi->ntodo)
+		r = compare_type(abi, abi->todo[--abi->ntodo]);
+	return r;
+}
+
+int abi__add_type_change(struct abi *abi, uint32_t node, const char *fmt, ...)
+{
+	char *text = NULL;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	return push_change(abi, node, ABI_CH_TYPE, r < 0 ? NULL : text);
+}
+
 int abi__symbol_node(struct abi *abi, uint32_t a, uint32_t b, uint32_t *out)
 {
 	int r = new_node(abi, a, b, out);

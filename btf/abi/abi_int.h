@@ -172,6 +172,14 @@ struct abi {
 int abi__symbol_node(struct abi *abi, uint32_t a, uint32_t b, uint32_t *out);
 /* Compare them, making the pair nodes they reach: 0 or -errno. */
 int abi__compare_symbol(struct abi *abi, uint32_t node);
+/*
+ * A symbol compared by types other than a FUNC's or VAR's (a variable
+ * typed from DWARF, abi_side.c): NODE's ids are the two types, walked
+ * under PREFIX; or one change of its own, told as FMT says.  0 or -errno.
+ */
+int abi__compare_types(struct abi *abi, uint32_t node, const char *prefix);
+int abi__add_type_change(struct abi *abi, uint32_t node, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* After every symbol is compared: which nodes reach a change. */
 void abi__mark_tainted(struct abi *abi);
 /* Symbol SI's paths and status; QUEUE holds a slot per node. */

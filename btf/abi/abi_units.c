@@ -93,9 +93,89 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static const char *def_kind(int tag)
+{
+	switch (tag) {
+	case DW_TAG_structure_type:	return "struct ";
+	case DW_TAG_union_type:		return "union ";
+	case DW_TAG_enumeration_type:	return "enum ";
+	default:			return NULL;
+	}
+}
+
+#define VAR_DEPTH 8	/* qualifiers, arrays and pointers on the way to a name */
+
+/* An array's bounds as C writes them: "[16]", "[2][3]", "[]". */
+static void array_dims(Dwarf_Die *arr, FILE *f)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word v;
+	Dwarf_Die sub;
+	bool any = false;
+
+	if (!dwarf_child(arr, &sub)) {
+		do {
+			if (dwarf_tag(&sub) != DW_TAG_subrange_type)
+				continue;
+			any = true;
+			if (!dwarf_formudata(dwarf_attr(&sub, DW_AT_count, &attr), &v))
+				fprintf(f, "[%llu]", (unsigned long long)v);
+			else if (!dwarf_formudata(dwarf_attr(&sub, DW_AT_upper_bound, &attr), &v))
+				fprintf(f, "[%llu]", (unsigned long long)v + 1);
+			else
+				fprintf(f, "[]");
+		} while (!dwarf_siblingof(&sub, &sub));
+	}
+	if (!any)
+		fprintf(f, "[]");
+}
+
+/* Variable DIE's type into VT: what wraps it, then the name it ends at; untold: left NULL. */
+static int var_type(Dwarf_Die *die, struct abi_var_type *vt)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die t;
+	const char *name = NULL, *kind = NULL;
+	char *chain = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&chain, &len);
+	bool is_void = !dwarf_formref_die(dwarf_attr_integrate(die, DW_AT_type, &attr), &t);
+	int depth, tag = 0;
+
+	if (!f)
+		return -ENOMEM;
+	for (depth = 0; !is_void && depth < VAR_DEPTH; depth++) {
+		tag = dwarf_tag(&t);
+		if (tag == DW_TAG_const_type || tag == DW_TAG_volatile_type)
+			fprintf(f, tag == DW_TAG_const_type ? "const " : "volatile ");
+		else if (tag == DW_TAG_pointer_type)
+			fprintf(f, "*");
+		else if (tag == DW_TAG_array_type)
+			array_dims(&t, f);
+		else
+			break;	/* a name, or what is not told (a function type) */
+		is_void = !dwarf_formref_die(dwarf_attr(&t, DW_AT_type, &attr), &t);
+	}
+	kind = def_kind(tag);
+	if (is_void)
+		name = "void";
+	else if (depth < VAR_DEPTH && (kind || tag == DW_TAG_typedef || tag == DW_TAG_base_type))
+		name = dwarf_diename(&t);
+	if (fclose(f) || !chain)
+		return -ENOMEM;
+	if (!name || asprintf(&vt->leaf, "%s%s", is_void || !kind ? "" : kind, name) < 0) {
+		vt->leaf = NULL;
+		free(chain);
+		return name ? -ENOMEM : 0;
+	}
+	vt->leaf_tag = is_void ? 0 : tag;
+	vt->chain = chain;
+	return 0;
+}
+
 /* DIE, a function or variable defined at the top level: the export it is, if one. */
-static void unit__export(struct abi_units *u, Dwarf_Die *die, char *const *names,
-			 const uint64_t *addr, uint8_t *exact, struct pending *p)
+static int unit__export(struct abi_units *u, Dwarf_Die *die, char *const *names,
+			const uint64_t *addr, uint8_t *exact, struct pending *p)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Addr low;
@@ -107,20 +187,23 @@ static void unit__export(struct abi_units *u, Dwarf_Die *die, char *const *names
 	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
 	hit = name && u->n ? bsearch(name, names, u->n, sizeof(*names), cmp_name) : NULL;
 	if (!hit)
-		return;
+		return 0;
 	if (!dwarf_attr_integrate(die, DW_AT_external, &attr))
-		return;	/* a static one of an export's name */
+		return 0;	/* a static one of an export's name */
 	k = (size_t)(hit - names);
 	/* Of two external definitions (a __weak default and its override), the one at the address. */
 	at = addr && addr[k] && dwarf_tag(die) == DW_TAG_subprogram && !dwarf_lowpc(die, &low) &&
 	     low == addr[k];
 	if (u->unit_of[k] >= 0 && (exact[k] || !at))
-		return;
+		return 0;
 	if (u->unit_of[k] < 0)
 		u->nfound++;
 	u->unit_of[k] = (int32_t)u->nunits;	/* this unit's index, once kept */
 	exact[k] = at;
 	p->exports = true;
+	if (dwarf_tag(die) != DW_TAG_variable || u->var[k].chain)
+		return 0;
+	return var_type(die, &u->var[k]);
 }
 
 static int pending__add(struct pending *p, const char *kind, const char *name)
@@ -163,16 +246,6 @@ static int unit__keep(struct abi_units *u, const struct pending *p, struct abi_t
 	return 0;
 }
 
-static const char *def_kind(int tag)
-{
-	switch (tag) {
-	case DW_TAG_structure_type:	return "struct ";
-	case DW_TAG_union_type:		return "union ";
-	case DW_TAG_enumeration_type:	return "enum ";
-	default:			return NULL;
-	}
-}
-
 /* CU's top-level DIEs: its exports and what it defines, kept when it exports. */
 static int unit__scan(struct abi_units *u, Dwarf_Die *cu, char *const *names,
 		      const uint64_t *addr, uint8_t *exact, struct abi_tnames *tn, struct pending *p)
@@ -190,7 +263,9 @@ static int unit__scan(struct abi_units *u, Dwarf_Die *cu, char *const *names,
 		if (dwarf_hasattr(&die, DW_AT_declaration))
 			continue;
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_variable) {
-			unit__export(u, &die, names, addr, exact, p);
+			err = unit__export(u, &die, names, addr, exact, p);
+			if (err)
+				return err;
 			continue;
 		}
 		kind = def_kind(tag);
@@ -220,8 +295,9 @@ int abi_units__read(struct abi_units *u, const char *path, char *const *names,
 	memset(u, 0, sizeof(*u));
 	u->n = n;
 	u->unit_of = malloc((n ? n : 1) * sizeof(*u->unit_of));
+	u->var = calloc(n ? n : 1, sizeof(*u->var));
 	exact = calloc(n ? n : 1, 1);
-	if (!u->unit_of || !exact) {
+	if (!u->unit_of || !u->var || !exact) {
 		free(exact);
 		abi_units__free(u);
 		return -ENOMEM;
@@ -259,6 +335,11 @@ void abi_units__free(struct abi_units *u)
 	for (i = 0; i < u->nunits; i++)
 		free(u->units[i].defs);
 	free(u->units);
+	for (i = 0; u->var && i < u->n; i++) {
+		free(u->var[i].chain);
+		free(u->var[i].leaf);
+	}
+	free(u->var);
 	free(u->unit_of);
 	memset(u, 0, sizeof(*u));
 }

@@ -37,9 +37,24 @@ struct abi_unit {
 	size_t ndefs;
 };
 
+/*
+ * An exported variable's type as its DWARF has it, for those BTF has no
+ * VAR for (6.1's BTF has only per-CPU ones): the named type it ends at
+ * (LEAF, as the report names types, "struct tracepoint", or a typedef's
+ * or base type's name), and what wraps it on the way, outermost first
+ * ("const [16]*"; "" for none).  CHAIN NULL: not a variable, or not one
+ * told this way (a function pointer, an anonymous struct).
+ */
+struct abi_var_type {
+	char *chain;
+	char *leaf;
+	int leaf_tag;		/* DW_TAG_structure_type, ..._typedef, ..._base_type */
+};
+
 /* One side's exporting units. */
 struct abi_units {
 	int32_t *unit_of;	/* per name: its index in UNITS; -1: none found */
+	struct abi_var_type *var;	/* per name */
 	size_t n, nfound;
 	struct abi_unit *units;
 	size_t nunits, units_cap;
@@ -50,7 +65,8 @@ struct abi_units {
  * (sorted; ADDR[i] its address, 0: unknown), the unit holding its external
  * definition (DW_TAG_subprogram or DW_TAG_variable; of several, the one
  * at its address), and, for those units only, the struct, union and enum
- * names each defines at its top level, interned into TN.  0 or -errno.
+ * names each defines at its top level, interned into TN; and each
+ * variable's type (VAR).  0 or -errno.
  */
 int abi_units__read(struct abi_units *u, const char *path, char *const *names,
 		    const uint64_t *addr, size_t n, struct abi_tnames *tn);

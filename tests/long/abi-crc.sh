@@ -148,7 +148,7 @@ elif fetch "abi-crc: a -dbg vmlinux's DWARF" fetch-kernel-dbg.sh; then
 	expect_exit "abi-crc: $(cut -d' ' -f1 "$KDBG/PACKAGE")'s DWARF, encoded, against its BTF: exit 0" 0 \
 		"$GTIME" -f '%e %M' -o "$_tmp/time" "$FRUGAL" btf abi -v "$KDBG/vmlinux" "$_tmp/vmlinux-dwarf"
 	read -r secs kb < <(tail -1 "$_tmp/time")
-	echo "# $out; $secs s, $kb KB peak RSS"
+	echo "# $(head -1 <<<"$out"); $secs s, $kb KB peak RSS"
 	check "abi-crc: ... said under -v" grep -q "vmlinux-dwarf: no .BTF, its DWARF encoded here" <<<"$err"
 	rm -f "$_tmp/vmlinux-dwarf"
 fi

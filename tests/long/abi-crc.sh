@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # frugal btf abi against genksyms (make check-abi-crc; not in check: it
-# downloads about 57 MB once, then takes about a minute).  Two consecutive Debian bookworm 6.1 kernel
+# downloads about 57 MB once, and 566 MB of -dbg packages for the DWARF
+# model, then takes about a minute).  Two consecutive Debian bookworm 6.1 kernel
 # ABIs (scripts/fetch-abi-pair.sh; FRUGAL_ABI_PAIR="OLD NEW", default
 # "54 55", a real kABI break): each one's vmlinux BTF and its exporting
 # modules' split BTF on it (the two trees in one run), the vmlinux's symbols

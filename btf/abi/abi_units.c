@@ -161,8 +161,10 @@ static int var_type(Dwarf_Die *die, struct abi_var_type *vt)
 		name = "void";
 	else if (depth < VAR_DEPTH && (kind || tag == DW_TAG_typedef || tag == DW_TAG_base_type))
 		name = dwarf_diename(&t);
-	if (fclose(f) || !chain)
+	if (fclose(f)) {
+		free(chain);
 		return -ENOMEM;
+	}
 	if (!name || asprintf(&vt->leaf, "%s%s", is_void || !kind ? "" : kind, name) < 0) {
 		vt->leaf = NULL;
 		free(chain);

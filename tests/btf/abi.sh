@@ -463,8 +463,10 @@ fi
 # The DWARF model (DWARF on both sides of linked files, as a -dbg vmlinux
 # pair): each export's types as the unit defining it defines them, as
 # genksyms' CRCs see them.  abi_unit_decl.c only declares struct blob,
-# which grows in NEW, abi_unit_def.c defines it; one file's BTF reaches
-# blob from both.  Without DWARF (.bo.so) every pointer is followed.
+# which grows in NEW, abi_unit_def.c defines it (abi_unit.h's); one
+# file's BTF reaches blob from both.  abi_unit_def.c's own struct local
+# grows too, opaque to genksyms.  Without DWARF (.bo.so) every pointer is
+# followed.
 unit_so() {	# unit_so OUT [CFLAGS]: OUT.so (DWARF and .BTF), OUT.bo.so (.BTF only)
 	local out=$1; shift
 	gcc -g -O1 -fPIC "$@" -c "$FX/abi_unit_decl.c" -o "$W/unit_decl.o" &&
@@ -478,11 +480,12 @@ if ! command -v objcopy >/dev/null; then
 elif unit_so unit_old && unit_so unit_new -DNEW; then
 	expect_exit "abi: DWARF model: exit 12" 12 "$FRUGAL" btf abi "$W/unit_old.so" "$W/unit_new.so"
 	check "abi: DWARF model: said under the summary" test "$(sed -n 2p <<<"$out")" = \
-		"model: each export's types as its unit defines them (DWARF), a struct it only declares opaque; its unit found for 5 of 5 symbols"
+		"model: each export's types as its unit defines them (DWARF), a struct it only declares opaque; its unit found for 6 of 6 symbols"
 	check "abi: DWARF model: a struct its unit only declares is opaque" test -z "$(sym_block use_decl)"
 	check "abi: ... for a variable too" test -z "$(sym_block holder_var)"
 	check "abi: DWARF model: a struct its unit defines is followed" has "$(sym_block use_def)" \
 		"    parameter 1 (b): struct blob * -> struct blob: 2 changes"
+	check "abi: DWARF model: a struct the unit's .c file defines is opaque" test -z "$(sym_block use_local)"
 	check "abi: DWARF model: a variable without a VAR, typed from DWARF" has "$(sym_block blob_var)" \
 		"    type: struct blob: 2 changes"
 	b=$(sym_block use_td)
@@ -490,12 +493,12 @@ elif unit_so unit_old && unit_so unit_new -DNEW; then
 	check "abi: ... its path" has "$b" \
 		"    parameter 1 (p): const unsigned char * -> const u8 *, a typedef on the way"
 	check "abi: DWARF model: the summary" has "$out" \
-		"5 symbols: 0 added, 0 removed, 3 changed, 2 incompatible; 1 types changed"
+		"6 symbols: 0 added, 0 removed, 3 changed, 2 incompatible; 2 types changed"
 	expect_exit "abi: DWARF model: --json" 12 "$FRUGAL" btf abi --json "$W/unit_old.so" "$W/unit_new.so"
 	check "abi: DWARF model: --json says it" python3 -c '
 import json, sys
 d = json.loads(sys.argv[1])
-assert d["model"] == "units" and d["totals"]["units_found"] == 5, (d["model"], d["totals"])
+assert d["model"] == "units" and d["totals"]["units_found"] == 6, (d["model"], d["totals"])
 assert sorted(s["name"] for s in d["symbols"]) == ["blob_var", "use_def", "use_td"], d["symbols"]
 ' "$out"
 	expect_exit "abi: BTF model (no DWARF): exit 12" 12 "$FRUGAL" btf abi --json \
@@ -504,7 +507,7 @@ assert sorted(s["name"] for s in d["symbols"]) == ["blob_var", "use_def", "use_t
 import json, sys
 d = json.loads(sys.argv[1])
 assert d["model"] == "btf" and d["totals"]["units_found"] == 0, (d["model"], d["totals"])
-assert sorted(s["name"] for s in d["symbols"]) == ["use_decl", "use_def"], d["symbols"]
+assert sorted(s["name"] for s in d["symbols"]) == ["use_decl", "use_def", "use_local"], d["symbols"]
 assert sorted(s["name"] for s in d["not_compared"]) == ["blob_var", "holder_var"], d["not_compared"]
 ' "$out"
 	expect_exit "abi: BTF model: text" 12 "$FRUGAL" btf abi "$W/unit_old.bo.so" "$W/unit_new.bo.so"

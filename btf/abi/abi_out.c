@@ -208,8 +208,8 @@ static void print_no_crcs(const struct abi *abi)
 static void print_model(const struct abi *abi)
 {
 	if (abi->units_model)
-		printf("model: each export's types as its unit defines them (DWARF), a struct it only "
-		       "declares opaque; its unit found for %zu of %zu symbols\n",
+		printf("model: each export's types as its unit's headers define them (DWARF, genksyms' "
+		       "view); its unit found for %zu of %zu symbols\n",
 		       abi->units_found, abi->units_syms);
 }
 

@@ -480,7 +480,7 @@ if ! command -v objcopy >/dev/null; then
 elif unit_so unit_old && unit_so unit_new -DNEW; then
 	expect_exit "abi: DWARF model: exit 12" 12 "$FRUGAL" btf abi "$W/unit_old.so" "$W/unit_new.so"
 	check "abi: DWARF model: said under the summary" test "$(sed -n 2p <<<"$out")" = \
-		"model: each export's types as its unit defines them (DWARF), a struct it only declares opaque; its unit found for 6 of 6 symbols"
+		"model: each export's types as its unit's headers define them (DWARF, genksyms' view); its unit found for 6 of 6 symbols"
 	check "abi: DWARF model: a struct its unit only declares is opaque" test -z "$(sym_block use_decl)"
 	check "abi: ... for a variable too" test -z "$(sym_block holder_var)"
 	check "abi: DWARF model: a struct its unit defines is followed" has "$(sym_block use_def)" \

@@ -6,7 +6,8 @@
  * functions and variables there, and GCC's DW_AT_sibling lets the walk
  * step over a function's body without reading it.  A unit's definitions
  * are kept only when it defines an export (about half the units of a
- * kernel); the names are pointers into .debug_str until then.
+ * kernel), and only those its headers hold (its line table tells its own
+ * .c file); the names are pointers into .debug_str until then.
  */
 #include <dwarf.h>
 #include <errno.h>

@@ -2,10 +2,11 @@
 /*
  * The types as each exporting compile unit sees them (btf/abi/abi_units.c),
  * the model genksyms' CRCs follow: a struct, union or enum that the unit
- * defining an export only declares is hashed by its name alone, so a
- * change inside it does not change the export; one the unit defines is
- * expanded, through pointers too.  A kernel's one deduplicated BTF has no
- * units: the DWARF beside it tells, per unit, which names it defines.
+ * defining an export only declares (or defines in its own .c file) is
+ * hashed by its name alone, so a change inside it does not change the
+ * export; one a header of the unit defines is expanded, through pointers
+ * too.  A kernel's one deduplicated BTF has no units: the DWARF beside it
+ * tells, per unit, which names it defines.
  * Nothing here prints.
  */
 #ifndef FRUGAL_BTF_ABI_UNITS_INT_H
@@ -65,8 +66,9 @@ struct abi_units {
  * (sorted; ADDR[i] its address, 0: unknown), the unit holding its external
  * definition (DW_TAG_subprogram or DW_TAG_variable; of several, the one
  * at its address), and, for those units only, the struct, union and enum
- * names each defines at its top level, interned into TN; and each
- * variable's type (VAR).  0 or -errno.
+ * names each defines at its top level in a header (not in its own .c
+ * file: genksyms records no definition there), interned into TN; and
+ * each variable's type (VAR).  0 or -errno.
  */
 int abi_units__read(struct abi_units *u, const char *path, char *const *names,
 		    const uint64_t *addr, size_t n, struct abi_tnames *tn);

@@ -13,7 +13,8 @@
 # kernel against itself exits 0; the pair under 500 MB (its time is said,
 # not asserted: times are bench-abi's); the DWARF model on the two ABIs'
 # -dbg vmlinux (fetch-abi-pair.sh --dbg: 2 x 283 MB downloaded once) at
-# 95% precision and recall, under 20 s and 500 MB; and,
+# 99% precision and recall (99.8% at least measured on every pair of
+# Debian 12's ABIs 47 to 57), under 20 s and 500 MB; and,
 # when scripts/fetch-kernel-dbg.sh's vmlinux is cached, that vmlinux with
 # its .BTF hidden (its DWARF encoded on the fly) against its own BTF.
 . "$(dirname "$0")/../lib.sh"
@@ -79,7 +80,7 @@ fi
 
 # The DWARF model: the -dbg vmlinux of each ABI, each export's types as
 # the unit defining it defines them (genksyms' view), its variables typed
-# from DWARF.  Said in --json; scored as above, at 95%.
+# from DWARF.  Said in --json; scored as above, at 99%.
 dlist=$(bash "$TOP/scripts/fetch-abi-pair.sh" --dbg "$1" "$2" 2>"$_tmp/fetch.err"); rc=$?
 case $rc in
 0)
@@ -99,7 +100,7 @@ assert d["model"] == "units" and d["totals"]["units_found"] > 0.9 * d["totals"][
 	check "abi-crc: DWARF model: under 500 MB" test "$kb" -lt 512000
 	python3 "$TOP/tests/long/abi-crc.py" vmlinux "$A/Module.symvers" "$B/Module.symvers" \
 		"$_tmp/dwarf.json" "$_tmp/dmissed" > "$_tmp/dstats"
-	scores "$_tmp/dstats" "DWARF model: " " against the CRCs" 0.95
+	scores "$_tmp/dstats" "DWARF model: " " against the CRCs" 0.99
 	;;
 3) skip "abi-crc: DWARF model" "$(tail -1 "$_tmp/fetch.err")" ;;
 *) fail "abi-crc: DWARF model: fetched" "$(tail -3 "$_tmp/fetch.err")" ;;

@@ -42,6 +42,7 @@ enum abi_change_kind {
 	ABI_CH_ENUM_ADDED,
 	ABI_CH_MEMBER_WRAPPED,
 	ABI_CH_ENUM_BITFIELD,
+	ABI_CH_TYPEDEF,
 	ABI_CH_CNT,
 };
 
@@ -149,12 +150,36 @@ struct abi {
 	bool supp_given;	/* --suppressions: the totals say how many */
 	size_t supp_syms, supp_types;
 	bool no_crcs[2];	/* OLD's, NEW's Module.symvers given, every CRC 0 */
+	/*
+	 * The DWARF model (btf/abi/abi_units_int.h), while paths are found:
+	 * per node, the index of its type's name among those the exporting
+	 * units define (ABI_GATE_ANON: an anonymous type, followed as what
+	 * holds it is; ABI_GATE_NONE: no such unit defines it), and per name
+	 * whether the unit of the symbol walked defines it.  GATE_DEFINED
+	 * NULL: every type is followed (the BTF model; a symbol whose unit
+	 * was not found).
+	 */
+	int32_t *gate_node;
+	const uint8_t *gate_defined;
+	bool units_model;	/* the DWARF model: set before the symbols are compared */
+	size_t units_syms, units_found;	/* ... for so many symbols, their unit found */
 };
+
+#define ABI_GATE_ANON	(-1)
+#define ABI_GATE_NONE	(-2)
 
 /* A symbol's node for OLD's A and NEW's B (FUNC or VAR ids): 0 or -ENOMEM. */
 int abi__symbol_node(struct abi *abi, uint32_t a, uint32_t b, uint32_t *out);
 /* Compare them, making the pair nodes they reach: 0 or -errno. */
 int abi__compare_symbol(struct abi *abi, uint32_t node);
+/*
+ * A symbol compared by types other than a FUNC's or VAR's (a variable
+ * typed from DWARF, abi_side.c): NODE's ids are the two types, walked
+ * under PREFIX; or one change of its own, told as FMT says.  0 or -errno.
+ */
+int abi__compare_types(struct abi *abi, uint32_t node, const char *prefix);
+int abi__add_type_change(struct abi *abi, uint32_t node, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* After every symbol is compared: which nodes reach a change. */
 void abi__mark_tainted(struct abi *abi);
 /* Symbol SI's paths and status; QUEUE holds a slot per node. */

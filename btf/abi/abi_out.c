@@ -200,6 +200,19 @@ static void print_no_crcs(const struct abi *abi)
 		       "(CONFIG_MODVERSIONS off)\n", which[k]);
 }
 
+/*
+ * Which model the paths followed, said when it is the DWARF one: each
+ * export's types as its own unit defines them (genksyms' view), not every
+ * pointer through the one BTF.
+ */
+static void print_model(const struct abi *abi)
+{
+	if (abi->units_model)
+		printf("model: each export's types as its unit's headers define them (DWARF, genksyms' "
+		       "view); its unit found for %zu of %zu symbols\n",
+		       abi->units_found, abi->units_syms);
+}
+
 void abi__print_text(const struct abi *abi)
 {
 	static const char sign[] = { [ABI_SYM_SAME] = ' ', [ABI_SYM_ADDED] = '+',
@@ -221,6 +234,7 @@ void abi__print_text(const struct abi *abi)
 	print_limits(&t);
 	putchar('\n');
 	print_no_crcs(abi);
+	print_model(abi);
 	print_causes(abi, &t);
 	for (i = 0; i < abi->nsyms; i++) {
 		s = &abi->syms[i];
@@ -347,6 +361,8 @@ void abi__print_json(const struct abi *abi, const char *old, const char *new_pat
 	json__obj_begin(&w);
 	json__str_field(&w, "old", old);
 	json__str_field(&w, "new", new_path);
+	/* "units": each export's types as its unit's DWARF defines them; "btf": every pointer. */
+	json__str_field(&w, "model", abi->units_model ? "units" : "btf");
 	json__key(&w, "causes");
 	json__arr_begin(&w);
 	for (i = 0; i < abi->ncauses; i++) {
@@ -400,6 +416,7 @@ void abi__print_json(const struct abi *abi, const char *old, const char *new_pat
 		json__u64_field(&w, abi_kind_keys[i], t.uncompared[i]);
 	json__obj_end(&w);
 	json__u64_field(&w, "picked_by_type", t.guessed);
+	json__u64_field(&w, "units_found", abi->units_found);
 	json__key(&w, "no_crcs");	/* the sides whose Module.symvers has every CRC 0 */
 	json__arr_begin(&w);
 	for (i = 0; i < 2; i++)

@@ -266,6 +266,9 @@ static int merge(struct abi *dst, struct abi *src, const char *obj)
 	dst->supp_types += src->supp_types;
 	dst->no_crcs[0] |= src->no_crcs[0];
 	dst->no_crcs[1] |= src->no_crcs[1];
+	dst->units_model |= src->units_model;
+	dst->units_syms += src->units_syms;
+	dst->units_found += src->units_found;
 cleanup:
 	free(new_idx);
 	abi__free(src);

@@ -236,8 +236,9 @@ assert all(x["followers"] == [] for x in d["causes"])
 assert d["totals"] == {"symbols": 20, "added": 1, "removed": 1, "changed": 15,
 	"incompatible": 14, "types_changed": 11, "causes": 11, "suppressed_symbols": 0,
 	"suppressed_types": 0, "not_compared": {"unknown": 0, "functions": 0, "variables": 0,
-	"per_cpu_variables": 0}, "picked_by_type": 0, "no_crcs": []}, d["totals"]
+	"per_cpu_variables": 0}, "picked_by_type": 0, "units_found": 0, "no_crcs": []}, d["totals"]
 assert d["not_compared"] == []
+assert d["model"] == "btf", d["model"]
 ' "$out"
 
 # Suppressions: libabigail's sections, by name or regular expression.
@@ -414,8 +415,9 @@ elif exp_so exp_ab_old ab && exp_so exp_ab_new ab -DNEW && exp_so exp_ba_old ba 
 			"$FRUGAL" btf abi "$W/exp_${o}_old.so" "$W/exp_${o}_new.so"
 		check "abi: ... ($o) the exported one's change found" has "$out" \
 			"    parameter 1 (key): const struct key * -> struct key: 3 changes"
+		# DWARF on both sides: root_key, which has no VAR, typed from it.
 		check "abi: ... ($o) no guess said" has "$out" \
-			"2 symbols: 0 added, 0 removed, 1 changed, 1 incompatible; 1 types changed; not compared, no BTF: 1 variable"
+			"2 symbols: 0 added, 0 removed, 2 changed, 2 incompatible; 1 types changed"
 		expect_exit "abi: ... ($o) NEW -> OLD too" 12 \
 			"$FRUGAL" btf abi "$W/exp_${o}_new.so" "$W/exp_${o}_old.so"
 		check "abi: ... ($o) NEW -> OLD: the change found" has "$out" \
@@ -424,10 +426,12 @@ elif exp_so exp_ab_old ab && exp_so exp_ab_new ab -DNEW && exp_so exp_ba_old ba 
 	# NEW's BTF with the static user_read alone (frugal btf encode keeps the
 	# first of a name): the exported one has no FUNC there, not compared.
 	cp "$W/exp_ab_new.dw.so" "$W/exp_one.so" && "$FRUGAL" btf encode "$W/exp_one.so"
-	expect_exit "abi: the exported one without a FUNC on NEW: exit 0" 0 \
+	expect_exit "abi: the exported one without a FUNC on NEW: exit 12 (root_key)" 12 \
 		"$FRUGAL" btf abi "$W/exp_ab_old.so" "$W/exp_one.so"
-	check "abi: ... not compared with the static one, counted" test "$out" = \
-		"2 symbols: 0 added, 0 removed, 0 changed, 0 incompatible; 0 types changed; not compared, no BTF: 1 function, 1 variable"
+	check "abi: ... not compared with the static one, counted" test "$(head -1 <<<"$out")" = \
+		"2 symbols: 0 added, 0 removed, 1 changed, 1 incompatible; 1 types changed; not compared, no BTF: 1 function"
+	check "abi: ... root_key alone changed" test "$(grep '^~ ' <<<"$out" | cut -d' ' -f2 | tr '\n' ' ')" = \
+		"root_key struct "
 	expect_exit "abi: without DWARF, the static one compared (ab): exit 0" 0 \
 		"$FRUGAL" btf abi "$W/exp_ab_old.bo.so" "$W/exp_ab_new.bo.so"
 	check "abi: ... and the summary says it was a guess" test "$out" = \
@@ -454,6 +458,64 @@ assert d["totals"]["not_compared"]["variables"] == 1 and d["totals"]["picked_by_
 ' "$out"
 else
 	fail "abi: the exported function by its address" "gcc, objcopy or frugal btf encode failed"
+fi
+
+# The DWARF model (DWARF on both sides of linked files, as a -dbg vmlinux
+# pair): each export's types as the unit defining it defines them, as
+# genksyms' CRCs see them.  abi_unit_decl.c only declares struct blob,
+# which grows in NEW, abi_unit_def.c defines it (abi_unit.h's); one
+# file's BTF reaches blob from both.  abi_unit_def.c's own struct local
+# grows too, opaque to genksyms.  Without DWARF (.bo.so) every pointer is
+# followed.
+unit_so() {	# unit_so OUT [CFLAGS]: OUT.so (DWARF and .BTF), OUT.bo.so (.BTF only)
+	local out=$1; shift
+	gcc -g -O1 -fPIC "$@" -c "$FX/abi_unit_decl.c" -o "$W/unit_decl.o" &&
+	gcc -g -O1 -fPIC "$@" -c "$FX/abi_unit_def.c" -o "$W/unit_def.o" &&
+	gcc -shared -nostdlib -o "$W/$out.so" "$W/unit_decl.o" "$W/unit_def.o" &&
+	"$FRUGAL" btf encode "$W/$out.so" &&
+	objcopy --strip-debug "$W/$out.so" "$W/$out.bo.so"
+}
+if ! command -v objcopy >/dev/null; then
+	fail "abi: the DWARF model" "no objcopy (binutils: scripts/install-deps.sh)"
+elif unit_so unit_old && unit_so unit_new -DNEW; then
+	expect_exit "abi: DWARF model: exit 12" 12 "$FRUGAL" btf abi "$W/unit_old.so" "$W/unit_new.so"
+	check "abi: DWARF model: said under the summary" test "$(sed -n 2p <<<"$out")" = \
+		"model: each export's types as its unit's headers define them (DWARF, genksyms' view); its unit found for 6 of 6 symbols"
+	check "abi: DWARF model: a struct its unit only declares is opaque" test -z "$(sym_block use_decl)"
+	check "abi: ... for a variable too" test -z "$(sym_block holder_var)"
+	check "abi: DWARF model: a struct its unit defines is followed" has "$(sym_block use_def)" \
+		"    parameter 1 (b): struct blob * -> struct blob: 2 changes"
+	check "abi: DWARF model: a struct the unit's .c file defines is opaque" test -z "$(sym_block use_local)"
+	check "abi: DWARF model: a variable without a VAR, typed from DWARF" has "$(sym_block blob_var)" \
+		"    type: struct blob: 2 changes"
+	b=$(sym_block use_td)
+	check "abi: DWARF model: a typedef on the way is a change, compatible" has "$b" "~ use_td (changed)"
+	check "abi: ... its path" has "$b" \
+		"    parameter 1 (p): const unsigned char * -> const u8 *, a typedef on the way"
+	check "abi: DWARF model: the summary" has "$out" \
+		"6 symbols: 0 added, 0 removed, 3 changed, 2 incompatible; 2 types changed"
+	expect_exit "abi: DWARF model: --json" 12 "$FRUGAL" btf abi --json "$W/unit_old.so" "$W/unit_new.so"
+	check "abi: DWARF model: --json says it" python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["model"] == "units" and d["totals"]["units_found"] == 6, (d["model"], d["totals"])
+assert sorted(s["name"] for s in d["symbols"]) == ["blob_var", "use_def", "use_td"], d["symbols"]
+' "$out"
+	expect_exit "abi: BTF model (no DWARF): exit 12" 12 "$FRUGAL" btf abi --json \
+		"$W/unit_old.bo.so" "$W/unit_new.bo.so"
+	check "abi: BTF model: every pointer followed, no typedef change, no variable typed" python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["model"] == "btf" and d["totals"]["units_found"] == 0, (d["model"], d["totals"])
+assert sorted(s["name"] for s in d["symbols"]) == ["use_decl", "use_def", "use_local"], d["symbols"]
+assert sorted(s["name"] for s in d["not_compared"]) == ["blob_var", "holder_var"], d["not_compared"]
+' "$out"
+	expect_exit "abi: BTF model: text" 12 "$FRUGAL" btf abi "$W/unit_old.bo.so" "$W/unit_new.bo.so"
+	check "abi: BTF model: no model line" test -z "$(grep '^model: ' <<<"$out")"
+	check "abi: BTF model: the struct the unit only declares followed" has "$(sym_block use_decl)" \
+		"    parameter 1 (h): struct holder * -> struct holder: member 'b': struct blob * -> struct blob: 2 changes"
+else
+	fail "abi: the DWARF model" "gcc, objcopy or frugal btf encode failed"
 fi
 
 # A real module: Debian's -dbg .ko with its .BTF taken out, encoded again on

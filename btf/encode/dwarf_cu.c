@@ -382,7 +382,12 @@ int dcu__btf_ret(struct enc_batch *b, const die_t *die, int id)
  */
 #define STR_CACHE_MAX	(1u << 18)
 
-/* NAME's offset in b->btf, looked up in cache C under KEY (never 0). */
+/*
+ * NAME's offset in b->btf, looked up in cache C under KEY: 0 for an empty
+ * name.  NAME's bytes are read only on a miss: in .debug_str they are
+ * anywhere in tens of MB, and reading the first byte of every name to
+ * test for "" was 5% of a vmlinux's CPU (a cache miss per name).
+ */
 static int str_cached(struct enc_batch *b, struct str_cache *c, uint64_t key, const char *name)
 {
 	struct idxmap_probe p;
@@ -399,7 +404,7 @@ static int str_cached(struct enc_batch *b, struct str_cache *c, uint64_t key, co
 	idxmap__for_each_candidate(&c->map, key, &p, i)
 		if (c->ents[i].key == key)
 			return (int)c->ents[i].off;
-	off = btf__add_str(b->btf, name);
+	off = *name ? btf__add_str(b->btf, name) : 0;
 	if (off < 0)
 		return off;
 	idxmap__probe_put(&c->map, &p, (uint32_t)c->n);
@@ -415,12 +420,16 @@ int dcu__name_off(struct enc_batch *b, const struct dwarf_attr *a)
 	uint64_t key = 0;
 	size_t len;
 
-	if (!name || !*name)
+	if (!name)
 		return 0;
-	if (a->form != DW_FORM_string)
-		return b->ctx->is_rel ? btf__add_str(b->btf, name) :
-					str_cached(b, &b->str_ptr, (uintptr_t)name, name);
+	if (a->form != DW_FORM_string) {
+		if (!b->ctx->is_rel)
+			return str_cached(b, &b->str_ptr, (uintptr_t)name, name);
+		return *name ? btf__add_str(b->btf, name) : 0;
+	}
 	/* Inline in the DIE: no identity but its bytes. */
+	if (!*name)
+		return 0;
 	len = strnlen(name, sizeof(key));
 	if (len == sizeof(key))
 		return btf__add_str(b->btf, name);

@@ -33,6 +33,7 @@
 
 #include "btf/encode/dwarf_cu_int.h"
 #include "lib/array.h"
+#include "lib/hash.h"
 #include "lib/idxmap.h"
 
 int enc_batch__err(struct enc_batch *b, int err, const char *fmt, ...)
@@ -374,13 +375,27 @@ int dcu__btf_ret(struct enc_batch *b, const die_t *die, int id)
  * cache is emptied instead of grown; it only saves lookups, never changes
  * an offset (btf__add_str returns the same one for the same string).
  *
- * Not for a module (ET_REL): its .debug_str is not merged across its
- * units, so each unit's names are pointers of their own, and the cache
- * only costs.  Measured on 7.3's mlx5_core.ko: 1.29 s CPU and 84.5 MB
+ * Not by pointer for a module (ET_REL): its .debug_str is not merged
+ * across its units, so each unit's names are pointers of their own, and
+ * that cache only costs (a module's names go by their bytes instead,
+ * str_by_bytes).  Measured on 7.3's mlx5_core.ko: 1.29 s CPU and 84.5 MB
  * with it, 1.05 s and 72.5 MB without; vmlinux, where every unit shares
  * one copy of each name, 7.2 s with it and 9.5 s without.
  */
 #define STR_CACHE_MAX	(1u << 18)
+
+/* Room in cache C for one more entry: a full cache starts again. */
+static int str_cache__room(struct str_cache *c)
+{
+	if (c->n >= STR_CACHE_MAX) {
+		idxmap__clear(&c->map);
+		c->n = 0;
+	}
+	if (array__grow(&c->ents, &c->cap, c->n + 1, sizeof(*c->ents), 1 << 13) ||
+	    idxmap__reserve(&c->map, 1))
+		return -ENOMEM;
+	return 0;
+}
 
 /*
  * NAME's offset in b->btf, looked up in cache C under KEY: 0 for an empty
@@ -394,17 +409,83 @@ static int str_cached(struct enc_batch *b, struct str_cache *c, uint64_t key, co
 	uint32_t i;
 	int off;
 
-	if (c->n >= STR_CACHE_MAX) {
-		idxmap__clear(&c->map);
-		c->n = 0;
-	}
-	if (array__grow(&c->ents, &c->cap, c->n + 1, sizeof(*c->ents), 1 << 13) ||
-	    idxmap__reserve(&c->map, 1))
+	if (str_cache__room(c))
 		return -ENOMEM;
 	idxmap__for_each_candidate(&c->map, key, &p, i)
 		if (c->ents[i].key == key)
 			return (int)c->ents[i].off;
 	off = *name ? btf__add_str(b->btf, name) : 0;
+	if (off < 0)
+		return off;
+	idxmap__probe_put(&c->map, &p, (uint32_t)c->n);
+	c->ents[c->n].key = key;
+	c->ents[c->n++].off = (uint32_t)off;
+	return off;
+}
+
+/*
+ * A module's name by its bytes.  In an ET_REL file each unit has its own
+ * copy of every name in .debug_str (mlx5_core.ko: 896,000 strings, 25,000
+ * distinct), so a pointer identifies nothing across units; and libbpf's
+ * btf__add_str on split BTF looks the name up in the base, then copies
+ * and hashes it again for the module's own strings: a quarter of a
+ * module's CPU.  One hash of ours instead, a hit checked against the
+ * string at the offset it gave (the same offset btf__add_str returns).
+ */
+/*
+ * About how many distinct names a module's .debug_str of LEN bytes holds:
+ * 12 sqrt(LEN) (crc7.ko's 34 KB, 2,233; hv_vmbus.ko's 411 KB, 7,798;
+ * smc.ko's 1.9 MB, 13,079; mlx5_core.ko's 13 MB, 25,214), a power of two.
+ */
+#define STR_MOD_MAX	(1u << 15)
+#define STR_MOD_MIN_LEN	(256u << 10)
+static size_t str_mod_first(size_t len)
+{
+	size_t n = 1024;
+
+	while (n < STR_MOD_MAX && n * n < 144 * len)
+		n *= 2;
+	return n;
+}
+
+static int str_by_bytes(struct enc_batch *b, const char *name)
+{
+	struct str_cache *c = &b->str_ptr;
+	size_t len = strlen(name);
+	struct idxmap_probe p;
+	const char *s;
+	uint64_t key;
+	uint32_t i;
+	int off;
+
+	if (!len)
+		return 0;
+	/* A small module's few names gain nothing worth the table's pages. */
+	if (b->u->s->str_len < STR_MOD_MIN_LEN)
+		return btf__add_str(b->btf, name);
+	key = hash_words(name, len);
+	/*
+	 * Sized once, for the module's names: grown from small sizes, between
+	 * libbpf's growing buffers, the freed pieces stayed in the heap and
+	 * raised a module's peak RSS by up to 1.6 MB (smc.ko).
+	 */
+	if (!c->cap) {
+		size_t first = str_mod_first(b->u->s->str_len);
+
+		if (array__grow(&c->ents, &c->cap, first, sizeof(*c->ents), 0) ||
+		    idxmap__reserve_to(&c->map, first))
+			return -ENOMEM;
+	}
+	if (str_cache__room(c))
+		return -ENOMEM;
+	idxmap__for_each_candidate(&c->map, key, &p, i) {
+		if (c->ents[i].key != key)
+			continue;
+		s = btf__str_by_offset(b->btf, c->ents[i].off);
+		if (s && !strcmp(s, name))
+			return (int)c->ents[i].off;
+	}
+	off = btf__add_str(b->btf, name);
 	if (off < 0)
 		return off;
 	idxmap__probe_put(&c->map, &p, (uint32_t)c->n);
@@ -425,7 +506,7 @@ int dcu__name_off(struct enc_batch *b, const struct dwarf_attr *a)
 	if (a->form != DW_FORM_string) {
 		if (!b->ctx->is_rel)
 			return str_cached(b, &b->str_ptr, (uintptr_t)name, name);
-		return *name ? btf__add_str(b->btf, name) : 0;
+		return str_by_bytes(b, name);
 	}
 	/* Inline in the DIE: no identity but its bytes. */
 	if (!*name)

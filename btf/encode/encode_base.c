@@ -60,32 +60,13 @@
 #include "btf/encode/type_bytes_int.h"
 #include "lib/array.h"
 #include "lib/dwarf_scan.h"
+#include "lib/hash.h"
 #include "lib/idxmap.h"
 
 
-/*
- * A 64-bit hash of a string of length N: 8 bytes at a time (a byte-at-a-
- * time FNV-1a was a quarter of the pruning's cost over a vmlinux's 2.3 MB
- * of strings).  Never 0, which marks an empty slot.
- */
-static uint64_t str_hash(const char *s, size_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
-	size_t i;
-
-	for (i = 0; i + 8 <= n; i += 8) {
-		memcpy(&w, s + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	if (i < n) {
-		w = 0;
-		memcpy(&w, s + i, n - i);
-		h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-	}
-	h ^= h >> 29;
-	return h ? h : 1;
-}
+/* Strings are hashed with hash_words() (lib/hash.h): 8 bytes at a time, a
+ * byte-at-a-time FNV-1a was a quarter of the pruning's cost over a
+ * vmlinux's 2.3 MB of strings. */
 
 /*
  * A cheap first test: one bit per (length, first 8 bytes) of the module's
@@ -134,7 +115,7 @@ static bool hset_has(const struct hset *s, uint64_t h)
 static int hset_add(struct hset *s, const char *str)
 {
 	size_t n = strlen(str);
-	uint64_t h = str_hash(str, n);
+	uint64_t h = hash_words(str, n);
 	uint32_t k = pre_key(str, n), idx = (uint32_t)s->n;
 	int r;
 
@@ -154,7 +135,7 @@ static bool hset_has_str(const struct hset *s, const char *str, size_t n)
 {
 	uint32_t k = pre_key(str, n);
 
-	return (s->pre[k >> 3] & (1u << (k & 7))) && hset_has(s, str_hash(str, n));
+	return (s->pre[k >> 3] & (1u << (k & 7))) && hset_has(s, hash_words(str, n));
 }
 
 typedef int (*str_fn)(const char *s, void *arg);

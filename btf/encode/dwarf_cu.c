@@ -435,9 +435,9 @@ static int str_cached(struct enc_batch *b, struct str_cache *c, uint64_t key, co
 /*
  * About how many distinct names a module's .debug_str of LEN bytes holds:
  * 12 sqrt(LEN) (crc7.ko's 34 KB, 2,233; hv_vmbus.ko's 411 KB, 7,798;
- * smc.ko's 1.9 MB, 13,079; mlx5_core.ko's 13 MB, 25,214), a power of two.
+ * smc.ko's 1.9 MB, 13,079; 7.3's xfs.ko's 12.8 MB, 42,359), a power of two.
  */
-#define STR_MOD_MAX	(1u << 15)
+#define STR_MOD_MAX	(1u << 16)
 #define STR_MOD_MIN_LEN	(256u << 10)
 static size_t str_mod_first(size_t len)
 {
@@ -448,9 +448,28 @@ static size_t str_mod_first(size_t len)
 	return n;
 }
 
+/*
+ * A module's name by its bytes.  In an ET_REL file each unit has its own
+ * copy of every name in .debug_str (mlx5_core.ko: 896,000 strings, 25,000
+ * distinct), so a pointer identifies nothing across units; and libbpf's
+ * btf__add_str on split BTF looks the name up in the base, then copies
+ * and hashes it again for the module's own strings: a quarter of a
+ * module's CPU.  One hash of ours instead, each candidate checked against
+ * the string at its offset (the same offset btf__add_str returns).
+ *
+ * The map's index is the string offset itself: nothing else is kept.
+ * It is sized once, for the module's names: grown from small sizes,
+ * between libbpf's growing buffers, the pieces it left raised the peak
+ * RSS (smc.ko, 1.6 MB).  Only under pahole 1.30's rules (and 1.24's),
+ * where a module's names are found in its base pruned to its DWARF's
+ * names, and where the table left the peak lower (6.12's mlx5_core.ko:
+ * 51.0 -> 42.5 MB, 7.3's xfs.ko the same); under 1.32's, on the stand-in
+ * base, a large module's peak comes while it is encoded, and the
+ * table's megabyte added to it (xfs.ko: 55.5 -> 56.6 MB).
+ */
 static int str_by_bytes(struct enc_batch *b, const char *name)
 {
-	struct str_cache *c = &b->str_ptr;
+	struct idxmap *m = &b->str_ptr.map;
 	size_t len = strlen(name);
 	struct idxmap_probe p;
 	const char *s;
@@ -464,33 +483,19 @@ static int str_by_bytes(struct enc_batch *b, const char *name)
 	if (b->u->s->str_len < STR_MOD_MIN_LEN)
 		return btf__add_str(b->btf, name);
 	key = hash_words(name, len);
-	/*
-	 * Sized once, for the module's names: grown from small sizes, between
-	 * libbpf's growing buffers, the freed pieces stayed in the heap and
-	 * raised a module's peak RSS by up to 1.6 MB (smc.ko).
-	 */
-	if (!c->cap) {
-		size_t first = str_mod_first(b->u->s->str_len);
-
-		if (array__grow(&c->ents, &c->cap, first, sizeof(*c->ents), 0) ||
-		    idxmap__reserve_to(&c->map, first))
-			return -ENOMEM;
-	}
-	if (str_cache__room(c))
+	if (!m->cap && idxmap__reserve_to(m, str_mod_first(b->u->s->str_len)))
 		return -ENOMEM;
-	idxmap__for_each_candidate(&c->map, key, &p, i) {
-		if (c->ents[i].key != key)
-			continue;
-		s = btf__str_by_offset(b->btf, c->ents[i].off);
+	if (idxmap__reserve(m, 1))
+		return -ENOMEM;
+	idxmap__for_each_candidate(m, key, &p, i) {
+		s = btf__str_by_offset(b->btf, i);
 		if (s && !strcmp(s, name))
-			return (int)c->ents[i].off;
+			return (int)i;
 	}
 	off = btf__add_str(b->btf, name);
-	if (off < 0)
+	if (off < 0 || (uint32_t)off > IDXMAP_MAX_INDEX)
 		return off;
-	idxmap__probe_put(&c->map, &p, (uint32_t)c->n);
-	c->ents[c->n].key = key;
-	c->ents[c->n++].off = (uint32_t)off;
+	idxmap__probe_put(m, &p, (uint32_t)off);
 	return off;
 }
 
@@ -506,7 +511,9 @@ int dcu__name_off(struct enc_batch *b, const struct dwarf_attr *a)
 	if (a->form != DW_FORM_string) {
 		if (!b->ctx->is_rel)
 			return str_cached(b, &b->str_ptr, (uintptr_t)name, name);
-		return str_by_bytes(b, name);
+		if (b->ctx->opts->rules < BTF_RULES_PAHOLE_1_32)
+			return str_by_bytes(b, name);
+		return *name ? btf__add_str(b->btf, name) : 0;
 	}
 	/* Inline in the DIE: no identity but its bytes. */
 	if (!*name)

@@ -26,6 +26,10 @@
 #    `timeout` (BENCH_TIMEOUT seconds, default 300): a run it ends is marked
 #    HUNG and left out of the ratios.  BENCH_132=0 skips the part;
 #    BENCH_ONLY_132=1 runs it alone.
+# Parts 2 and 3 also run one bare pass over the vmlinux's DWARF a round
+# (bench/dwarfwalk raw: every DIE and attribute) and print frugal's -j1
+# CPU over it (issue 53's target: 2.5x), its -j2 wall over its -j1 CPU
+# (0.6x), and the modules' total CPU over their bare passes summed (3x).
 set -eu
 O=${O:-build}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -99,13 +103,51 @@ rounds() {
 	local r j
 	cat "$VMLINUX" > /dev/null
 	printf '%-5s %-7s %-4s %8s %8s %9s\n' round tool jobs cpu_s wall_s rss_MiB
+	: > "$tmp/walks"
 	for r in $(seq 1 "$1"); do
 		for j in 1 2; do
 			run pahole "$j" "$r"
 			run frugal "$j" "$r"
 		done
+		walk "$VMLINUX" >> "$tmp/walks"
 	done
 	echo
+}
+# walk FILE: the CPU seconds of one bare pass over FILE's DWARF (every DIE
+# and attribute, bench/dwarfwalk.c's minimal decoder, the file opened
+# outside the time): the floor issue 53 measures the encoder against.
+walk() {
+	local c
+	c=$("$O/bench/dwarfwalk" raw "$1" | awk '{ print $9 }') ||
+		{ echo "bench-btf: dwarfwalk raw $1 failed" >&2; exit 1; }
+	echo "${c:-0}"
+}
+# floor: frugal's -j1 CPU over the bare walk (medians of the rounds, the
+# walk run once a round beside them), and its -j2 wall over its -j1 CPU.
+floor() {
+	local w f1 f2
+	w=$(sort -n "$tmp/walks" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+	f1=$(median 3 frugal 1)
+	f2=$(median 4 frugal 2)
+	awk -v w="$w" -v f="$f1" -v g="$f2" 'BEGIN {
+		r = w > 0 ? f / w : 0; q = f > 0 ? g / f : 0
+		printf "%-14s %10.2f s / %.2f s bare walk = %.2fx  target <= 2.50x %s\n", "-j1 CPU/walk", f, w, r, r <= 2.5 ? "met" : "MISSED"
+		printf "%-14s %10.2f s / %.2f s -j1 CPU   = %.2fx  target <= 0.60x %s\n", "-j2 wall/CPU", g, f, q, q <= 0.6 ? "met" : "MISSED"
+	}'
+}
+# modwalk: the bare walks of every module of $tmp/mods, summed (CPU s).
+modwalk() {
+	local m t=0 c
+	while read -r m; do
+		c=$(walk "$1/modules/$m")
+		t=$(awk -v t="$t" -v c="$c" 'BEGIN { print t + c }')
+	done < "$tmp/mods"
+	echo "$t"
+}
+# modfloor CPU WALK: the modules' total CPU over their bare walks.
+modfloor() {
+	awk -v f="$1" -v w="$2" 'BEGIN { r = w > 0 ? f / w : 0
+		printf "%-20s %10.2f s / %.2f s bare walks = %.2fx  target <= 3.00x %s\n", "frugal CPU/walks", f, w, r, r <= 3 ? "met" : "MISSED" }'
 }
 # pickmods KDIR: KDIR's modules into $tmp/mods (BENCH_MODULES of them spread
 # by size, or all); their number in total.
@@ -200,6 +242,7 @@ line "-j1 peak RSS" 5 1 1024 MiB 0.12
 line "-j2 CPU" 3 2 1 s ""
 line "-j2 wall" 4 2 1 s 0.35
 line "-j2 peak RSS" 5 2 1024 MiB 0.15
+floor
 echo "frugal output byte-identical across its $(( ROUNDS_612 * 2 )) runs (-j1 and -j2): $(same frugal)"
 if "$FRUGAL" btf diff -q "$tmp/pahole-j2-1.btf" "$tmp/frugal-j2-1.btf"; then
 	echo "frugal vs pahole 1.30: no canonical difference; bytes $(stat -c %s "$tmp/frugal-j2-1.btf") vs $(stat -c %s "$tmp/pahole-j2-1.btf")"
@@ -244,6 +287,7 @@ awk -v p="$pw" -v f="$fw" 'BEGIN { printf "%-20s %10.1f s %10.1f s %7.2fx\n", "w
 awk -v p="$pr" -v f="$fr" 'BEGIN { printf "%-20s %8.1f MiB %8.1f MiB %7.2fx  target <= 0.50x %s\n", "largest peak RSS", p / 1024, f / 1024, f / p, f / p <= 0.5 ? "met" : "MISSED" }'
 awk -v p="$pm" -v f="$fm" 'BEGIN { printf "%-20s %8.1f MiB %8.1f MiB %7.2fx\n", "median peak RSS", p / 1024, f / 1024, f / p }'
 echo "largest: pahole's $pn, frugal's $fn"
+modfloor "$fc" "$(modwalk "$K612")"
 # A module's fixed cost: the smallest module, where nearly all the work is
 # libbpf's on the base (its strings indexed, its types hashed for dedup).
 small=$(sort -n -k2,2 "$tmp/pahole.mods" | head -1 | cut -d' ' -f3)
@@ -289,6 +333,7 @@ for K in $kernels; do
 	line "-j2 CPU" 3 2 1 s ""
 	line "-j2 wall" 4 2 1 s 0.35
 	line "-j2 peak RSS" 5 2 1024 MiB ""
+	floor
 	if [ -s "$tmp/pahole-j2-1.btf" ] && "$FRUGAL" btf diff -q "$tmp/pahole-j2-1.btf" "$tmp/frugal-j2-1.btf"; then
 		echo "frugal vs pahole 1.32: no canonical difference"
 	else
@@ -307,4 +352,5 @@ for K in $kernels; do
 	awk -v p="$pw" -v f="$fw" 'BEGIN { printf "%-20s %10.1f s %10.1f s %7.2fx\n", "wall (-j2)", p, f, f / p }'
 	awk -v p="$pr" -v f="$fr" 'BEGIN { printf "%-20s %8.1f MiB %8.1f MiB %7.2fx  target <= 0.40x %s\n", "largest peak RSS", p / 1024, f / 1024, f / p, f / p <= 0.4 ? "met" : "MISSED" }'
 	echo "largest: pahole's $pn, frugal's $fn"
+	modfloor "$fc" "$(modwalk "$K")"
 done

@@ -27,4 +27,28 @@ static inline uint64_t hash_fnv1a_str(const char *s)
 	return hash_fnv1a(HASH_FNV1A_SEED, s, strlen(s));
 }
 
+/*
+ * A string of length N, 8 bytes at a time: several times faster than
+ * FNV-1a on names (the encoder's base pruning and its module string
+ * cache).  Never 0, which some tables keep for an empty slot.
+ */
+static inline uint64_t hash_words(const char *s, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	if (i < n) {
+		w = 0;
+		memcpy(&w, s + i, n - i);
+		h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	}
+	h ^= h >> 29;
+	return h ? h : 1;
+}
+
 #endif

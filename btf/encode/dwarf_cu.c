@@ -33,6 +33,7 @@
 
 #include "btf/encode/dwarf_cu_int.h"
 #include "lib/array.h"
+#include "lib/hash.h"
 #include "lib/idxmap.h"
 
 int enc_batch__err(struct enc_batch *b, int err, const char *fmt, ...)
@@ -374,21 +375,18 @@ int dcu__btf_ret(struct enc_batch *b, const die_t *die, int id)
  * cache is emptied instead of grown; it only saves lookups, never changes
  * an offset (btf__add_str returns the same one for the same string).
  *
- * Not for a module (ET_REL): its .debug_str is not merged across its
- * units, so each unit's names are pointers of their own, and the cache
- * only costs.  Measured on 7.3's mlx5_core.ko: 1.29 s CPU and 84.5 MB
+ * Not by pointer for a module (ET_REL): its .debug_str is not merged
+ * across its units, so each unit's names are pointers of their own, and
+ * that cache only costs (a module's names go by their bytes instead,
+ * str_by_bytes).  Measured on 7.3's mlx5_core.ko: 1.29 s CPU and 84.5 MB
  * with it, 1.05 s and 72.5 MB without; vmlinux, where every unit shares
  * one copy of each name, 7.2 s with it and 9.5 s without.
  */
 #define STR_CACHE_MAX	(1u << 18)
 
-/* NAME's offset in b->btf, looked up in cache C under KEY (never 0). */
-static int str_cached(struct enc_batch *b, struct str_cache *c, uint64_t key, const char *name)
+/* Room in cache C for one more entry: a full cache starts again. */
+static int str_cache__room(struct str_cache *c)
 {
-	struct idxmap_probe p;
-	uint32_t i;
-	int off;
-
 	if (c->n >= STR_CACHE_MAX) {
 		idxmap__clear(&c->map);
 		c->n = 0;
@@ -396,15 +394,108 @@ static int str_cached(struct enc_batch *b, struct str_cache *c, uint64_t key, co
 	if (array__grow(&c->ents, &c->cap, c->n + 1, sizeof(*c->ents), 1 << 13) ||
 	    idxmap__reserve(&c->map, 1))
 		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * NAME's offset in b->btf, looked up in cache C under KEY: 0 for an empty
+ * name.  NAME's bytes are read only on a miss: in .debug_str they are
+ * anywhere in tens of MB, and reading the first byte of every name to
+ * test for "" was 5% of a vmlinux's CPU (a cache miss per name).
+ */
+static int str_cached(struct enc_batch *b, struct str_cache *c, uint64_t key, const char *name)
+{
+	struct idxmap_probe p;
+	uint32_t i;
+	int off;
+
+	if (str_cache__room(c))
+		return -ENOMEM;
 	idxmap__for_each_candidate(&c->map, key, &p, i)
 		if (c->ents[i].key == key)
 			return (int)c->ents[i].off;
-	off = btf__add_str(b->btf, name);
+	off = *name ? btf__add_str(b->btf, name) : 0;
 	if (off < 0)
 		return off;
 	idxmap__probe_put(&c->map, &p, (uint32_t)c->n);
 	c->ents[c->n].key = key;
 	c->ents[c->n++].off = (uint32_t)off;
+	return off;
+}
+
+/*
+ * A module's name by its bytes.  In an ET_REL file each unit has its own
+ * copy of every name in .debug_str (mlx5_core.ko: 896,000 strings, 25,000
+ * distinct), so a pointer identifies nothing across units; and libbpf's
+ * btf__add_str on split BTF looks the name up in the base, then copies
+ * and hashes it again for the module's own strings: a quarter of a
+ * module's CPU.  One hash of ours instead, a hit checked against the
+ * string at the offset it gave (the same offset btf__add_str returns).
+ */
+/*
+ * About how many distinct names a module's .debug_str of LEN bytes holds:
+ * 12 sqrt(LEN) (crc7.ko's 34 KB, 2,233; hv_vmbus.ko's 411 KB, 7,798;
+ * smc.ko's 1.9 MB, 13,079; 7.3's xfs.ko's 12.8 MB, 42,359), a power of two.
+ */
+#define STR_MOD_MAX	(1u << 16)
+#define STR_MOD_MIN_LEN	(256u << 10)
+static size_t str_mod_first(size_t len)
+{
+	size_t n = 1024;
+
+	while (n < STR_MOD_MAX && n * n < 144 * len)
+		n *= 2;
+	return n;
+}
+
+/*
+ * A module's name by its bytes.  In an ET_REL file each unit has its own
+ * copy of every name in .debug_str (mlx5_core.ko: 896,000 strings, 25,000
+ * distinct), so a pointer identifies nothing across units; and libbpf's
+ * btf__add_str on split BTF looks the name up in the base, then copies
+ * and hashes it again for the module's own strings: a quarter of a
+ * module's CPU.  One hash of ours instead, each candidate checked against
+ * the string at its offset (the same offset btf__add_str returns).
+ *
+ * The map's index is the string offset itself: nothing else is kept.
+ * It is sized once, for the module's names: grown from small sizes,
+ * between libbpf's growing buffers, the pieces it left raised the peak
+ * RSS (smc.ko, 1.6 MB).  Only under pahole 1.30's rules (and 1.24's),
+ * where a module's names are found in its base pruned to its DWARF's
+ * names, and where the table left the peak lower (6.12's mlx5_core.ko:
+ * 51.0 -> 42.5 MB, 7.3's xfs.ko the same); under 1.32's, on the stand-in
+ * base, a large module's peak comes while it is encoded, and the
+ * table's megabyte added to it (xfs.ko: 55.5 -> 56.6 MB).
+ */
+static int str_by_bytes(struct enc_batch *b, const char *name)
+{
+	struct idxmap *m = &b->str_ptr.map;
+	size_t len = strlen(name);
+	struct idxmap_probe p;
+	const char *s;
+	uint64_t key;
+	uint32_t i;
+	int off;
+
+	if (!len)
+		return 0;
+	/* A small module's few names gain nothing worth the table's pages. */
+	if (b->u->s->str_len < STR_MOD_MIN_LEN)
+		return btf__add_str(b->btf, name);
+	key = hash_words(name, len);
+	if (!m->cap && idxmap__reserve_to(m, str_mod_first(b->u->s->str_len)))
+		return -ENOMEM;
+	if (idxmap__reserve(m, 1))
+		return -ENOMEM;
+	idxmap__for_each_candidate(m, key, &p, i) {
+		s = btf__str_by_offset(b->btf, i);
+		if (s && !strcmp(s, name))
+			return (int)i;
+	}
+	off = btf__add_str(b->btf, name);
+	if (off < 0 || (uint32_t)off > IDXMAP_MAX_INDEX)
+		return off;
+	idxmap__probe_put(m, &p, (uint32_t)off);
 	return off;
 }
 
@@ -415,12 +506,18 @@ int dcu__name_off(struct enc_batch *b, const struct dwarf_attr *a)
 	uint64_t key = 0;
 	size_t len;
 
-	if (!name || !*name)
+	if (!name)
 		return 0;
-	if (a->form != DW_FORM_string)
-		return b->ctx->is_rel ? btf__add_str(b->btf, name) :
-					str_cached(b, &b->str_ptr, (uintptr_t)name, name);
+	if (a->form != DW_FORM_string) {
+		if (!b->ctx->is_rel)
+			return str_cached(b, &b->str_ptr, (uintptr_t)name, name);
+		if (b->ctx->opts->rules < BTF_RULES_PAHOLE_1_32)
+			return str_by_bytes(b, name);
+		return *name ? btf__add_str(b->btf, name) : 0;
+	}
 	/* Inline in the DIE: no identity but its bytes. */
+	if (!*name)
+		return 0;
 	len = strnlen(name, sizeof(key));
 	if (len == sizeof(key))
 		return btf__add_str(b->btf, name);

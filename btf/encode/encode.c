@@ -1266,6 +1266,7 @@ static void encoder_free(struct encoder *e)
 	free(e->ctx.func_ambig);
 	free(e->ctx.func_addr);
 	free(e->ctx.func_hash);
+	free(e->ctx.pre_hash);
 	free(e->ctx.pcpu);
 	free(e->ctx.pcpu_shadow);
 	elf_file__close(&e->ctx.ef);

@@ -60,32 +60,13 @@
 #include "btf/encode/type_bytes_int.h"
 #include "lib/array.h"
 #include "lib/dwarf_scan.h"
+#include "lib/hash.h"
 #include "lib/idxmap.h"
 
 
-/*
- * A 64-bit hash of a string of length N: 8 bytes at a time (a byte-at-a-
- * time FNV-1a was a quarter of the pruning's cost over a vmlinux's 2.3 MB
- * of strings).  Never 0, which marks an empty slot.
- */
-static uint64_t str_hash(const char *s, size_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
-	size_t i;
-
-	for (i = 0; i + 8 <= n; i += 8) {
-		memcpy(&w, s + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	if (i < n) {
-		w = 0;
-		memcpy(&w, s + i, n - i);
-		h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-	}
-	h ^= h >> 29;
-	return h ? h : 1;
-}
+/* Strings are hashed with hash_words() (lib/hash.h): 8 bytes at a time, a
+ * byte-at-a-time FNV-1a was a quarter of the pruning's cost over a
+ * vmlinux's 2.3 MB of strings. */
 
 /*
  * A cheap first test: one bit per (length, first 8 bytes) of the module's
@@ -134,7 +115,7 @@ static bool hset_has(const struct hset *s, uint64_t h)
 static int hset_add(struct hset *s, const char *str)
 {
 	size_t n = strlen(str);
-	uint64_t h = str_hash(str, n);
+	uint64_t h = hash_words(str, n);
 	uint32_t k = pre_key(str, n), idx = (uint32_t)s->n;
 	int r;
 
@@ -154,7 +135,7 @@ static bool hset_has_str(const struct hset *s, const char *str, size_t n)
 {
 	uint32_t k = pre_key(str, n);
 
-	return (s->pre[k >> 3] & (1u << (k & 7))) && hset_has(s, str_hash(str, n));
+	return (s->pre[k >> 3] & (1u << (k & 7))) && hset_has(s, hash_words(str, n));
 }
 
 typedef int (*str_fn)(const char *s, void *arg);
@@ -481,13 +462,49 @@ struct dup {
 	uint32_t pos;		/* its entry in libbpf's table on the whole base */
 };
 
-static int cmp_dup(const void *a, const void *b)
+static bool dup_less(const struct dup *x, const struct dup *y)
 {
-	const struct dup *x = a, *y = b;
+	return x->h != y->h ? x->h < y->h : x->id < y->id;
+}
 
-	if (x->h != y->h)
-		return x->h < y->h ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+/*
+ * D[0..N) sorted by hash, then id: in place, a byte of the hash at a time
+ * from the top (SHIFT), small runs by insertion.  glibc's qsort took a
+ * tenth of a small module's CPU, and a buffer as large as D (1.6 MB on
+ * a vmlinux's base).
+ */
+static void dup_sort(struct dup *d, size_t n, int shift)
+{
+	size_t cnt[256] = { 0 }, next[256], end[256], i, j, b, k;
+	struct dup t;
+
+	if (n < 32 || shift < 0) {
+		for (i = 1; i < n; i++)
+			for (j = i; j > 0 && dup_less(&d[j], &d[j - 1]); j--)
+				t = d[j], d[j] = d[j - 1], d[j - 1] = t;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		cnt[(d[i].h >> shift) & 0xff]++;
+	for (b = 0, i = 0; b < 256; b++) {
+		next[b] = i;
+		i += cnt[b];
+		end[b] = i;
+	}
+	for (b = 0; b < 256; b++) {
+		while (next[b] < end[b]) {
+			k = (d[next[b]].h >> shift) & 0xff;
+			if (k == b) {
+				next[b]++;
+				continue;
+			}
+			t = d[next[b]], d[next[b]] = d[next[k]], d[next[k]] = t;
+			next[k]++;
+		}
+	}
+	for (b = 0, i = 0; b < 256; i += cnt[b++])
+		if (cnt[b] > 1)
+			dup_sort(d + i, cnt[b], shift - 8);
 }
 
 /* Before which of libbpf's table entries (1-based) the table grows. */
@@ -556,7 +573,6 @@ static int drop_dups(struct tprune *p, const uint32_t *offs, uint8_t *dropped)
 	for (id = 1; id <= p->ntypes; id++) {
 		struct btf_type *t = (struct btf_type *)(p->types + offs[id]);
 		size_t sz = btf_type_bytes(t);
-		uint64_t h = 0xcbf29ce484222325ull;
 		__u32 *r;
 
 		if (btf_kind(t) == BTF_KIND_VAR || btf_kind(t) == BTF_KIND_DATASEC)
@@ -567,11 +583,9 @@ static int drop_dups(struct tprune *p, const uint32_t *offs, uint8_t *dropped)
 		for (i = 0; (r = btf_type_id(t, i)); i++)
 			if (*r <= p->ntypes)
 				ref[*r] = 1;
-		for (i = 0; i < sz; i++)
-			h = (h ^ (uint8_t)p->types[offs[id] + i]) * 0x100000001b3ull;
-		d[nd++] = (struct dup){ h, id, npos };
+		d[nd++] = (struct dup){ hash_words((const char *)t, sz), id, npos };
 	}
-	qsort(d, nd, sizeof(*d), cmp_dup);
+	dup_sort(d, nd, 56);
 	for (i = 0; i < nd; i = j) {
 		const struct btf_type *t = (const void *)(p->types + offs[d[i].id]);
 		size_t sz = btf_type_bytes(t), n = 0;

@@ -86,6 +86,9 @@ struct enc_ctx {
 	size_t nfuncs;
 	uint32_t *func_hash;		/* index into funcs, UINT32_MAX: empty */
 	size_t func_mask;
+	uint32_t *pre_hash;		/* index into funcs by a prefix before a '.'
+					 * (enc_ctx__func_prefix), or NULL */
+	size_t pre_mask;
 	struct enc_pcpu *pcpu;		/* sorted by offset */
 	size_t npcpu;
 	bool has_pcpu;

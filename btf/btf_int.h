@@ -86,6 +86,7 @@ struct btf_show_opts {
 	unsigned int cacheline;		/* 0: the CPU's */
 	int pahole;			/* whose rules: 130 or 132 */
 	bool hex, expand, sizes, nr_members;
+	bool reorg, reorg_steps;	/* -R, --show_reorg_steps (only with -R, as pahole) */
 	bool verbose;
 	bool help;
 };

@@ -26,6 +26,8 @@ enum {
 	OPT_SIZES = 's',
 	OPT_NR_MEMBERS = 'n',
 	OPT_CACHELINE = 'c',
+	OPT_REORG = 'R',
+	OPT_REORG_STEPS = 'S',
 	OPT_HEX = CLI_OPT_LONG,
 	OPT_BASE,
 	OPT_COMPAT,
@@ -66,6 +68,10 @@ const struct cli_opt btf_show_cli_opts[] = {
 		     "one line per type: name, size, holes"),
 	CLI_OPT_BOOL("nr_members", OPT_NR_MEMBERS, struct btf_show_opts, nr_members, true,
 		     "one line per type: name, members"),
+	CLI_OPT_BOOL("reorganize", OPT_REORG, struct btf_show_opts, reorg, true,
+		     "the -C structs with members moved into holes, as pahole packs them"),
+	CLI_OPT_BOOL("show_reorg_steps", OPT_REORG_STEPS, struct btf_show_opts, reorg_steps, true,
+		     "with -R: each move, and the struct after it"),
 	CLI_OPT_UINT("cacheline_size", OPT_CACHELINE, struct btf_show_opts, cacheline, 1, 65535,
 		     "N", "bytes per cacheline (default: the CPU's)"),
 	CLI_OPT_STR("btf_base", OPT_BASE, struct btf_show_opts, base, "FILE",
@@ -82,12 +88,14 @@ const struct cli_opt btf_show_cli_opts[] = {
 
 static void print_help(void)
 {
-	fputs("usage: frugal btf show [-C NAMES] [--hex] [-E] [FILE | NAME]\n\n"
+	fputs("usage: frugal btf show [-C NAMES [-R [-S]]] [--hex] [-E] [FILE | NAME]\n\n"
 	      "Show structs and unions as pahole does: each member's offset and size,\n"
 	      "the holes and padding between them, cacheline boundaries, and the\n"
 	      "alignment and packing the offsets imply.  FILE is raw BTF or an ELF\n"
 	      "with a .BTF section (default: " SYS_VMLINUX "; a module's file\n"
 	      "there is read on it).  A NAME that is not a file is taken for -C NAME.\n"
+	      "With -R, each struct named is shown as pahole -R reorganizes it: members\n"
+	      "moved into the holes of others, and the bytes and cachelines it saves.\n"
 	      "Invoked as pahole without -J, frugal runs this command.\n\n", stdout);
 	cli_opts__help(stdout, btf_show_cli_opts);
 }
@@ -144,10 +152,24 @@ static int show_one(const struct btf_show_opts *o, struct btf_layout *l, const s
 	return btf_layout__print(l, id, stdout);
 }
 
+/* Struct ID reorganized into FP (NULL: only checked); one that does not end is named. */
+static int reorg_one(const struct btf_show_opts *o, struct btf_layout *l, const struct btf *btf,
+		     uint32_t id, FILE *fp)
+{
+	int err = btf_layout__reorg(l, id, o->reorg_steps, fp);
+
+	if (err == -ELOOP)
+		return cli_err(o->path, "'%s': its reorganization would never end (pahole's loops)",
+			       btf__name_by_offset(btf, btf__type_by_id(btf, id)->name_off));
+	return err;
+}
+
 /*
  * -C NAMES, each once, in the order given.  As frugal: every name is
  * found before anything is printed.  As pahole: printed until the first
- * name it lacks, which is then named, and the exit is 0.
+ * name it lacks, which is then named, and the exit is 0.  With -R, each
+ * struct reorganized; pahole prints nothing for another kind, frugal
+ * refuses it.
  */
 static int show_named(const struct btf_show_opts *o, struct btf_layout *l, const struct btf *btf,
 		      bool as_pahole)
@@ -172,9 +194,22 @@ static int show_named(const struct btf_show_opts *o, struct btf_layout *l, const
 			}
 			break;
 		}
+		if (o->reorg && !as_pahole) {
+			err = reorg_one(o, l, btf, ids[n], NULL);
+			if (err == -EINVAL)
+				err = cli_err(o->path, "'%s' is not a struct: -R reorganizes structs", name);
+			if (err)
+				goto out;
+		}
 		n++;
 	}
 	for (i = 0; i < n && !err; i++) {
+		if (o->reorg) {
+			err = reorg_one(o, l, btf, ids[i], stdout);
+			if (err == -EINVAL)	/* pahole -R prints nothing for a union, a typedef, an enum */
+				err = 0;
+			continue;
+		}
 		err = show_one(o, l, btf, ids[i]);
 		if (!err && !o->sizes && !o->nr_members)
 			putchar('\n');
@@ -211,6 +246,11 @@ static int show_main(int argc, char **argv, bool as_pahole)
 		return ret;
 	ret = EXIT_RUNTIME;
 	resolve_input(&o);
+	/* pahole -R without -C prints every struct as it is: only the -C path reorganizes */
+	if (o.reorg && !o.classes && !as_pahole) {
+		ret = cli_usage_err("-R: name the structs to reorganize with -C");
+		goto out;
+	}
 	if (btf_cmd__load(o.path, o.base, &base, &btf))
 		goto out;
 	/* pahole's cacheline: the CPU's first-level data cache line, else 64 */

@@ -145,4 +145,18 @@ int btf_layout__all(const struct btf_layout *l, uint32_t **ids, uint32_t *cnt);
 /* Holes of struct ID (0 for a union), as --sizes counts them. */
 unsigned int btf_layout__nr_holes(struct btf_layout *l, uint32_t id);
 
+/* ---- pahole's -R (reorg.c) ---- */
+
+/*
+ * Struct ID reorganized as pahole -R prints it: a copy with members moved
+ * into holes, then ";" and what it saved, into FP; with STEPS
+ * (--show_reorg_steps) each move and the layout after it first.  The
+ * struct itself is left as it was, but printing the copy infers packing
+ * as pahole's printing does (see layout.c).  FP NULL: only whether it
+ * would succeed, nothing printed.  -EINVAL when ID is not a struct
+ * (pahole -R prints nothing for it), -ELOOP when the moves would never end
+ * (pahole's never do: nothing is printed), -ENOMEM.
+ */
+int btf_layout__reorg(struct btf_layout *l, uint32_t id, bool steps, FILE *fp);
+
 #endif

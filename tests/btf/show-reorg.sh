@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# `frugal btf show -R -C NAMES` (pahole's --reorganize) and -S
+# (--show_reorg_steps), byte for byte against pahole 1.30 (trixie's) and
+# 1.32 (sid's), each on the same BTF, --pahole_compat naming the release:
+#  - every struct of tests/btf/fixtures/layout.c, as pahole 1.32 encodes it;
+#  - a sample of the running kernel's structs: every Nth of pahole's
+#    --structs --sizes, of those with holes (-H 1) and of those with bit
+#    holes (-B 1), sorted by name; each alone, then all in one -C list
+#    (packing marks left by one struct's printing show in the next's);
+#  - -S on the fixture and a few kernel structs, against 1.32 only:
+#    pahole 1.30 crashes printing the first step (its class__fprintf()
+#    reads the cacheline size through a NULL conf; fixed in 1.31).
+# A struct whose reorganization pahole never ends (it loops) is refused by
+# frugal, nothing printed.  A comparison where pahole printed nothing fails.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/fetch.inc"
+
+fetch "btf show -R: pahole 1.32 (sid's)" fetch-sid.sh || finish
+SDIR=$fetched
+fetch "btf show -R: pahole 1.30 (trixie's)" fetch-trixie.sh --pahole || finish
+TDIR=$fetched
+declare -A PAHOLE=([1.30]=$TDIR/pahole/bin/pahole [1.32]=$SDIR/pahole/bin/pahole)
+W=$_tmp
+SAMPLE=${FRUGAL_REORG_SAMPLE:-100}
+
+# compare VER FILE ARGS...: pahole VER -F btf ARGS FILE and frugal btf show
+# --pahole_compat VER ARGS FILE into $W/p.out and $W/f.out; the status:
+# 0 the same bytes (and pahole printed some), 1 different, 2 pahole failed
+# or printed nothing, 3 pahole did not end (10 s).
+compare() {
+	local ver=$1 file=$2 rc
+	shift 2
+	timeout 10 "${PAHOLE[$ver]}" -F btf "$@" "$file" >"$W/p.out" 2>"$W/p.err"
+	rc=$?
+	"$FRUGAL" btf show --pahole_compat "$ver" "$@" "$file" >"$W/f.out" 2>"$W/f.err"
+	frc=$?
+	[ $rc = 124 ] && return 3
+	[ $rc != 0 ] || [ ! -s "$W/p.out" ] && return 2
+	[ $frc = 0 ] && cmp -s "$W/p.out" "$W/f.out" && return 0
+	return 1
+}
+
+# same LABEL VER FILE ARGS...: one check of compare's.
+same() {
+	local label=$1 ver=$2 n
+	shift 2
+	compare "$ver" "$@"
+	case $? in
+	0) pass "btf show $label ($ver): pahole's $(wc -l < "$W/p.out") lines, byte for byte" ;;
+	1) n=$(wc -l < "$W/p.out")
+	   fail "btf show $label ($ver)" "$(diff "$W/p.out" "$W/f.out" | grep -c '^[<>]') of $n lines differ: $(diff "$W/p.out" "$W/f.out" | head -4 | tr '\n\t' '| ') $(head -c 200 "$W/f.err")" ;;
+	2) fail "btf show $label ($ver)" "pahole printed $(wc -l < "$W/p.out") lines: $(head -c 200 "$W/p.err")" ;;
+	3) fail "btf show $label ($ver)" "pahole did not end in 10 s" ;;
+	esac
+}
+
+# The fixture, encoded by pahole 1.32 (both sides read the anchor's BTF).
+if ! gcc -g -O0 -c -o "$W/layout.o" "$TOP/tests/btf/fixtures/layout.c" 2>"$W/cc.err" ||
+   ! "${PAHOLE[1.32]}" -J --btf_encode_detached="$W/layout.btf" "$W/layout.o" >/dev/null 2>&1; then
+	fail "btf show -R: build the fixture" "$(head -3 "$W/cc.err")"
+	finish
+fi
+FIX=$("${PAHOLE[1.32]}" -F btf --structs --sizes "$W/layout.btf" | cut -f1 | paste -sd,)
+for ver in 1.30 1.32; do
+	same "-R fixture, each struct (-C $FIX)" "$ver" "$W/layout.btf" -R -C "$FIX"
+	same "-R --hex -E fixture" "$ver" "$W/layout.btf" -R --hex -E -C "$FIX"
+done
+same "-R -S fixture" 1.32 "$W/layout.btf" -R -S -C "$FIX"
+check "btf show -R: ... where members move (-S shows a step)" grep -q '^/\* Moving ' "$W/f.out"
+check "btf show -R: ... and bytes are saved" grep -q 'saved [0-9]* byte' "$W/f.out"
+expect_exit "btf show -R: a union is refused (pahole prints nothing for it)" 1 \
+	"$FRUGAL" btf show -R -C holes,uodd "$W/layout.btf"
+check "... naming it, and nothing printed" test -z "$out" -a "$(grep -c "'uodd' is not a struct" <<< "$err")" = 1
+expect_exit "btf show -R without -C is refused" 2 "$FRUGAL" btf show -R "$W/layout.btf"
+ln -s "$FRUGAL" "$W/pahole"
+"${PAHOLE[1.32]}" -F btf -R -C uodd,holes "$W/layout.btf" > "$W/p.as" 2>&1
+FRUGAL_PAHOLE_COMPAT=1.32 "$W/pahole" -F btf -R -C uodd,holes "$W/layout.btf" > "$W/f.as" 2>&1
+check "invoked as pahole: -R -C uodd,holes prints what pahole does (the union: nothing)" \
+	cmp -s "$W/p.as" "$W/f.as"
+check "... which is the struct reorganized" grep -q '^struct holes {' "$W/f.as"
+
+SYSBTF=/sys/kernel/btf/vmlinux
+if [ ! -r "$SYSBTF" ]; then
+	skip "btf show -R: the running kernel's BTF" "no $SYSBTF"
+	finish
+fi
+# The sample, from pahole 1.32's lists: names sorted, each taken once.
+P=${PAHOLE[1.32]}
+pick() {	# pick COUNT: every Nth of stdin's sorted names, COUNT of them
+	sort -u > "$W/list"
+	awk -v n="$(wc -l < "$W/list")" -v k="$1" 'BEGIN { s = int(n / k); if (s < 1) s = 1 }
+		NR % s == 1 || s == 1' "$W/list" | head -n "$1"
+}
+{
+	"$P" -F btf --structs --sizes "$SYSBTF" | cut -f1 | pick $((SAMPLE / 2))
+	"$P" -F btf --structs -H 1 --sizes "$SYSBTF" | cut -f1 | pick $((SAMPLE * 3 / 10))
+	"$P" -F btf --structs -B 1 --sizes "$SYSBTF" | cut -f1 | pick $((SAMPLE / 5))
+} | sort -u > "$W/sample"
+total=$(wc -l < "$W/sample")
+for ver in 1.30 1.32; do
+	same=0 moved=0 loops=() bad=()
+	: > "$W/ok.$ver"
+	while read -r name; do
+		compare "$ver" "$SYSBTF" -R -C "$name"
+		case $? in
+		0) same=$((same + 1)); echo "$name" >> "$W/ok.$ver"
+		   grep -q 'saved [0-9]* byte' "$W/p.out" && moved=$((moved + 1)) ;;
+		3) loops+=("$name")
+		   # what frugal said: one line naming it, nothing printed, exit 1
+		   if [ $frc != 1 ] || [ -s "$W/f.out" ] || ! grep -q "'$name': its reorganization" "$W/f.err"; then
+			bad+=("$name(loop: frugal exit $frc)")
+		   fi ;;
+		*) bad+=("$name($(diff "$W/p.out" "$W/f.out" | grep -c '^[<>]') lines)") ;;
+		esac
+	done < "$W/sample"
+	if [ ${#bad[@]} = 0 ] && [ $same -gt 0 ]; then
+		pass "btf show -R: $same of $total kernel structs byte for byte ($ver; $moved reorganized, ${#loops[@]} that pahole never ends refused${loops:+: ${loops[*]}})"
+	else
+		fail "btf show -R: kernel structs ($ver)" "$same of $total the same; differ: ${bad[@]:0:10}"
+	fi
+	# all of them in one -C list: each struct's printing leaves marks the next's shows
+	same "-R -C the $(wc -l < "$W/ok.$ver") in one list" "$ver" "$SYSBTF" -R -C "$(paste -sd, "$W/ok.$ver")"
+done
+same "-R -S -C task_struct,sock_common,sk_buff,inode" 1.32 "$SYSBTF" -R -S -C task_struct,sock_common,sk_buff,inode
+finish

@@ -159,7 +159,7 @@ static int reorg_one(const struct btf_show_opts *o, struct btf_layout *l, const 
 	int err = btf_layout__reorg(l, id, o->reorg_steps, fp);
 
 	if (err == -ELOOP)
-		return cli_err(o->path, "'%s': its reorganization would never end (pahole's loops)",
+		return cli_err(o->path, "'%s': its reorganization does not end (pahole's runs on)",
 			       btf__name_by_offset(btf, btf__type_by_id(btf, id)->name_off));
 	return err;
 }

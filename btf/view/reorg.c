@@ -38,12 +38,15 @@
 
 /*
  * pahole starts over after every move and stops when a pass moves
- * nothing; on some structs (a kernel's pglist_data, whose offsets pass
- * 16 bits) two moves undo each other and it never stops.  A struct has
- * never needed more than MAX_MOVES here: past it, the reorganization
- * is taken for one that does not end.
+ * nothing.  Where offsets pass 16 bits its moves can go round in circles,
+ * the struct shrinking a word per round: a 6.x kernel's
+ * saved_cmdlines_buffer (128 KB) ends after 16,388 moves, at 8 bytes;
+ * pglist_data (171 KB) shrinks past zero and runs on for billions.  So
+ * the moves are bounded by a few per word of the struct, and past that
+ * the reorganization is taken for one that does not end.
  */
-#define REORG_MAX_MOVES 10000
+#define REORG_MOVES_PER_WORD 4
+#define REORG_MIN_MOVES 10000
 
 struct reorg {
 	struct btf_layout *l;
@@ -254,14 +257,15 @@ static int reorg__run(struct btf_layout *l, const struct lay_type *orig, bool st
 		      struct lay_type **out)
 {
 	struct reorg r = { .l = l, .steps = steps, .fp = fp };
-	unsigned int moves = 0;
+	uint64_t moves = 0, max = REORG_MIN_MOVES +
+				  (uint64_t)orig->size / l->ptr_size * REORG_MOVES_PER_WORD;
 
 	*out = NULL;
 	r.lt = reorg__clone(orig);
 	if (!r.lt)
 		return -ENOMEM;
 	while (r.lt->nr_mem && reorg__pass(&r)) {
-		if (++moves > REORG_MAX_MOVES) {
+		if (++moves > max) {
 			free(r.lt->mem);
 			free(r.lt);
 			return -ELOOP;

@@ -246,10 +246,17 @@ static int show_main(int argc, char **argv, bool as_pahole)
 		return ret;
 	ret = EXIT_RUNTIME;
 	resolve_input(&o);
-	/* pahole -R without -C prints every struct as it is: only the -C path reorganizes */
-	if (o.reorg && !o.classes && !as_pahole) {
-		ret = cli_usage_err("-R: name the structs to reorganize with -C");
-		goto out;
+	/*
+	 * pahole ignores -R without -C (only its -C path reorganizes), -S
+	 * without -R, and --sizes with -R -C: as frugal, each is a mistake.
+	 */
+	if (!as_pahole && (o.reorg || o.reorg_steps)) {
+		if (!o.reorg || !o.classes || o.sizes || o.nr_members) {
+			ret = cli_usage_err(!o.reorg ? "-S shows the steps of -R" :
+					    !o.classes ? "-R: name the structs to reorganize with -C" :
+					    "-R prints structs, not --sizes or --nr_members");
+			goto out;
+		}
 	}
 	if (btf_cmd__load(o.path, o.base, &base, &btf))
 		goto out;

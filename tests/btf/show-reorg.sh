@@ -74,7 +74,17 @@ expect_exit "btf show -R: a union is refused (pahole prints nothing for it)" 1 \
 	"$FRUGAL" btf show -R -C holes,uodd "$W/layout.btf"
 check "... naming it, and nothing printed" test -z "$out" -a "$(grep -c "'uodd' is not a struct" <<< "$err")" = 1
 expect_exit "btf show -R without -C is refused" 2 "$FRUGAL" btf show -R "$W/layout.btf"
+expect_exit "btf show -S without -R is refused" 2 "$FRUGAL" btf show -S -C holes "$W/layout.btf"
+expect_exit "btf show -R --sizes is refused" 2 "$FRUGAL" btf show -R --sizes -C holes "$W/layout.btf"
 ln -s "$FRUGAL" "$W/pahole"
+# As pahole, each is what pahole makes of it: -R alone prints every struct as it is.
+"${PAHOLE[1.32]}" -F btf -R "$W/layout.btf" > "$W/p.as" 2>&1
+FRUGAL_PAHOLE_COMPAT=1.32 "$W/pahole" -F btf -R "$W/layout.btf" > "$W/f.as" 2>&1
+check "invoked as pahole: -R without -C prints what pahole does (every struct, as it is)" \
+	cmp -s "$W/p.as" "$W/f.as"
+"${PAHOLE[1.32]}" -F btf -R -s -C holes,bits "$W/layout.btf" > "$W/p.as" 2>&1
+FRUGAL_PAHOLE_COMPAT=1.32 "$W/pahole" -F btf -R -s -C holes,bits "$W/layout.btf" > "$W/f.as" 2>&1
+check "invoked as pahole: -R -s -C prints what pahole does (-R wins)" cmp -s "$W/p.as" "$W/f.as"
 "${PAHOLE[1.32]}" -F btf -R -C uodd,holes "$W/layout.btf" > "$W/p.as" 2>&1
 FRUGAL_PAHOLE_COMPAT=1.32 "$W/pahole" -F btf -R -C uodd,holes "$W/layout.btf" > "$W/f.as" 2>&1
 check "invoked as pahole: -R -C uodd,holes prints what pahole does (the union: nothing)" \

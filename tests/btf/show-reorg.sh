@@ -63,8 +63,13 @@ if ! gcc -g -O0 -c -o "$W/layout.o" "$TOP/tests/btf/fixtures/layout.c" 2>"$W/cc.
 	finish
 fi
 FIX=$("${PAHOLE[1.32]}" -F btf --structs --sizes "$W/layout.btf" | cut -f1 | paste -sd,)
+# Backwards, the structs that hold others come first: printing them infers
+# their members' packing, which a copy takes over (struct packed's copy
+# is packed only this way: outer_packed, printed first, marks it).
+XIF=$(tr , '\n' <<< "$FIX" | tac | paste -sd,)
 for ver in 1.30 1.32; do
 	same "-R fixture, each struct (-C $FIX)" "$ver" "$W/layout.btf" -R -C "$FIX"
+	same "-R fixture, backwards" "$ver" "$W/layout.btf" -R -C "$XIF"
 	same "-R --hex -E fixture" "$ver" "$W/layout.btf" -R --hex -E -C "$FIX"
 done
 same "-R -S fixture" 1.32 "$W/layout.btf" -R -S -C "$FIX"

@@ -96,6 +96,54 @@ check "invoked as pahole: -R -C uodd,holes prints what pahole does (the union: n
 	cmp -s "$W/p.as" "$W/f.as"
 check "... which is the struct reorganized" grep -q '^struct holes {' "$W/f.as"
 
+# whole LABEL VER FILE: every struct of FILE (pahole's --structs --sizes, sorted)
+# reorganized, in -C lists of 1,000 names (an argument holds at most
+# 128 KB), the same bytes as pahole's.  What frugal refuses is taken out
+# of a list first, one name at a time as frugal names it, and checked on
+# its own: pahole prints nothing for it, or does not end in 10 s.
+whole() {
+	local label="btf show -R: every struct of $1 ($2)" ver=$2 file=$3
+	local chunk name try n=0 lines=0 bad="" loops=() none=()
+	"${PAHOLE[$ver]}" -F btf --structs --sizes "$file" | cut -f1 | sort -u > "$W/whole"
+	rm -f "$W"/chunk.*
+	split -l 1000 -d "$W/whole" "$W/chunk."
+	for chunk in "$W"/chunk.*; do
+		for try in $(seq 50); do
+			"$FRUGAL" btf show --pahole_compat "$ver" -R -C "$(paste -sd, "$chunk")" "$file" \
+				> "$W/f.out" 2> "$W/f.err" && break
+			name=$(sed -n "s/.*: '\([^']*\)'\( is not a struct\|: its reorganization does not end\).*/\1/p" "$W/f.err")
+			if [ -z "$name" ]; then
+				bad="frugal failed: $(head -c 200 "$W/f.err")"
+				break 2
+			fi
+			if grep -q "is not a struct" "$W/f.err"; then none+=("$name"); else loops+=("$name"); fi
+			grep -Fvx "$name" "$chunk" > "$chunk.t"
+			mv "$chunk.t" "$chunk"
+		done
+		timeout 120 "${PAHOLE[$ver]}" -F btf -R -C "$(paste -sd, "$chunk")" "$file" > "$W/p.out" 2> "$W/p.err"
+		if [ ! -s "$W/p.out" ] || ! cmp -s "$W/p.out" "$W/f.out"; then
+			bad="$(diff "$W/p.out" "$W/f.out" | grep -c '^[<>]') of $(wc -l < "$W/p.out") lines differ: $(diff "$W/p.out" "$W/f.out" | head -4 | tr '\n\t' '| ')"
+			break
+		fi
+		n=$((n + $(wc -l < "$chunk")))
+		lines=$((lines + $(wc -l < "$W/p.out")))
+	done
+	for name in "${none[@]}"; do
+		# (stderr aside: pahole 1.30 warns of 7.x's decl tags on other kinds)
+		"${PAHOLE[$ver]}" -F btf -R -C "$name" "$file" > "$W/p.out" 2> /dev/null
+		[ -s "$W/p.out" ] && bad="$bad; frugal refused '$name', pahole printed it"
+	done
+	for name in "${loops[@]}"; do
+		timeout 10 "${PAHOLE[$ver]}" -F btf -R -C "$name" "$file" > /dev/null 2>&1
+		[ $? != 124 ] && bad="$bad; frugal found no end to '$name', pahole's ended"
+	done
+	if [ -z "$bad" ] && [ $n -gt 0 ]; then
+		pass "$label: $n byte for byte, pahole's $lines lines; refused: ${#loops[@]} that pahole never ends${loops:+ (${loops[*]})}, ${#none[@]} it prints nothing for${none:+ (${none[*]})}"
+	else
+		fail "$label" "$n the same, then: ${bad:-nothing compared}"
+	fi
+}
+
 SYSBTF=/sys/kernel/btf/vmlinux
 if [ ! -r "$SYSBTF" ]; then
 	skip "btf show -R: the running kernel's BTF" "no $SYSBTF"
@@ -147,4 +195,20 @@ for ver in 1.30 1.32; do
 	same "-R -C the $(wc -l < "$W/ok.$ver") in one list" "$ver" "$SYSBTF" -R -C "$(paste -sd, "$W/ok.$ver")"
 done
 same "-R -S -C task_struct,sock_common,sk_buff,inode" 1.32 "$SYSBTF" -R -S -C task_struct,sock_common,sk_buff,inode
+for ver in 1.30 1.32; do
+	whole "the running kernel" "$ver" "$SYSBTF"
+done
+
+if [ "${FRUGAL_SKIP_KERNEL:-0}" = 1 ]; then
+	skip "btf show -R: Debian's 6.12 and 7.x kernels" "FRUGAL_SKIP_KERNEL=1"
+	finish
+fi
+fetch "btf show -R: Debian 13's 6.12 vmlinux" fetch-trixie.sh || finish
+V612=$fetched/kernel-dbg/vmlinux
+fetch "btf show -R: sid's 7.x vmlinux" fetch-sid.sh --kernel || finish
+V7=$fetched/kernel-dbg/vmlinux
+for ver in 1.30 1.32; do
+	whole "6.12 vmlinux" "$ver" "$V612"
+	whole "7.x vmlinux" "$ver" "$V7"
+done
 finish

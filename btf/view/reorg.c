@@ -24,6 +24,11 @@
  *   the member's size (at most a word), the struct shrunk by a word when
  *   the member and its hole made one.  Offsets are never re-aligned.
  *
+ * - The steps (--show_reorg_steps) are printed with pahole's defaults
+ *   (decimal, types not expanded), the final struct as the command asks.
+ *   pahole 1.30 crashes printing the first step (fixed in 1.31): under
+ *   either release's rules frugal prints the steps as 1.31 does.
+ *
  * None of this is meant to be a good layout: it is pahole's, so that
  * frugal's answer can be checked against it.
  */

@@ -73,6 +73,11 @@ for ver in 1.30 1.32; do
 	same "-R --hex -E fixture" "$ver" "$W/layout.btf" -R --hex -E -C "$FIX"
 done
 same "-R -S fixture" 1.32 "$W/layout.btf" -R -S -C "$FIX"
+# pahole prints the steps with its defaults, the final struct as asked
+same "-R -S --hex -E fixture" 1.32 "$W/layout.btf" -R -S --hex -E -C "$FIX"
+check "btf show -R: ... the steps in decimal (pahole's defaults)" \
+	grep -q 'short int  *c;  */\*     2     2 \*/' "$W/f.out"
+check "... and the final struct in hex" grep -q 'short int  *c;  */\*   0x2   0x2 \*/' "$W/f.out"
 check "btf show -R: ... where members move (-S shows a step)" grep -q '^/\* Moving ' "$W/f.out"
 check "btf show -R: ... and bytes are saved" grep -q 'saved [0-9]* byte' "$W/f.out"
 expect_exit "btf show -R: a union is refused (pahole prints nothing for it)" 1 \

@@ -87,6 +87,7 @@ struct btf_show_opts {
 	int pahole;			/* whose rules: 130 or 132 */
 	bool hex, expand, sizes, nr_members;
 	bool reorg, reorg_steps;	/* -R, --show_reorg_steps (only with -R, as pahole) */
+	bool reorg_moves;		/* -V: pahole's verbose, the moves named */
 	bool verbose;
 	bool help;
 };

@@ -28,6 +28,7 @@ enum {
 	OPT_CACHELINE = 'c',
 	OPT_REORG = 'R',
 	OPT_REORG_STEPS = 'S',
+	OPT_PAHOLE_VERBOSE = 'V',
 	OPT_HEX = CLI_OPT_LONG,
 	OPT_BASE,
 	OPT_COMPAT,
@@ -47,6 +48,17 @@ static int parse_compat(void *ctx, const struct cli_opt *r, const char *arg)
 	else
 		return cli_usage_err("%s: unknown version '%s' (1.30 or 1.32)",
 				     r ? "--pahole_compat" : "FRUGAL_PAHOLE_COMPAT", arg);
+	return 0;
+}
+
+/* pahole's -V: its verbose covers both, the moves and libbpf's messages */
+static int set_pahole_verbose(void *ctx, const struct cli_opt *r, const char *arg)
+{
+	struct btf_show_opts *o = ctx;
+
+	(void)r, (void)arg;
+	o->reorg_moves = true;
+	o->verbose = true;
 	return 0;
 }
 
@@ -72,6 +84,9 @@ const struct cli_opt btf_show_cli_opts[] = {
 		     "the -C structs with members moved into holes, as pahole packs them"),
 	CLI_OPT_BOOL("show_reorg_steps", OPT_REORG_STEPS, struct btf_show_opts, reorg_steps, true,
 		     "with -R: each move, and the struct after it"),
+	CLI_OPT_CALLBACK("pahole_verbose", OPT_PAHOLE_VERBOSE, no_argument, NULL,
+			 "pahole's -V: with -R, each move named; libbpf's messages", set_pahole_verbose,
+			 0),
 	CLI_OPT_UINT("cacheline_size", OPT_CACHELINE, struct btf_show_opts, cacheline, 1, 65535,
 		     "N", "bytes per cacheline (default: the CPU's)"),
 	CLI_OPT_STR("btf_base", OPT_BASE, struct btf_show_opts, base, "FILE",
@@ -156,7 +171,8 @@ static int show_one(const struct btf_show_opts *o, struct btf_layout *l, const s
 static int reorg_one(const struct btf_show_opts *o, struct btf_layout *l, const struct btf *btf,
 		     uint32_t id, FILE *fp)
 {
-	int err = btf_layout__reorg(l, id, o->reorg_steps, fp);
+	int err = btf_layout__reorg(l, id, o->reorg_steps ? BTF_REORG_STEPS :
+				       o->reorg_moves ? BTF_REORG_MOVES : BTF_REORG_QUIET, fp);
 
 	if (err == -ELOOP)
 		return cli_err(o->path, "'%s': its reorganization does not end (pahole's runs on)",

@@ -24,7 +24,7 @@
  *   the member's size (at most a word), the struct shrunk by a word when
  *   the member and its hole made one.  Offsets are never re-aligned.
  *
- * - The steps (--show_reorg_steps) are printed with pahole's defaults
+ * - pahole -V names each move; the steps (--show_reorg_steps) are printed with pahole's defaults
  *   (decimal, types not expanded), the final struct as the command asks.
  *   pahole 1.30 crashes printing the first step (fixed in 1.31): under
  *   either release's rules frugal prints the steps as 1.31 does.
@@ -56,7 +56,7 @@
 struct reorg {
 	struct btf_layout *l;
 	struct lay_type *lt;	/* the copy being reorganized */
-	bool steps;		/* --show_reorg_steps: each move and the layout after it */
+	enum btf_reorg_verbosity verbose;
 	FILE *fp;
 };
 
@@ -90,7 +90,7 @@ static bool reorg__move(struct reorg *r, uint32_t dest, uint32_t from, bool from
 
 	if (moved.bitfield_size)
 		return false;
-	if (r->steps)
+	if (r->verbose)
 		fprintf(r->fp, "/* Moving '%s' from after '%s' to after '%s' */\n",
 			lay_mem__name(r->l, &moved), lay_mem__name(r->l, &lt->mem[from - 1]),
 			lay_mem__name(r->l, d));
@@ -101,7 +101,7 @@ static bool reorg__move(struct reorg *r, uint32_t dest, uint32_t from, bool from
 	if (from_padding) {
 		if (orig_offset % addr == 0)
 			lt->size -= from_size + lt->padding;
-		else if (r->steps)
+		else if (r->verbose)
 			fprintf(r->fp, "/* adding %zd bytes from %s to the padding */\n", from_size,
 				lay_mem__name(r->l, &moved));
 	} else if (from_was_last) {
@@ -112,7 +112,7 @@ static bool reorg__move(struct reorg *r, uint32_t dest, uint32_t from, bool from
 		reorg__subtract_offsets(lt, from, addr);
 	}
 	lay_type__find_holes(lt);
-	if (r->steps) {
+	if (r->verbose >= BTF_REORG_STEPS) {
 		lay_type__print(r->l, lt, true, r->fp);
 		fputc('\n', r->fp);
 	}
@@ -258,10 +258,10 @@ static void print_savings(struct btf_layout *l, const struct lay_type *orig,
 }
 
 /* Reorganize a copy of ORIG into *OUT (the caller frees it); -ELOOP: it would not end. */
-static int reorg__run(struct btf_layout *l, const struct lay_type *orig, bool steps, FILE *fp,
-		      struct lay_type **out)
+static int reorg__run(struct btf_layout *l, const struct lay_type *orig,
+		      enum btf_reorg_verbosity verbose, FILE *fp, struct lay_type **out)
 {
-	struct reorg r = { .l = l, .steps = steps, .fp = fp };
+	struct reorg r = { .l = l, .verbose = verbose, .fp = fp };
 	uint64_t moves = 0, max = REORG_MIN_MOVES +
 				  (uint64_t)orig->size / l->ptr_size * REORG_MOVES_PER_WORD;
 
@@ -280,7 +280,8 @@ static int reorg__run(struct btf_layout *l, const struct lay_type *orig, bool st
 	return 0;
 }
 
-int btf_layout__reorg(struct btf_layout *l, uint32_t id, bool steps, FILE *fp)
+int btf_layout__reorg(struct btf_layout *l, uint32_t id, enum btf_reorg_verbosity verbose,
+		      FILE *fp)
 {
 	const struct btf_type *t = id < l->nr_types ? btf__type_by_id(l->btf, id) : NULL;
 	struct lay_type *orig, *lt = NULL;
@@ -293,17 +294,18 @@ int btf_layout__reorg(struct btf_layout *l, uint32_t id, bool steps, FILE *fp)
 		return l->err ? l->err : -ENOMEM;
 	/* moves print nothing and change no shared state: a dry run first, so a
 	 * reorganization that does not end prints nothing at all */
-	err = reorg__run(l, orig, false, NULL, &lt);
+	err = reorg__run(l, orig, BTF_REORG_QUIET, NULL, &lt);
 	if (err || !fp)
 		goto out;
-	if (steps) {
+	if (verbose) {
 		free(lt->mem);
 		free(lt);
-		err = reorg__run(l, orig, true, fp, &lt);
+		err = reorg__run(l, orig, verbose, fp, &lt);
 		if (err)
 			goto out;
 		if (orig->size != lt->size)
-			fputs("\n/* Final reorganized struct: */\n", fp);
+			fputs(verbose >= BTF_REORG_STEPS ? "\n/* Final reorganized struct: */\n" : "\n",
+			      fp);
 	}
 	lay_type__print(l, lt, false, fp);
 	fputc(';', fp);

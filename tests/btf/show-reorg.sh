@@ -7,6 +7,8 @@
 #    --structs --sizes, of those with holes (-H 1) and of those with bit
 #    holes (-B 1), sorted by name; each alone, then all in one -C list
 #    (packing marks left by one struct's printing show in the next's);
+#  - -V (pahole's verbose: each move named) on the fixture and a few
+#    kernel structs;
 #  - -S on the fixture and a few kernel structs, against 1.32 only:
 #    pahole 1.30 crashes printing the first step (its class__fprintf()
 #    reads the cacheline size through a NULL conf; fixed in 1.31).
@@ -70,6 +72,7 @@ XIF=$(tr , '\n' <<< "$FIX" | tac | paste -sd,)
 for ver in 1.30 1.32; do
 	same "-R fixture, each struct (-C $FIX)" "$ver" "$W/layout.btf" -R -C "$FIX"
 	same "-R fixture, backwards" "$ver" "$W/layout.btf" -R -C "$XIF"
+	same "-R -V fixture (the moves named)" "$ver" "$W/layout.btf" -R -V -C "$FIX"
 	same "-R --hex -E fixture" "$ver" "$W/layout.btf" -R --hex -E -C "$FIX"
 done
 same "-R -S fixture" 1.32 "$W/layout.btf" -R -S -C "$FIX"
@@ -201,6 +204,7 @@ for ver in 1.30 1.32; do
 done
 same "-R -S -C task_struct,sock_common,sk_buff,inode" 1.32 "$SYSBTF" -R -S -C task_struct,sock_common,sk_buff,inode
 for ver in 1.30 1.32; do
+	same "-R -V -C task_struct,sock_common,sk_buff,inode" "$ver" "$SYSBTF" -R -V -C task_struct,sock_common,sk_buff,inode
 	whole "the running kernel" "$ver" "$SYSBTF"
 done
 

@@ -235,7 +235,8 @@ static struct lay_type *reorg__clone(const struct lay_type *orig)
 		free(lt);
 		return NULL;
 	}
-	memcpy(lt->mem, orig->mem, orig->nr_mem * sizeof(*lt->mem));
+	if (orig->nr_mem)	/* a struct without members has no mem[] */
+		memcpy(lt->mem, orig->mem, orig->nr_mem * sizeof(*lt->mem));
 	return lt;
 }
 

@@ -103,7 +103,7 @@ const struct cli_opt btf_show_cli_opts[] = {
 
 static void print_help(void)
 {
-	fputs("usage: frugal btf show [-C NAMES [-R [-S]]] [--hex] [-E] [FILE | NAME]\n\n"
+	fputs("usage: frugal btf show [-C NAMES [-R [-S | -V]]] [--hex] [-E] [FILE | NAME]\n\n"
 	      "Show structs and unions as pahole does: each member's offset and size,\n"
 	      "the holes and padding between them, cacheline boundaries, and the\n"
 	      "alignment and packing the offsets imply.  FILE is raw BTF or an ELF\n"

@@ -252,7 +252,10 @@ check-kernels: deps
 	$(Q)O=$(O) bash tests/run long/kernels
 
 # `frugal btf abi` on two Debian 6.1 kernel ABIs against their genksyms CRCs
-# (downloads about 57 MB once; seconds after that; not in check).
+# (downloads about 57 MB once, 566 MB more of -dbg packages for the DWARF
+# model; seconds after that; not in check), and on two
+# 7.x kernels, which have no CRCs (tests/long/abi-crc-7x.sh: the -dbg
+# packages of sid and trixie-backports, about 710 MB once).
 check-abi-crc: deps
 	$(Q)$(MAKE) --no-print-directory $(O)/frugal
 	$(Q)O=$(O) bash tests/run long/abi-crc

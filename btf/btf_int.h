@@ -79,15 +79,29 @@ struct btf_stat_opts {
 
 int btf_stat_opts__parse(struct btf_stat_opts *o, int argc, char **argv);
 
+/* What -C's names are for: their layouts, or a search (-i, -f). */
+enum btf_show_search {
+	BTF_SHOW_LAYOUT,
+	BTF_SHOW_CONTAINERS,		/* -i: the types with a member of it */
+	BTF_SHOW_POINTERS_TO,		/* -f: the members that point to it */
+};
+
 struct btf_show_opts {
 	const char *path;		/* NULL: the running kernel's BTF */
 	const char *base;		/* --btf_base */
 	const char *classes;		/* -C: comma-separated names */
+	const char *exclude, *prefix;	/* -x, -y: name prefixes */
 	unsigned int cacheline;		/* 0: the CPU's */
+	unsigned int holes, bit_holes, hole_ge, padding_ge;	/* pahole's filters */
 	int pahole;			/* whose rules: 130 or 132 */
-	bool hex, expand, sizes, nr_members;
+	char separator;			/* -t */
+	bool hex, expand, sizes, nr_members, name_len;
 	bool reorg, reorg_steps;	/* -R, --show_reorg_steps (only with -R, as pahole) */
 	bool reorg_moves;		/* -V: pahole's verbose, the moves named */
+	bool anon, structs, unions, packed, flex, emb_flex;
+	bool recursive;			/* -d */
+	bool noop;			/* pahole's switches that change nothing on BTF */
+	enum btf_show_search search;
 	bool verbose;
 	bool help;
 };

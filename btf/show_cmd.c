@@ -25,14 +25,53 @@ enum {
 	OPT_FORMAT = 'F',
 	OPT_SIZES = 's',
 	OPT_NR_MEMBERS = 'n',
+	OPT_NAME_LEN = 'N',
 	OPT_CACHELINE = 'c',
 	OPT_REORG = 'R',
 	OPT_REORG_STEPS = 'S',
 	OPT_PAHOLE_VERBOSE = 'V',
+	OPT_ANON = 'a',
+	OPT_HOLES = 'H',
+	OPT_BIT_HOLES = 'B',
+	OPT_HOLE_GE = 'z',
+	OPT_EXCLUDE = 'x',
+	OPT_PREFIX = 'y',
+	OPT_SEPARATOR = 't',
+	OPT_CONTAINS = 'i',
+	OPT_RECURSIVE = 'd',
+	OPT_POINTERS = 'f',
+	OPT_DATA_MEMBERS = 'M',
 	OPT_HEX = CLI_OPT_LONG,
 	OPT_BASE,
 	OPT_COMPAT,
+	OPT_PADDING_GE,
+	OPT_STRUCTS,
+	OPT_UNIONS,
+	OPT_PACKED,
+	OPT_FLEX,
+	OPT_EMB_FLEX,
+	OPT_AS_STRUCTS,
+	OPT_FIRST_OBJ,
+	OPT_SILLY_BITFIELDS,
+	OPT_FORCE_PADDINGS,
 };
+
+/* -i NAME and -f NAME: NAME as -C's, and what is shown of it (the row's value). */
+static int parse_search(void *ctx, const struct cli_opt *r, const char *arg)
+{
+	struct btf_show_opts *o = ctx;
+
+	o->classes = arg;
+	o->search = r->set;
+	return 0;
+}
+
+static int parse_separator(void *ctx, const struct cli_opt *r, const char *arg)
+{
+	(void)r;
+	((struct btf_show_opts *)ctx)->separator = arg[0];
+	return 0;
+}
 
 /* --pahole_compat: whose layout rules (1.31 changed the alignment inference). */
 static int parse_compat(void *ctx, const struct cli_opt *r, const char *arg)
@@ -87,6 +126,42 @@ const struct cli_opt btf_show_cli_opts[] = {
 	CLI_OPT_CALLBACK("pahole_verbose", OPT_PAHOLE_VERBOSE, no_argument, NULL,
 			 "pahole's -V: with -R, each move named; libbpf's messages", set_pahole_verbose,
 			 0),
+	CLI_OPT_BOOL("class_name_len", OPT_NAME_LEN, struct btf_show_opts, name_len, true,
+		     "one line per type: name, the name's length"),
+	CLI_OPT_CALLBACK("separator", OPT_SEPARATOR, required_argument, "SEP",
+			 "the separator of those lines' fields (default: a tab)", parse_separator, 0),
+	CLI_OPT_CALLBACK("contains", OPT_CONTAINS, required_argument, "NAME",
+			 "the structs and unions with a member of type NAME", parse_search,
+			 BTF_SHOW_CONTAINERS),
+	CLI_OPT_BOOL("recursive", OPT_RECURSIVE, struct btf_show_opts, recursive, true,
+		     "with -i: and, indented, the members' types that hold one"),
+	CLI_OPT_CALLBACK("find_pointers_to", OPT_POINTERS, required_argument, "NAME",
+			 "\"struct: member\" for each member that points to NAME", parse_search,
+			 BTF_SHOW_POINTERS_TO),
+	CLI_OPT_GROUP("Which types (with no -C, or searched by -i and -f; pahole's filters)"),
+	CLI_OPT_BOOL("anon_include", OPT_ANON, struct btf_show_opts, anon, true,
+		     "unnamed structs and unions too (those a typedef names)"),
+	CLI_OPT_BOOL("structs", OPT_STRUCTS, struct btf_show_opts, structs, true, "structs only"),
+	CLI_OPT_BOOL("unions", OPT_UNIONS, struct btf_show_opts, unions, true, "unions only"),
+	CLI_OPT_BOOL("packed", OPT_PACKED, struct btf_show_opts, packed, true,
+		     "structs pahole infers packed only"),
+	CLI_OPT_UINT("holes", OPT_HOLES, struct btf_show_opts, holes, 0, 255, "N",
+		     "structs with at least N holes"),
+	CLI_OPT_UINT("bit_holes", OPT_BIT_HOLES, struct btf_show_opts, bit_holes, 0, 255, "N",
+		     "structs with at least N bit holes"),
+	CLI_OPT_UINT("hole_size_ge", OPT_HOLE_GE, struct btf_show_opts, hole_ge, 0, 65535, "N",
+		     "the names of structs with a hole of at least N bytes"),
+	CLI_OPT_UINT("padding_ge", OPT_PADDING_GE, struct btf_show_opts, padding_ge, 0, 65535, "N",
+		     "structs with at least N bytes of padding at the end"),
+	CLI_OPT_BOOL("with_flexible_array", OPT_FLEX, struct btf_show_opts, flex, true,
+		     "structs that end in a flexible array (and every union, as pahole)"),
+	CLI_OPT_BOOL("with_embedded_flexible_array", OPT_EMB_FLEX, struct btf_show_opts, emb_flex,
+		     true, "structs with a member that ends in one (and every union)"),
+	CLI_OPT_STR("exclude", OPT_EXCLUDE, struct btf_show_opts, exclude, "PREFIX",
+		    "not the types whose name starts with PREFIX"),
+	CLI_OPT_STR("prefix_filter", OPT_PREFIX, struct btf_show_opts, prefix, "PREFIX",
+		    "only the types whose name starts with PREFIX"),
+	CLI_OPT_GROUP("Input and output"),
 	CLI_OPT_UINT("cacheline_size", OPT_CACHELINE, struct btf_show_opts, cacheline, 1, 65535,
 		     "N", "bytes per cacheline (default: the CPU's)"),
 	CLI_OPT_STR("btf_base", OPT_BASE, struct btf_show_opts, base, "FILE",
@@ -97,6 +172,17 @@ const struct cli_opt btf_show_cli_opts[] = {
 			 "print as pahole VERSION does: 1.30 or 1.32 (default: $FRUGAL_PAHOLE_COMPAT,\n"
 			 "else 1.32)", parse_compat, 0),
 	CLI_OPT_BOOL("verbose", 'v', struct btf_show_opts, verbose, true, "show libbpf's messages"),
+	CLI_OPT_GROUP("Taken as pahole takes them; on BTF they change nothing"),
+	CLI_OPT_BOOL("show_only_data_members", OPT_DATA_MEMBERS, struct btf_show_opts, noop, true,
+		     "(BTF holds data members only)"),
+	CLI_OPT_BOOL("classes_as_structs", OPT_AS_STRUCTS, struct btf_show_opts, noop, true,
+		     "(BTF has no C++ classes)"),
+	CLI_OPT_BOOL("first_obj_only", OPT_FIRST_OBJ, struct btf_show_opts, noop, true,
+		     "(one BTF is one object)"),
+	CLI_OPT_BOOL("fixup_silly_bitfields", OPT_SILLY_BITFIELDS, struct btf_show_opts, noop, true,
+		     "(a DWARF loader's fixup)"),
+	CLI_OPT_BOOL("suppress_force_paddings", OPT_FORCE_PADDINGS, struct btf_show_opts, noop, true,
+		     "(pahole writes them from DWARF's alignments only)"),
 	CLI_OPT_HELP(struct btf_show_opts, help),
 	CLI_OPT_END,
 };
@@ -122,6 +208,7 @@ int btf_show_opts__parse(struct btf_show_opts *o, int argc, char **argv)
 
 	memset(o, 0, sizeof(*o));
 	o->pahole = 132;
+	o->separator = '\t';
 	if (env && *env && parse_compat(o, NULL, env))
 		return EXIT_USAGE;
 	err = cli_opts__parse(btf_show_cli_opts, argc, argv, 0, NULL, o, &next);
@@ -131,8 +218,10 @@ int btf_show_opts__parse(struct btf_show_opts *o, int argc, char **argv)
 		return cli_usage_err("show takes one file");
 	if (argc - next == 1)
 		o->path = argv[next];
-	if (o->sizes && o->nr_members)
-		return cli_usage_err("--sizes and --nr_members: one or the other");
+	if (o->emb_flex)	/* as pahole: it asks structs only */
+		o->structs = true;
+	if (o->sizes + o->nr_members + o->name_len > 1)
+		return cli_usage_err("--sizes, --nr_members, --class_name_len: one of them");
 	return 0;
 }
 
@@ -153,18 +242,186 @@ static void resolve_input(struct btf_show_opts *o)
 		o->base = SYS_VMLINUX;
 }
 
-/* One type, as the chosen formatter prints it. */
+/*
+ * One type, as the chosen formatter prints it; NAME, pahole's name for it
+ * (NULL for an unnamed one, which the line formatters print as glibc
+ * prints a null string), TYPEDEF the typedef that names an unnamed one.
+ */
 static int show_one(const struct btf_show_opts *o, struct btf_layout *l, const struct btf *btf,
-		    uint32_t id)
+		    uint32_t id, uint32_t tdef)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
-	const char *name = btf__name_by_offset(btf, t->name_off);
+	const char *name = t->name_off ? btf__name_by_offset(btf, t->name_off) : NULL;
+	const char *shown = name ? name : "(null)";
+	int sep = o->separator, n;
 
 	if (o->sizes)
-		return printf("%s\t%u\t%u\n", name, t->size, btf_layout__nr_holes(l, id)) < 0 ? -EIO : 0;
-	if (o->nr_members)
-		return printf("%s\t%u\n", name, btf_is_composite(t) ? btf_vlen(t) : 0) < 0 ? -EIO : 0;
-	return btf_layout__print(l, id, stdout);
+		n = printf("%s%c%u%c%u\n", shown, sep, t->size, sep, btf_layout__nr_holes(l, id));
+	else if (o->nr_members)
+		n = printf("%s%c%u\n", shown, sep, btf_is_composite(t) ? btf_vlen(t) : 0);
+	else if (o->name_len)
+		n = printf("%s%c%zu\n", shown, sep, strlen(shown));
+	else if (o->hole_ge)
+		n = printf("%s\n", shown);
+	else if (!name && tdef)
+		return btf_layout__print_as(l, id, "typedef",
+					    btf__name_by_offset(btf, btf__type_by_id(btf, tdef)->name_off),
+					    stdout);
+	else
+		return btf_layout__print(l, id, stdout);
+	return n < 0 ? -EIO : 0;
+}
+
+/* NAME, or the name of the typedef of unnamed ID (as pahole's prefix filters read it). */
+static const char *name_or_typedef(const struct btf *btf, struct btf_layout *l, uint32_t id,
+				   const char *name)
+{
+	uint32_t tdef;
+
+	if (name)
+		return name;
+	tdef = btf_layout__typedef_of(l, id);
+	return tdef ? btf__name_by_offset(btf, btf__type_by_id(btf, tdef)->name_off) : NULL;
+}
+
+/* pahole's class__filter(), in its order (inferring packing has effects it keeps). */
+static bool wanted(const struct btf_show_opts *o, struct btf_layout *l, const struct btf *btf,
+		   uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const char *name = t->name_off ? btf__name_by_offset(btf, t->name_off) : NULL, *n;
+	struct btf_layout_facts f;
+
+	if ((o->unions && !btf_is_union(t)) || (o->structs && !btf_is_struct(t)))
+		return false;
+	if (o->packed && !btf_layout__packed(l, id))
+		return false;
+	if (!name && !o->anon)
+		return false;
+	if (o->exclude) {
+		n = name_or_typedef(btf, l, id, name);
+		if (n && !strncmp(o->exclude, n, strlen(o->exclude)))
+			return false;
+	}
+	if (o->prefix) {
+		n = name_or_typedef(btf, l, id, name);
+		if (n && strncmp(o->prefix, n, strlen(o->prefix)))
+			return false;
+	}
+	if (btf_layout__facts(l, id, &f))
+		return false;
+	/*
+	 * 1.30 takes every union --unions asks for; 1.32 puts a union through
+	 * the filters (one for a flexible array too: no union has one).
+	 */
+	if (o->pahole >= 132) {
+		if (o->flex && !f.flex)
+			return false;
+	} else if (o->unions) {
+		return true;
+	}
+	if (!btf_is_struct(t))
+		return !(o->structs || o->holes || o->bit_holes || o->hole_ge || o->padding_ge);
+	if (f.nr_holes < o->holes || f.padding < o->padding_ge || f.nr_bit_holes < o->bit_holes ||
+	    (o->hole_ge && (!f.nr_holes || f.max_hole < o->hole_ge)))
+		return false;
+	return (!o->flex || f.flex) && (!o->emb_flex || f.emb_flex);
+}
+
+/* The structs and unions pahole walks, and which of them were printed (its dedup). */
+struct walk {
+	uint32_t *ids, *group, n;
+	uint8_t *seen;			/* by group */
+};
+
+static void walk__free(struct walk *w)
+{
+	free(w->ids);
+	free(w->group);
+	free(w->seen);
+}
+
+static int walk__init(struct walk *w, struct btf_layout *l, const struct btf *btf)
+{
+	int err = btf_layout__walk(l, &w->ids, &w->group, &w->n);
+
+	w->seen = NULL;
+	if (err)
+		return err;
+	w->seen = calloc(btf__type_cnt(btf), 1);
+	return w->seen ? 0 : -ENOMEM;
+}
+
+/* Printed already? Marks group G printed (UINT32_MAX: unnamed, never). */
+static bool walk__seen(struct walk *w, uint32_t g)
+{
+	if (g == UINT32_MAX)
+		return false;
+	if (w->seen[g])
+		return true;
+	w->seen[g] = 1;
+	return false;
+}
+
+/* pahole's containers of TARGET in struct or union ID, INDENT deep (-d: recursively). */
+static void print_containers(const struct btf_show_opts *o, const struct btf *btf, struct walk *w,
+			     uint32_t id, uint32_t group, uint32_t target, int indent)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m = btf_members(t);
+	uint32_t i, n = 0;
+
+	for (i = 0; i < btf_vlen(t); i++)
+		n += m[i].type == target;
+	if (!n || (!indent && walk__seen(w, group)))
+		return;
+	printf("%*s%s\n", indent * 2, "", t->name_off ? btf__name_by_offset(btf, t->name_off) : "(null)");
+	if (!o->recursive)
+		return;
+	for (i = 0; i < btf_vlen(t); i++) {
+		const struct btf_type *mt = btf__type_by_id(btf, m[i].type);
+
+		if (m[i].type && (btf_is_composite(mt) || btf_is_fwd(mt)))
+			print_containers(o, btf, w, m[i].type, UINT32_MAX, target, indent + 1);
+	}
+}
+
+/* pahole's "struct: member" for each member of a walked type that points to TARGET. */
+static void print_pointers_to(const struct btf *btf, struct walk *w, uint32_t id, uint32_t group,
+			      uint32_t target)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id), *mt;
+	const struct btf_member *m = btf_members(t);
+	bool looked = false;
+	uint32_t i;
+
+	for (i = 0; i < btf_vlen(t); i++) {
+		mt = btf__type_by_id(btf, m[i].type);
+		if (!m[i].type || !btf_is_ptr(mt) || mt->type != target)
+			continue;
+		if (!looked && walk__seen(w, group))
+			return;
+		looked = true;
+		printf("%s: %s\n", btf__name_by_offset(btf, t->name_off),
+		       m[i].name_off ? btf__name_by_offset(btf, m[i].name_off) : "(null)");
+	}
+}
+
+/* -i or -f for the type TARGET: the named walked types the filters keep. */
+static int search(const struct btf_show_opts *o, struct btf_layout *l, const struct btf *btf,
+		  struct walk *w, uint32_t target)
+{
+	uint32_t i;
+
+	for (i = 0; i < w->n; i++) {
+		if (w->group[i] == UINT32_MAX || !wanted(o, l, btf, w->ids[i]))
+			continue;
+		if (o->search == BTF_SHOW_CONTAINERS)
+			print_containers(o, btf, w, w->ids[i], w->group[i], target, 0);
+		else
+			print_pointers_to(btf, w, w->ids[i], w->group[i], target);
+	}
+	return 0;
 }
 
 /* Struct ID reorganized into FP (NULL: only checked); one that does not end is named. */
@@ -219,15 +476,24 @@ static int show_named(const struct btf_show_opts *o, struct btf_layout *l, const
 		}
 		n++;
 	}
-	for (i = 0; i < n && !err; i++) {
+	/* pahole's -C path: -R first, then the searches, then the layouts */
+	if (o->search && !o->reorg) {
+		struct walk w;
+
+		err = walk__init(&w, l, btf);
+		for (i = 0; i < n && !err; i++)
+			err = search(o, l, btf, &w, ids[i]);
+		walk__free(&w);
+	}
+	for (i = 0; i < n && !err && (o->reorg || !o->search); i++) {
 		if (o->reorg) {
 			err = reorg_one(o, l, btf, ids[i], stdout);
 			if (err == -EINVAL)	/* pahole -R prints nothing for a union, a typedef, an enum */
 				err = 0;
 			continue;
 		}
-		err = show_one(o, l, btf, ids[i]);
-		if (!err && !o->sizes && !o->nr_members)
+		err = show_one(o, l, btf, ids[i], 0);
+		if (!err && !o->sizes && !o->nr_members && !o->name_len)
 			putchar('\n');
 	}
 	if (!err && name)
@@ -238,14 +504,32 @@ out:
 	return err;
 }
 
+/*
+ * With no -C: the structs and unions the filters keep, in pahole's order,
+ * each named one once; an unnamed one only when a typedef names it
+ * (pahole prints the others inside what holds them).
+ */
 static int show_all(const struct btf_show_opts *o, struct btf_layout *l, const struct btf *btf)
 {
-	uint32_t *ids, n, i;
-	int err = btf_layout__all(l, &ids, &n);
+	struct walk w;
+	uint32_t i, tdef;
+	int err = walk__init(&w, l, btf);
 
-	for (i = 0; !err && i < n; i++)
-		err = show_one(o, l, btf, ids[i]);
-	free(ids);
+	for (i = 0; !err && i < w.n; i++) {
+		if (!wanted(o, l, btf, w.ids[i]))
+			continue;
+		tdef = 0;
+		if (w.group[i] != UINT32_MAX) {
+			if (walk__seen(&w, w.group[i]))
+				continue;
+		} else if (!o->sizes && !o->nr_members && !o->name_len && !o->hole_ge) {
+			tdef = btf_layout__typedef_of(l, w.ids[i]);
+			if (!tdef)
+				continue;
+		}
+		err = show_one(o, l, btf, w.ids[i], tdef);
+	}
+	walk__free(&w);
 	return err;
 }
 
@@ -264,13 +548,15 @@ static int show_main(int argc, char **argv, bool as_pahole)
 	resolve_input(&o);
 	/*
 	 * pahole ignores -R without -C (only its -C path reorganizes), -S
-	 * without -R, and --sizes with -R -C: as frugal, each is a mistake.
+	 * without -R, and the one-line formats and searches with -R -C: as
+	 * frugal, each is a mistake.
 	 */
 	if (!as_pahole && (o.reorg || o.reorg_steps)) {
-		if (!o.reorg || !o.classes || o.sizes || o.nr_members) {
+		if (!o.reorg || !o.classes || o.sizes || o.nr_members || o.name_len || o.hole_ge ||
+		    o.search) {
 			ret = cli_usage_err(!o.reorg ? "-S shows the steps of -R" :
 					    !o.classes ? "-R: name the structs to reorganize with -C" :
-					    "-R prints structs, not --sizes or --nr_members");
+					    "-R prints the structs reorganized: not with -s, -n, -N, -z, -i or -f");
 			goto out;
 		}
 	}

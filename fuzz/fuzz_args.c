@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The subcommands' command-line parsers, over arbitrary argument vectors.
- * The first byte picks the parser (k % 5: lock, btf encode, pahole, btf
- * diff, btf stat); the rest, split at NUL bytes, are the arguments after
+ * The first byte picks the parser (k % 6: lock, btf encode, pahole, btf
+ * diff, btf stat, btf show); the rest, split at NUL bytes, are the arguments after
  * argv[0] (at most MAX_ARGS, each in its own allocation so reading past one
  * is caught).  Each vector is parsed twice.
  * Invariants:
@@ -339,21 +339,43 @@ static void fuzz_stat(struct args *a)
 		abort();
 }
 
+static void fuzz_show(struct args *a)
+{
+	static struct btf_show_opts s1, s2;
+	int r1, r2;
+
+	r1 = btf_show_opts__parse(&s1, a->argc, a->argv);
+	args__check(a, false);
+	r2 = btf_show_opts__parse(&s2, a->argc, a->argv);
+	args__check(a, false);
+	if (r1 != r2 || (r1 != 0 && r1 != EXIT_USAGE))
+		abort();
+	if (r1)
+		return;
+	check_str(a, s1.path);
+	check_str(a, s1.base);
+	check_str(a, s1.classes);
+	if (s1.path != s2.path || s1.classes != s2.classes || (s1.sizes && s1.nr_members) ||
+	    (s1.pahole != 130 && s1.pahole != 132))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const names[] = { "lock", "encode", "pahole", "diff", "stat" };
+	static const char *const names[] = { "lock", "encode", "pahole", "diff", "stat", "show" };
 	struct args a;
 	unsigned int k;
 
 	if (size < 1 || size > MAX_ARGS * 4096)
 		return 0;
-	k = data[0] % 5;
+	k = data[0] % 6;
 	args__make(&a, names[k], data + 1, size - 1);
 	switch (k) {
 	case 0: fuzz_lock(&a); break;
 	case 1: case 2: fuzz_encode(&a); break;
 	case 3: fuzz_diff(&a); break;
 	case 4: fuzz_stat(&a); break;
+	case 5: fuzz_show(&a); break;
 	}
 	args__free(&a);
 	return 0;

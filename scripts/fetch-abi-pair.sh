@@ -8,10 +8,14 @@
 # (two cloud image packages of 27 MB, two headers packages of 1.5 MB); 2 x
 # 80 MB kept.  Idempotent: an ABI already unpacked is reused.
 #
-#   scripts/fetch-abi-pair.sh [OLD NEW]    ABI numbers (default: 54 55)
+#   scripts/fetch-abi-pair.sh [--dbg] [OLD NEW]    ABI numbers (default: 54 55)
 #
 # Prints one line per ABI: "ABI DIR VERSION", DIR holding vmlinux,
-# Module.symvers and modules/ (the exporting ones, as under kernel/).  Exit status 0, 1 on an error, 3 when the archive cannot
+# Module.symvers and modules/ (the exporting ones, as under kernel/).
+# With --dbg, also each ABI's -dbg vmlinux (DWARF beside its .BTF: btf
+# abi's DWARF model), from its linux-image-...-dbg package (283 MB
+# downloaded, 590 MB kept per ABI), as a fourth field: its path, under
+# abi-dbg/ABI/.  Exit status 0, 1 on an error, 3 when the archive cannot
 # be reached or no longer has the ABI.
 set -eu
 CACHE=${FRUGAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/frugal}
@@ -83,7 +87,24 @@ fetch() {
 	mv "$K/VERSION.tmp" "$K/VERSION"
 }
 
-[ $# -eq 0 ] || [ $# -eq 2 ] || { echo "usage: $0 [OLD NEW]" >&2; exit 2; }
+# fetch_dbg ABI: the -dbg package's vmlinux, alone, into abi-dbg/ABI/.
+fetch_dbg() {
+	local abi=$1 D=$CACHE/abi-dbg/$1 pkg=linux-image-6.1.0-$1-$FLAVOUR-dbg
+	[ -s "$D/vmlinux" ] && return 0
+	rm -rf "$D"
+	mkdir -p "$D/dl" "$D/root"
+	(cd "$D/dl" && apt_download "$pkg")
+	timeout 600 dpkg-deb --fsys-tarfile "$D"/dl/*.deb |
+		tar -x -C "$D/root" --wildcards './usr/lib/debug/boot/vmlinux-*' ||
+		die "$abi: no vmlinux in $pkg"
+	mv "$D"/root/usr/lib/debug/boot/vmlinux-* "$D/vmlinux.tmp"
+	rm -rf "$D/dl" "$D/root"
+	mv "$D/vmlinux.tmp" "$D/vmlinux"
+}
+
+DBG=
+[ "${1-}" = --dbg ] && { DBG=1; shift; }
+[ $# -eq 0 ] || [ $# -eq 2 ] || { echo "usage: $0 [--dbg] [OLD NEW]" >&2; exit 2; }
 mkdir -p "$TOP"
 exec 9>"$TOP/.lock"
 flock 9
@@ -91,5 +112,10 @@ apt_private "$TOP/apt" bookworm bookworm-security
 for abi in "${1:-54}" "${2:-55}"; do
 	case $abi in *[!0-9]*|'') echo "$WHO: $abi: not an ABI number" >&2; exit 2 ;; esac
 	fetch "$abi"
-	echo "$abi $TOP/$abi $(cat "$TOP/$abi/VERSION")"
+	if [ -n "$DBG" ]; then
+		fetch_dbg "$abi"
+		echo "$abi $TOP/$abi $(cat "$TOP/$abi/VERSION") $CACHE/abi-dbg/$abi/vmlinux"
+	else
+		echo "$abi $TOP/$abi $(cat "$TOP/$abi/VERSION")"
+	fi
 done

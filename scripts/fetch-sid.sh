@@ -10,6 +10,10 @@
 #
 #   scripts/fetch-sid.sh             pahole; prints DIR
 #   scripts/fetch-sid.sh --kernel    pahole + the kernel debug package's vmlinux
+#   scripts/fetch-sid.sh --symvers   ... and that kernel's Module.symvers (from
+#                                    its headers package, 1.5 MB: the exports
+#                                    of a -dbg vmlinux, whose CRCs are all 0 in
+#                                    7.x: no CONFIG_MODVERSIONS)
 #   scripts/fetch-sid.sh --modules < LIST   also the modules LIST names
 #                                    (paths under modules/, one a line)
 #   scripts/fetch-sid.sh --all-modules      also every module
@@ -20,7 +24,8 @@
 #   pahole/bin/pahole    runs pahole 1.32 through sid's ld.so
 #   pahole/VERSION       "pahole VERSION" (written last)
 #   kernel-dbg/          the kernel debug package, laid out as fetch-trixie.sh
-#                        lays its own (scripts/kernel-dbg.inc)
+#                        lays its own (scripts/kernel-dbg.inc), with
+#                        Module.symvers under --symvers
 #
 # Exit status: 0, 1 on an error (sid's pahole is not 1.32 any more, say),
 # 3 when the archive cannot be reached.  FRUGAL_SID_MIRROR (or
@@ -37,8 +42,8 @@ WANT_VERSION=v1.32
 mode=
 case "${1-}" in
 ""|--pahole) ;;
---kernel|--modules|--all-modules) mode=$1 ;;
-*) echo "usage: $0 [--pahole | --kernel | --modules < LIST | --all-modules]" >&2; exit 2 ;;
+--kernel|--symvers|--modules|--all-modules) mode=$1 ;;
+*) echo "usage: $0 [--pahole | --kernel | --symvers | --modules < LIST | --all-modules]" >&2; exit 2 ;;
 esac
 
 WHO=fetch-sid
@@ -61,6 +66,8 @@ fetch_pahole
 case $mode in
 "") ;;
 --kernel) fetch_kernel "$DIR/kernel-dbg" "$META" ;;
+--symvers) fetch_kernel "$DIR/kernel-dbg" "$META"
+	   fetch_symvers "$DIR/kernel-dbg" ;;
 *) fetch_kernel "$DIR/kernel-dbg" "$META"
    fetch_modules "$DIR/kernel-dbg" "$mode" "$DIR/.want" ;;
 esac

@@ -15,6 +15,10 @@
 #                       the same for trixie-backports' newest cloud kernel
 #                       debug package (7.x, about 350 MB), no pahole, in
 #                       ${FRUGAL_CACHE}/trixie-backports
+#   scripts/fetch-trixie.sh [--backports] --symvers
+#                       also that kernel's Module.symvers, from its headers
+#                       package at the same version (about 1.5 MB): the
+#                       exports of a -dbg vmlinux (7.x's CRCs are all 0)
 #   scripts/fetch-trixie.sh --backports --source
 #                       also linux-source-X.Y of that kernel (about 150 MB),
 #                       for a kernel build (tests/long/kernel-build.sh)
@@ -34,6 +38,7 @@
 #                        asked for are unpacked)
 #   kernel-dbg/modules.list   "SIZE PATH" of every module in the package
 #   kernel-dbg/deb/      the package itself (~320 MB), for later modules
+#   kernel-dbg/Module.symvers   its headers package's (--symvers)
 #   kernel-src/PACKAGE   "NAME VERSION" of linux-source-X.Y (--source; last)
 #   kernel-src/linux-source.tar.xz   its tarball
 #
@@ -64,8 +69,8 @@ fi
 mode=
 case "${1-}" in
 "") ;;
---pahole|--modules|--all-modules|--source) mode=$1 ;;
-*) echo "usage: $0 [--backports | --arm64] [--pahole | --modules < LIST | --all-modules | --source]" >&2; exit 2 ;;
+--pahole|--modules|--all-modules|--source|--symvers) mode=$1 ;;
+*) echo "usage: $0 [--backports | --arm64] [--pahole | --modules < LIST | --all-modules | --source | --symvers]" >&2; exit 2 ;;
 esac
 [ "$SUITE$mode" != trixie-backports--pahole ] || { echo "$0: no pahole from trixie-backports" >&2; exit 2; }
 [ -z "$APT_ARCH" ] || case $mode in
@@ -115,6 +120,7 @@ if [ "$mode" != --pahole ]; then
 	fetch_kernel "$DIR/kernel-dbg" "$META"
 	case $mode in
 	--source) fetch_source ;;
+	--symvers) fetch_symvers "$DIR/kernel-dbg" ;;
 	"") ;;
 	*) fetch_modules "$DIR/kernel-dbg" "$mode" "$DIR/.want" ;;
 	esac

@@ -43,6 +43,24 @@ const struct abi_rule abi_rules[ABI_CH_CNT] = {
 	[ABI_CH_ENUM_VALUE]	= { true,  "enumerator value changed" },
 	[ABI_CH_ENUM_REMOVED]	= { true,  "enumerator removed" },
 	[ABI_CH_ENUM_ADDED]	= { false, "enumerator added" },
+	/*
+	 * The two that a kernel's stable branch makes most (6.1.0-53 -> 54:
+	 * dst_entry's dev into a union with dev_rcu, net_device's reg_state
+	 * from an enum bitfield to a u8): the bytes stay where they were and
+	 * mean what they meant.
+	 */
+	[ABI_CH_MEMBER_WRAPPED]	= { false, "member wrapped into an anonymous union or struct, "
+					   "at the same offset, of the same type" },
+	[ABI_CH_ENUM_BITFIELD]	= { false, "enum bitfield turned into an integer of the same "
+					   "width that holds its values" },
+	/*
+	 * Only under the DWARF model, which follows genksyms: its CRC hashes
+	 * a typedef by its name, so const unsigned char * become const u8 *
+	 * (tty_operations' write, 6.1.0-53 -> 54) changes every export that
+	 * sees it, though the bytes are the same.
+	 */
+	[ABI_CH_TYPEDEF]	= { false, "typedef added, dropped or renamed on the way, the type "
+					   "it names the same" },
 };
 
 /* ---- naming types, for paths ---- */
@@ -146,6 +164,7 @@ static int32_t push_change(struct abi *abi, uint32_t own, enum abi_change_kind k
 	c = &abi->ch[abi->nch];
 	c->text = text;
 	c->kind = kind;
+	c->off = UINT32_MAX;
 	c->next = -1;
 	/* Appended at the tail, so a type's changes print in member order. */
 	if (n->ch_tail >= 0)
@@ -175,7 +194,8 @@ static int add_change(struct abi *abi, uint32_t own, enum abi_change_kind kind,
 	return push_change(abi, own, kind, r < 0 ? NULL : text);
 }
 
-static int add_edge(struct abi *abi, uint32_t own, uint32_t to, char *label)
+static int add_edge(struct abi *abi, uint32_t own, uint32_t to, char *label, bool by_value,
+		    uint32_t off)
 {
 	struct abi_edge *e;
 
@@ -187,6 +207,8 @@ static int add_edge(struct abi *abi, uint32_t own, uint32_t to, char *label)
 	e->label = label;
 	e->from = own;
 	e->to = to;
+	e->by_value = by_value;
+	e->off = off;
 	e->next = abi->nodes[own].ed_head;
 	abi->nodes[own].ed_head = (int32_t)abi->ned++;
 	return 0;
@@ -202,7 +224,7 @@ static int new_node(struct abi *abi, uint32_t a, uint32_t b, uint32_t *out)
 	memset(n, 0, sizeof(*n));
 	n->id[0] = a;
 	n->id[1] = b;
-	n->ch_head = n->ch_tail = n->ed_head = n->via = -1;
+	n->ch_head = n->ch_tail = n->ed_head = n->via = n->follows = -1;
 	*out = (uint32_t)abi->nn++;
 	return 0;
 }
@@ -222,10 +244,9 @@ static bool pair_eq(void *ctx, uint32_t idx, const void *key)
  * structs; the queue keeps the stack flat, and a pair in the map is never
  * queued twice, so cycles end.
  */
-static int type_node(struct abi *abi, uint32_t a, uint32_t b, uint32_t *out)
+static int type_node(struct abi *abi, uint32_t a, uint32_t b, const char *name, uint32_t *out)
 {
 	uint32_t key[2] = { a, b }, idx = (uint32_t)abi->nn;
-	char buf[256];
 	int r;
 
 	r = idxmap__find_or_add(&abi->pairs, ((uint64_t)a << 32) | b, pair_eq, abi, key, &idx);
@@ -239,7 +260,7 @@ static int type_node(struct abi *abi, uint32_t a, uint32_t b, uint32_t *out)
 	r = new_node(abi, a, b, out);
 	if (r)
 		return r;
-	abi->nodes[idx].name = strdup(abi__type_name(abi->btf[0], a, buf, sizeof(buf)));
+	abi->nodes[idx].name = strdup(name);
 	if (!abi->nodes[idx].name)
 		return -ENOMEM;
 	abi->todo[abi->ntodo++] = idx;
@@ -251,6 +272,8 @@ struct walk {
 	uint32_t own;		/* the node whose change or edge this is */
 	const char *prefix;	/* "parameter 2 (skb)", "member 'hash'" */
 	uint32_t start[2];
+	bool indirect;		/* behind a function pointer already */
+	uint32_t off;		/* a member's: its bit offset in OLD */
 };
 
 static int walk_types(struct abi *abi, const struct walk *w, uint32_t a, uint32_t b);
@@ -259,27 +282,73 @@ static int walk_types(struct abi *abi, const struct walk *w, uint32_t a, uint32_
  * The walk's start on both sides; when they read the same (a typedef whose
  * target changed: kernel_cap_t in 6.3), the types where they differ too.
  */
-static int mismatch(struct abi *abi, const struct walk *w, uint32_t a, uint32_t b)
+static int mismatch_as(struct abi *abi, const struct walk *w, uint32_t a, uint32_t b,
+		       enum abi_change_kind kind, const char *tail)
 {
 	char ba[256], bb[256], ca[256], cb[256];
 
 	abi__type_name(abi->btf[0], w->start[0], ba, sizeof(ba));
 	abi__type_name(abi->btf[1], w->start[1], bb, sizeof(bb));
 	if (strcmp(ba, bb))
-		return add_change(abi, w->own, ABI_CH_TYPE, "%s: %s -> %s", w->prefix, ba, bb);
-	return add_change(abi, w->own, ABI_CH_TYPE, "%s: %s -> %s (%s -> %s)", w->prefix, ba, bb,
+		return add_change(abi, w->own, kind, "%s: %s -> %s%s", w->prefix, ba, bb, tail);
+	return add_change(abi, w->own, kind, "%s: %s -> %s (%s -> %s)%s", w->prefix, ba, bb,
 			  abi__type_name(abi->btf[0], a, ca, sizeof(ca)),
-			  abi__type_name(abi->btf[1], b, cb, sizeof(cb)));
+			  abi__type_name(abi->btf[1], b, cb, sizeof(cb)), tail);
 }
 
-/* An edge from the walk's owner to the pair node reached at (A, B). */
-static int reach(struct abi *abi, const struct walk *w, uint32_t a, uint32_t b)
+static int mismatch(struct abi *abi, const struct walk *w, uint32_t a, uint32_t b)
 {
+	return mismatch_as(abi, w, a, b, ABI_CH_TYPE, "");
+}
+
+/*
+ * What to call an anonymous struct, union or enum: where it sits, from
+ * the nearest named type ("union sk_buff.(anon 3)", "struct bar.foo"), or
+ * the typedef that names it ("struct (typedef atomic_t)"); "(anon)" when
+ * a symbol or a function pointer holds it.  A whole kernel has hundreds
+ * of "union (anon)": by that name alone a cause says nothing.
+ */
+static void anon_name(const struct abi *abi, const struct walk *w, uint32_t a, uint32_t tdef,
+		      char *buf, size_t len)
+{
+	const char *kind = kind_word(btf_kind(btf__type_by_id(abi->btf[0], a)));
+	const char *owner = abi->nodes[w->own].name, *sp, *m = w->prefix;
+
+	if (tdef) {
+		snprintf(buf, len, "%s(typedef %s)", kind,
+			 btf__name_by_offset(abi->btf[0], btf__type_by_id(abi->btf[0], tdef)->name_off));
+		return;
+	}
+	if (!owner || strncmp(m, "member ", 7) || strstr(m, " -> ")) {
+		abi__type_name(abi->btf[0], a, buf, len);
+		return;
+	}
+	sp = strchr(owner, ' ');	/* past the owner's own kind word */
+	m += 7;
+	if (*m == '\'')
+		snprintf(buf, len, "%s%s.%.*s", kind, sp ? sp + 1 : owner, (int)strlen(m) - 2, m + 1);
+	else
+		snprintf(buf, len, "%s%s.%s", kind, sp ? sp + 1 : owner, m);
+}
+
+/*
+ * An edge from the walk's owner to the pair node reached at (A, B):
+ * BY_VALUE when no pointer was on the way, TDEF the typedef OLD named it
+ * by just before (0: none).
+ */
+static int reach(struct abi *abi, const struct walk *w, uint32_t a, uint32_t b, bool by_value,
+		 uint32_t tdef)
+{
+	const struct btf_type *t = btf__type_by_id(abi->btf[0], a);
 	char buf[256], *label = NULL;
 	uint32_t to;
 	int r;
 
-	r = type_node(abi, a, b, &to);
+	if (t->name_off && *btf__name_by_offset(abi->btf[0], t->name_off))
+		abi__type_name(abi->btf[0], a, buf, sizeof(buf));
+	else
+		anon_name(abi, w, a, tdef, buf, sizeof(buf));
+	r = type_node(abi, a, b, buf, &to);
 	if (r)
 		return r;
 	if (w->start[0] == a)
@@ -287,7 +356,7 @@ static int reach(struct abi *abi, const struct walk *w, uint32_t a, uint32_t b)
 	else
 		r = asprintf(&label, "%s: %s -> ", w->prefix,
 			     abi__type_name(abi->btf[0], w->start[0], buf, sizeof(buf)));
-	return add_edge(abi, w->own, to, r < 0 ? NULL : label);
+	return add_edge(abi, w->own, to, r < 0 ? NULL : label, by_value && !w->indirect, w->off);
 }
 
 /* Return and parameters of two FUNC_PROTOs, under PREFIX ("" for a symbol's own). */
@@ -296,7 +365,7 @@ static int walk_proto(struct abi *abi, uint32_t own, const char *prefix,
 {
 	const struct btf_param *qa = btf_params(pa), *qb = btf_params(pb);
 	unsigned int i, n = btf_vlen(pa);
-	struct walk w = { .own = own };
+	struct walk w = { .own = own, .indirect = true };
 	char *sub = NULL;
 	const char *pname;
 	int r;
@@ -345,7 +414,9 @@ static bool same_name(const struct abi *abi, const struct btf_type *ta, const st
 static int walk_types(struct abi *abi, const struct walk *w, uint32_t a, uint32_t b)
 {
 	const struct btf_type *ta, *tb;
-	int depth, ka, kb;
+	uint32_t tdef, next_tdef = 0;	/* OLD's typedef just passed, if any */
+	bool by_value = true, retyped = false;
+	int depth, ka, kb, r;
 
 	for (depth = 0; depth < ABI_WALK_DEPTH; depth++) {
 		if (!a || !b)
@@ -356,6 +427,8 @@ static int walk_types(struct abi *abi, const struct walk *w, uint32_t a, uint32_
 			return -EINVAL;
 		ka = btf_kind(ta);
 		kb = btf_kind(tb);
+		tdef = next_tdef;
+		next_tdef = ka == BTF_KIND_TYPEDEF ? a : 0;
 		/*
 		 * A typedef is its target to the ABI: one added, dropped or
 		 * renamed on the way changes nothing (a parameter declared
@@ -363,6 +436,13 @@ static int walk_types(struct abi *abi, const struct walk *w, uint32_t a, uint32_
 		 */
 		if ((ka == BTF_KIND_TYPEDEF || kb == BTF_KIND_TYPEDEF) &&
 		    (ka != kb || !same_name(abi, ta, tb))) {
+			/* ... but it is to genksyms' CRC: said once, compatible. */
+			if (abi->units_model && !retyped) {
+				retyped = true;
+				r = mismatch_as(abi, w, a, b, ABI_CH_TYPEDEF, ", a typedef on the way");
+				if (r)
+					return r;
+			}
 			if (ka == BTF_KIND_TYPEDEF)
 				a = ta->type;
 			if (kb == BTF_KIND_TYPEDEF)
@@ -407,10 +487,12 @@ static int walk_types(struct abi *abi, const struct walk *w, uint32_t a, uint32_
 		case BTF_KIND_ENUM64:
 			if (!same_name(abi, ta, tb))
 				return mismatch(abi, w, a, b);
-			return reach(abi, w, a, b);
+			return reach(abi, w, a, b, by_value, tdef);
 		case BTF_KIND_FUNC_PROTO:
 			return walk_proto(abi, w->own, w->prefix, ta, tb);
 		case BTF_KIND_PTR:
+			by_value = false;
+			break;
 		case BTF_KIND_CONST:
 		case BTF_KIND_VOLATILE:
 		case BTF_KIND_RESTRICT:
@@ -425,9 +507,12 @@ static int walk_types(struct abi *abi, const struct walk *w, uint32_t a, uint32_
 	return 0;
 }
 
-/* Member I of struct T found in the other side's U: by name, or the Kth anonymous one. */
+/*
+ * Member I of struct T found in the other side's U: by name, or the Kth
+ * anonymous one, not counting those SKIP marks (NULL: none).
+ */
 static int find_member(const struct btf *bu, const struct btf_type *u, const char *name,
-		       unsigned int k)
+		       unsigned int k, const bool *skip)
 {
 	const struct btf_member *m = btf_members(u);
 	unsigned int i, anon = 0;
@@ -435,7 +520,7 @@ static int find_member(const struct btf *bu, const struct btf_type *u, const cha
 
 	for (i = 0; i < btf_vlen(u); i++) {
 		n = btf__name_by_offset(bu, m[i].name_off);
-		if (*name ? !strcmp(n, name) : (!*n && anon++ == k))
+		if (*name ? !strcmp(n, name) : (!*n && !(skip && skip[i]) && anon++ == k))
 			return (int)i;
 	}
 	return -1;
@@ -449,62 +534,226 @@ static void member_label(char *buf, size_t len, const char *name, unsigned int k
 		snprintf(buf, len, "member (anon %u)", k + 1);
 }
 
+/* A member of NEW where OLD's was: its bit offset, bitfield size and type. */
+struct mref {
+	uint32_t off, bits, type;
+};
+
+#define ABI_ANON_DEPTH 8	/* anonymous unions and structs nested in a row */
+
+/*
+ * OLD's member NAME, gone from NEW's T at this level, found inside one of
+ * its anonymous unions or structs (at any depth): 0 with *REF (its offset
+ * from T's start) and *K the outer anonymous member's rank (its label),
+ * or -1.
+ */
+static int find_wrapped(const struct btf *bb, const struct btf_type *t, const char *name,
+			uint32_t base, int depth, struct mref *ref, unsigned int *k)
+{
+	const struct btf_member *m = btf_members(t);
+	const struct btf_type *u;
+	unsigned int i, anon = 0;
+	const char *n;
+
+	for (i = 0; depth < ABI_ANON_DEPTH && i < btf_vlen(t); i++) {
+		n = btf__name_by_offset(bb, m[i].name_off);
+		if (*n) {
+			if (depth && !strcmp(n, name)) {
+				*ref = (struct mref){ base + btf_member_bit_offset(t, i),
+						      btf_member_bitfield_size(t, i), m[i].type };
+				return 0;
+			}
+			continue;
+		}
+		u = btf__type_by_id(bb, m[i].type);
+		if (u && btf_is_composite(u) &&
+		    !find_wrapped(bb, u, name, base + btf_member_bit_offset(t, i), depth + 1, ref, k)) {
+			if (!depth)
+				*k = anon;
+			return 0;
+		}
+		anon++;
+	}
+	return -1;
+}
+
+/*
+ * NEW's anonymous members that wrap one of OLD's named ones: new, so not
+ * matched by rank with OLD's anonymous members (a wrapper put before
+ * OLD's first anonymous union would take its rank).  0 and *OUT, a flag
+ * per member of TB or NULL when none is; or -ENOMEM.
+ */
+static int find_wrappers(const struct abi *abi, const struct btf_type *ta,
+			 const struct btf_type *tb, bool **out)
+{
+	const struct btf_member *ma = btf_members(ta), *mb = btf_members(tb);
+	unsigned int i, j, k;
+	const char *name;
+	struct mref ref;
+
+	*out = NULL;
+	for (i = 0; i < btf_vlen(ta); i++) {
+		name = btf__name_by_offset(abi->btf[0], ma[i].name_off);
+		if (!*name || find_member(abi->btf[1], tb, name, 0, NULL) >= 0 ||
+		    find_wrapped(abi->btf[1], tb, name, 0, 0, &ref, &k))
+			continue;
+		if (!*out && !(*out = calloc(btf_vlen(tb), sizeof(**out))))
+			return -ENOMEM;
+		for (j = 0; j < btf_vlen(tb); j++)	/* the Kth anonymous member */
+			if (!*btf__name_by_offset(abi->btf[1], mb[j].name_off) && !k--) {
+				(*out)[j] = true;
+				break;
+			}
+	}
+	return 0;
+}
+
+/* ID past typedefs and qualifiers. */
+static const struct btf_type *resolve(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	int depth;
+
+	for (depth = 0; t && depth < ABI_WALK_DEPTH; depth++) {
+		switch (btf_kind(t)) {
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_CONST:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_TYPE_TAG:
+			t = btf__type_by_id(btf, t->type);
+			continue;
+		default:
+			return t;
+		}
+	}
+	return NULL;
+}
+
+static long long enum_value(const struct btf_type *t, unsigned int i);
+
+/*
+ * An enum bitfield of N bits (TYPE, BITS in OLD) become an integer of N
+ * bits in NEW, signed or not as every enumerator's value fits: the bits
+ * are where they were and read as the same numbers.
+ */
+static bool enum_to_int(const struct abi *abi, uint32_t type, uint32_t bits, const struct mref *nw)
+{
+	const struct btf_type *e = resolve(abi->btf[0], type), *t = resolve(abi->btf[1], nw->type);
+	unsigned int i, width;
+	long long v, lo, hi;
+	bool sign;
+
+	if (!bits || !e || !t || !btf_is_any_enum(e) || !btf_is_int(t) || btf_int_offset(t))
+		return false;
+	width = nw->bits ? nw->bits : btf_int_bits(t);
+	if (width != bits || width >= 64)
+		return false;
+	sign = btf_int_encoding(t) & BTF_INT_SIGNED;
+	lo = sign ? -(1LL << (width - 1)) : 0;
+	hi = sign ? (1LL << (width - 1)) - 1 : (long long)((1ULL << width) - 1);
+	for (i = 0; i < btf_vlen(e); i++) {
+		v = enum_value(e, i);
+		if (v < lo || v > hi)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * OLD's member I of TA against NEW's at NW: offset, bitfield size, type
+ * (or the one change of an enum bitfield become an integer); WRAP names
+ * the anonymous member of NEW it moved into, or NULL.
+ */
+static int compare_member(struct abi *abi, struct walk *w, const struct btf_type *ta,
+			  unsigned int i, const struct mref *nw, const char *wrap)
+{
+	uint32_t off = btf_member_bit_offset(ta, i), bits = btf_member_bitfield_size(ta, i);
+	uint32_t type = btf_members(ta)[i].type;
+	char ba[256], bb[256];
+	int r = 0;
+
+	if (off != nw->off) {
+		r = add_change(abi, w->own, ABI_CH_MEMBER_OFFSET, "%s offset %u -> %u bits%s%s",
+			       w->prefix, off, nw->off, wrap ? ", wrapped into " : "", wrap ?: "");
+		if (!r)
+			abi->ch[abi->nch - 1].off = off;
+	} else if (wrap) {
+		r = add_change(abi, w->own, ABI_CH_MEMBER_WRAPPED, "%s wrapped into %s, at the same offset",
+			       w->prefix, wrap);
+	}
+	if (r)
+		return r;
+	if (enum_to_int(abi, type, bits, nw))
+		return add_change(abi, w->own, ABI_CH_ENUM_BITFIELD, "%s: %s:%u -> %s, the same width",
+				  w->prefix, abi__type_name(abi->btf[0], type, ba, sizeof(ba)), bits,
+				  abi__type_name(abi->btf[1], nw->type, bb, sizeof(bb)));
+	if (bits != nw->bits)
+		r = add_change(abi, w->own, ABI_CH_MEMBER_BITS, "%s bitfield size %u -> %u",
+			       w->prefix, bits, nw->bits);
+	if (r)
+		return r;
+	w->start[0] = type;
+	w->start[1] = nw->type;
+	w->off = off;
+	return walk_types(abi, w, type, nw->type);
+}
+
 static int compare_members(struct abi *abi, uint32_t node, const struct btf_type *ta,
 			   const struct btf_type *tb)
 {
 	const struct btf *ba = abi->btf[0], *bb = abi->btf[1];
-	const struct btf_member *ma = btf_members(ta), *mb = btf_members(tb);
-	unsigned int i, anon = 0;
+	const struct btf_member *mb = btf_members(tb);
+	unsigned int i, k, anon = 0;
 	struct walk w = { .own = node };
-	char label[192];
+	char label[192], wrap[64];
 	const char *name;
-	bool grown = ta->size != tb->size;
-	int j, r = 0;
+	struct mref nw;
+	bool grown = ta->size != tb->size, *wrapper;
+	int j, r = find_wrappers(abi, ta, tb, &wrapper);
 
+	w.prefix = label;
 	for (i = 0; !r && i < btf_vlen(ta); i++) {
-		name = btf__name_by_offset(ba, ma[i].name_off);
-		j = find_member(bb, tb, name, anon);
+		name = btf__name_by_offset(ba, btf_members(ta)[i].name_off);
+		j = find_member(bb, tb, name, anon, wrapper);
 		member_label(label, sizeof(label), name, anon);
 		if (!*name)
 			anon++;
-		if (j < 0) {
+		if (j >= 0) {
+			nw = (struct mref){ btf_member_bit_offset(tb, j),
+					    btf_member_bitfield_size(tb, j), mb[j].type };
+			r = compare_member(abi, &w, ta, i, &nw, NULL);
+		} else if (*name && !find_wrapped(bb, tb, name, 0, 0, &nw, &k)) {
+			member_label(wrap, sizeof(wrap), "", k);
+			r = compare_member(abi, &w, ta, i, &nw, wrap);
+		} else {
 			r = add_change(abi, node, ABI_CH_MEMBER_REMOVED, "%s removed", label);
-			continue;
 		}
-		if (btf_member_bit_offset(ta, i) != btf_member_bit_offset(tb, j))
-			r = add_change(abi, node, ABI_CH_MEMBER_OFFSET, "%s offset %u -> %u bits",
-				       label, btf_member_bit_offset(ta, i),
-				       btf_member_bit_offset(tb, j));
-		if (!r && btf_member_bitfield_size(ta, i) != btf_member_bitfield_size(tb, j))
-			r = add_change(abi, node, ABI_CH_MEMBER_BITS, "%s bitfield size %u -> %u",
-				       label, btf_member_bitfield_size(ta, i),
-				       btf_member_bitfield_size(tb, j));
-		if (r)
-			break;
-		w.prefix = label;
-		w.start[0] = ma[i].type;
-		w.start[1] = mb[j].type;
-		r = walk_types(abi, &w, ma[i].type, mb[j].type);
 	}
-	for (i = 0, anon = 0; !r && i < btf_vlen(tb); i++) {
+	for (i = 0, anon = k = 0; !r && i < btf_vlen(tb); i++) {
 		name = btf__name_by_offset(bb, mb[i].name_off);
-		j = find_member(ba, ta, name, anon);
-		member_label(label, sizeof(label), name, anon);
+		j = wrapper && wrapper[i] ? -1 : find_member(ba, ta, name, anon, NULL);
+		/* Labelled by its rank among all, as "wrapped into" names it. */
+		member_label(label, sizeof(label), name, k);
 		if (!*name)
+			k++;
+		if (!*name && !(wrapper && wrapper[i]))
 			anon++;
 		if (j < 0)
 			r = add_change(abi, node, grown ? ABI_CH_MEMBER_GROWN : ABI_CH_MEMBER_ADDED,
 				       "%s added at offset %u bits", label,
 				       btf_member_bit_offset(tb, i));
 	}
+	free(wrapper);
 	return r;
 }
 
+/* An enum's kind flag: 1 its values are signed, 0 unsigned (BTF's spec). */
 static long long enum_value(const struct btf_type *t, unsigned int i)
 {
 	if (btf_is_enum64(t))
 		return (long long)btf_enum64_value(btf_enum64(t) + i);
-	return btf_kflag(t) ? (long long)(uint32_t)btf_enum(t)[i].val : btf_enum(t)[i].val;
+	return btf_kflag(t) ? btf_enum(t)[i].val : (long long)(uint32_t)btf_enum(t)[i].val;
 }
 
 static const char *enum_name(const struct btf *btf, const struct btf_type *t, unsigned int i)
@@ -600,6 +849,31 @@ int abi__compare_symbol(struct abi *abi, uint32_t node)
 	return r;
 }
 
+int abi__compare_types(struct abi *abi, uint32_t node, const char *prefix)
+{
+	struct walk w = { .own = node, .prefix = prefix };
+	int r;
+
+	w.start[0] = abi->nodes[node].id[0];
+	w.start[1] = abi->nodes[node].id[1];
+	r = walk_types(abi, &w, w.start[0], w.start[1]);
+	while (!r && abi->ntodo)
+		r = compare_type(abi, abi->todo[--abi->ntodo]);
+	return r;
+}
+
+int abi__add_type_change(struct abi *abi, uint32_t node, const char *fmt, ...)
+{
+	char *text = NULL;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	return push_change(abi, node, ABI_CH_TYPE, r < 0 ? NULL : text);
+}
+
 int abi__symbol_node(struct abi *abi, uint32_t a, uint32_t b, uint32_t *out)
 {
 	int r = new_node(abi, a, b, out);
@@ -675,6 +949,41 @@ static int add_path(struct abi_sym *s, char *path)
 }
 
 /*
+ * The path a cause is shown with: the shortest from any symbol, the first
+ * by name among those as short (symbols are walked in name order).  Past
+ * other changed types too, unlike a symbol's own paths.
+ */
+static int cause_path(struct abi *abi, uint32_t node, uint32_t si)
+{
+	struct abi_node *n = &abi->nodes[node];
+	char *p = path_to(abi, node);
+
+	if (!p)
+		return -ENOMEM;
+	free(n->path);
+	n->path = p;
+	n->path_sym = si;
+	n->path_depth = n->depth;
+	return 0;
+}
+
+/*
+ * Whether the walk of the current symbol goes into NODE: under the DWARF
+ * model, only when the symbol's unit defines its type (by value, or
+ * through a pointer: genksyms expands both); a type it only declares is
+ * a name there, whatever its members became.
+ */
+static bool gate_allows(const struct abi *abi, uint32_t node)
+{
+	int32_t g;
+
+	if (!abi->gate_defined)
+		return true;
+	g = abi->gate_node[node];
+	return g == ABI_GATE_ANON || (g >= 0 && abi->gate_defined[g]);
+}
+
+/*
  * Symbol S's paths: its own changes, then a breadth-first walk over the
  * nodes that reach a change.  Every changed type met gets S in its list of
  * symbols; S gets a path (the shortest) to those met before any other
@@ -696,6 +1005,7 @@ int abi__symbol_paths(struct abi *abi, uint32_t si, uint32_t *queue)
 	s->incompat |= abi->nodes[root].incompat;
 	abi->nodes[root].stamp = stamp;
 	abi->nodes[root].via = -1;
+	abi->nodes[root].depth = 0;
 	abi->nodes[root].behind = false;
 	queue[tail++] = root;
 	while (!r && head < tail) {
@@ -703,10 +1013,11 @@ int abi__symbol_paths(struct abi *abi, uint32_t si, uint32_t *queue)
 		behind = abi->nodes[at].behind || (at != root && abi->nodes[at].nchanges);
 		for (e = abi->nodes[at].ed_head; e >= 0; e = abi->ed[e].next) {
 			n = &abi->nodes[abi->ed[e].to];
-			if (!n->tainted || n->stamp == stamp)
+			if (!n->tainted || n->stamp == stamp || !gate_allows(abi, abi->ed[e].to))
 				continue;
 			n->stamp = stamp;
 			n->via = e;
+			n->depth = abi->nodes[at].depth + 1;
 			n->behind = behind;
 			queue[tail++] = abi->ed[e].to;
 		}
@@ -716,6 +1027,8 @@ int abi__symbol_paths(struct abi *abi, uint32_t si, uint32_t *queue)
 		s->incompat |= n->incompat;
 		if (!n->behind)
 			r = add_path(s, path_to(abi, at));
+		if (!r && (!n->path || n->depth < n->path_depth))
+			r = cause_path(abi, at, si);
 		if (!r && array__grow(&n->syms, &n->syms_cap, n->nsyms + 1, sizeof(*n->syms), 4))
 			r = -ENOMEM;
 		if (!r)
@@ -726,6 +1039,57 @@ int abi__symbol_paths(struct abi *abi, uint32_t si, uint32_t *queue)
 	return r;
 }
 
+static bool has_kind(const struct abi *abi, const struct abi_node *n, enum abi_change_kind kind)
+{
+	int32_t c;
+
+	for (c = n->ch_head; c >= 0; c = abi->ch[c].next)
+		if (abi->ch[c].kind == kind)
+			return true;
+	return false;
+}
+
+/*
+ * Whether changed type NODE only follows a type it embeds: its changes
+ * are its size and the offsets of members after one whose type (a struct
+ * or union held by value, not through a pointer) changed size.  Then it
+ * is no cause of its own: struct ib_device's 40 offsets follow struct
+ * ib_device_ops, which gained two members (6.1.0-53 -> 54).  The member
+ * of the lowest offset is the one followed.
+ */
+static int32_t follows(const struct abi *abi, uint32_t node)
+{
+	const struct abi_node *n = &abi->nodes[node];
+	uint32_t off = UINT32_MAX;
+	int32_t c, e, to = -1;
+
+	for (e = n->ed_head; e >= 0; e = abi->ed[e].next) {
+		const struct abi_edge *ed = &abi->ed[e];
+
+		if (ed->by_value && ed->off < off && ed->to != node &&
+		    has_kind(abi, &abi->nodes[ed->to], ABI_CH_SIZE)) {
+			off = ed->off;
+			to = (int32_t)ed->to;
+		}
+	}
+	if (to < 0)
+		return -1;
+	for (c = n->ch_head; c >= 0; c = abi->ch[c].next)
+		if (abi->ch[c].kind != ABI_CH_SIZE &&
+		    (abi->ch[c].kind != ABI_CH_MEMBER_OFFSET || abi->ch[c].off <= off))
+			return -1;
+	return to;
+}
+
+void abi__find_causes(struct abi *abi)
+{
+	size_t i;
+
+	for (i = 0; i < abi->nn; i++)
+		abi->nodes[i].follows = abi->nodes[i].is_sym || !abi->nodes[i].nchanges ? -1 :
+					follows(abi, (uint32_t)i);
+}
+
 void abi__free(struct abi *abi)
 {
 	size_t i;
@@ -733,6 +1097,7 @@ void abi__free(struct abi *abi)
 	for (i = 0; i < abi->nn; i++) {
 		free(abi->nodes[i].name);
 		free(abi->nodes[i].syms);
+		free(abi->nodes[i].path);
 	}
 	for (i = 0; i < abi->nch; i++)
 		free(abi->ch[i].text);
@@ -747,7 +1112,11 @@ void abi__free(struct abi *abi)
 		free(abi->syms[i].name);
 	}
 	free(abi->syms);
+	for (i = 0; i < abi->ncauses; i++)
+		free(abi->causes[i].moves);
+	free(abi->causes);
 	free(abi->todo);
+	free(abi->gate_node);
 	free(abi->nodes);
 	free(abi->ch);
 	free(abi->ed);

@@ -40,6 +40,9 @@ enum abi_change_kind {
 	ABI_CH_ENUM_VALUE,
 	ABI_CH_ENUM_REMOVED,
 	ABI_CH_ENUM_ADDED,
+	ABI_CH_MEMBER_WRAPPED,
+	ABI_CH_ENUM_BITFIELD,
+	ABI_CH_TYPEDEF,
 	ABI_CH_CNT,
 };
 
@@ -54,12 +57,15 @@ extern const struct abi_rule abi_rules[ABI_CH_CNT];
 struct abi_change {
 	char *text;
 	enum abi_change_kind kind;
+	uint32_t off;		/* a moved member's bit offset in OLD; else UINT32_MAX */
 	int32_t next;
 };
 
 struct abi_edge {
 	char *label;		/* printed before the target's name */
 	uint32_t from, to;
+	uint32_t off;		/* by value: the member's bit offset in OLD */
+	bool by_value;		/* no pointer on the way: the target is embedded */
 	int32_t next;
 };
 
@@ -74,8 +80,19 @@ struct abi_node {
 	uint32_t stamp;		/* the last symbol's walk that met it, + 1 */
 	int32_t via;		/* ... and the edge it came by */
 	bool behind;		/* ... after another changed type: no path to it */
+	uint32_t depth;		/* ... and how many edges from that symbol */
 	uint32_t *syms;		/* symbols (indexes) that reach it, when changed */
 	size_t nsyms, syms_cap;
+	/*
+	 * A cause is a changed type whose change is its own; a type whose
+	 * only changes are its size and the offsets after a member that
+	 * embeds a type of another size (abi__find_causes) follows that
+	 * member's type (FOLLOWS, a node) and is told under its cause.
+	 */
+	int32_t follows;
+	char *path;		/* the shortest path from a symbol (PATH_SYM) to it */
+	uint32_t path_sym, path_depth;
+	uint16_t bare;		/* where the name starts past a tree's "obj: " */
 };
 
 enum abi_sym_status { ABI_SYM_SAME, ABI_SYM_ADDED, ABI_SYM_REMOVED, ABI_SYM_CHANGED };
@@ -94,6 +111,26 @@ struct abi_sym {
 	size_t npaths, paths_cap;
 };
 
+#define ABI_CAUSE_NAMES 5	/* symbols named after a cause */
+
+/*
+ * One cause (btf/abi/abi_cause.c): a type whose own definition changed,
+ * the same way in each object that has it (a tree: vmlinux's struct
+ * net_device as each module sees it), with what it reaches.  Its strings
+ * point into the report's nodes and symbols.
+ */
+struct abi_cause {
+	uint32_t node;		/* the first object's: its name and changes */
+	uint32_t path_node;	/* the object's whose path is the shortest */
+	size_t nobjects;
+	size_t nsyms;		/* symbols that reach it, over its objects */
+	const char *first[ABI_CAUSE_NAMES];	/* the first by name */
+	size_t nfirst;
+	const char **moves;	/* types that only follow it, sorted, once each */
+	size_t nmoves, moves_cap;
+	bool incompat;
+};
+
 struct abi {
 	struct btf *btf[2];
 	struct abi_node *nodes;
@@ -108,18 +145,49 @@ struct abi {
 	struct abi_sym *syms;	/* sorted by name */
 	size_t nsyms, syms_cap;
 	char warning[512];	/* abi__warning(); "": none */
+	struct abi_cause *causes;	/* abi__causes(): most symbols first */
+	size_t ncauses;
 	bool supp_given;	/* --suppressions: the totals say how many */
 	size_t supp_syms, supp_types;
+	bool no_crcs[2];	/* OLD's, NEW's Module.symvers given, every CRC 0 */
+	/*
+	 * The DWARF model (btf/abi/abi_units_int.h), while paths are found:
+	 * per node, the index of its type's name among those the exporting
+	 * units define (ABI_GATE_ANON: an anonymous type, followed as what
+	 * holds it is; ABI_GATE_NONE: no such unit defines it), and per name
+	 * whether the unit of the symbol walked defines it.  GATE_DEFINED
+	 * NULL: every type is followed (the BTF model; a symbol whose unit
+	 * was not found).
+	 */
+	int32_t *gate_node;
+	const uint8_t *gate_defined;
+	bool units_model;	/* the DWARF model: set before the symbols are compared */
+	size_t units_syms, units_found;	/* ... for so many symbols, their unit found */
 };
+
+#define ABI_GATE_ANON	(-1)
+#define ABI_GATE_NONE	(-2)
 
 /* A symbol's node for OLD's A and NEW's B (FUNC or VAR ids): 0 or -ENOMEM. */
 int abi__symbol_node(struct abi *abi, uint32_t a, uint32_t b, uint32_t *out);
 /* Compare them, making the pair nodes they reach: 0 or -errno. */
 int abi__compare_symbol(struct abi *abi, uint32_t node);
+/*
+ * A symbol compared by types other than a FUNC's or VAR's (a variable
+ * typed from DWARF, abi_side.c): NODE's ids are the two types, walked
+ * under PREFIX; or one change of its own, told as FMT says.  0 or -errno.
+ */
+int abi__compare_types(struct abi *abi, uint32_t node, const char *prefix);
+int abi__add_type_change(struct abi *abi, uint32_t node, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* After every symbol is compared: which nodes reach a change. */
 void abi__mark_tainted(struct abi *abi);
 /* Symbol SI's paths and status; QUEUE holds a slot per node. */
 int abi__symbol_paths(struct abi *abi, uint32_t si, uint32_t *queue);
+/* After the paths: which changed types follow another (FOLLOWS), from the edges. */
+void abi__find_causes(struct abi *abi);
+/* The causes of the whole report, once it is complete: 0 or -ENOMEM. */
+int abi__causes(struct abi *abi);
 /* Type ID of BTF named as in paths ("struct sk_buff *", "char[16]"), in BUF. */
 const char *abi__type_name(const struct btf *btf, uint32_t id, char *buf, size_t len);
 /* Everything freed but the BTFs.  NULL-safe fields. */

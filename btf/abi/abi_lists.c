@@ -189,6 +189,34 @@ again:
 	return err;
 }
 
+/* A CRC column's value is zero: "0x00000000", or any run of zeros after "0x". */
+static bool crc_is_zero(const char *s, size_t n)
+{
+	size_t i = n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 2 : 0;
+
+	while (i < n && s[i] == '0')
+		i++;
+	return i == n;
+}
+
+bool abi_list__symvers_no_crcs(const char *buf, size_t len)
+{
+	struct cursor c = { buf, buf + len, 0 };
+	const char *s, *tab;
+	size_t n;
+	bool any = false;
+
+	while (next_line(&c, &s, &n)) {
+		if (!n)
+			continue;
+		tab = memchr(s, '\t', n);
+		if (!crc_is_zero(s, tab ? (size_t)(tab - s) : n))
+			return false;
+		any = true;
+	}
+	return any;
+}
+
 /* ---- suppressions ---- */
 
 static const char *const sections[] = {

@@ -32,6 +32,14 @@ int abi_list__names(const char *buf, size_t len, abi_name_fn fn, void *ctx);
 int abi_list__symvers(const char *buf, size_t len, const char *module, abi_name_fn fn,
 		      void *ctx, char *why, size_t whylen);
 
+/*
+ * Whether the Module.symvers in BUF has lines and every CRC in it is 0: a
+ * kernel built without CONFIG_MODVERSIONS (Debian's 7.x, which build Rust)
+ * writes the column all the same.  The lines are abi_list__symvers()'s,
+ * checked there first.
+ */
+bool abi_list__symvers_no_crcs(const char *buf, size_t len);
+
 enum abi_supp_kind { ABI_SUPP_FUNCTION, ABI_SUPP_VARIABLE, ABI_SUPP_TYPE };
 
 struct abi_supp_rule {

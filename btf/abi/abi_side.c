@@ -6,6 +6,7 @@
  * and --suppressions applied.  Nothing is printed but -v's logs: a failure
  * is named in the caller's struct abi_err.
  */
+#include <dwarf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -21,6 +22,7 @@
 #include "btf/abi/abi_int.h"
 #include "btf/abi/abi_lists_int.h"
 #include "btf/abi/abi_syms_int.h"
+#include "btf/abi/abi_units_int.h"
 #include "btf/encode/encode.h"
 #include "btf/view/view.h"
 #include "cli/cli.h"
@@ -412,8 +414,9 @@ static char *symvers_module(const char *path)
 	return dot ? strndup(base, (size_t)(dot - base)) : strdup(base);
 }
 
-/* --symvers FILE: the side's names from a Module.symvers. */
-static int side__read_symvers(struct side *s, const char *path, struct abi_err *e)
+/* --symvers FILE: the side's names from a Module.symvers; *NO_CRCS: its CRCs are all 0. */
+static int side__read_symvers(struct side *s, const char *path, bool *no_crcs,
+			      struct abi_err *e)
 {
 	char *buf = NULL, *mod = symvers_module(s->path), why[256] = "";
 	size_t len;
@@ -421,6 +424,8 @@ static int side__read_symvers(struct side *s, const char *path, struct abi_err *
 
 	if (!err)
 		err = abi_list__symvers(buf, len, mod, add_name_cb, s, why, sizeof(why));
+	if (!err)
+		*no_crcs = abi_list__symvers_no_crcs(buf, len);
 	free(buf);
 	free(mod);
 	if (err == -EINVAL && *why)
@@ -795,13 +800,139 @@ static enum abi_kind side__kind(const struct side *s, const char *name)
 	return k < 0 ? ABI_KIND_UNKNOWN : (enum abi_kind)s->elf.kind[k];
 }
 
-/* NAME, in A's list (IN_A) and in B's: a symbol, compared when both have its BTF. */
-static int add_name(struct abi *abi, const struct side *side, const char *name, bool in_a,
-		    bool in_b)
+/*
+ * The DWARF model's state (btf/abi/abi_units_int.h): both sides' exporting
+ * units, the names they define in one table, and a flag per name for the
+ * symbol walked.
+ */
+struct gate {
+	struct abi_units u[2];
+	struct abi_tnames tn;
+	uint8_t *defined;
+};
+
+static void gate__free(struct gate *g)
+{
+	abi_units__free(&g->u[0]);
+	abi_units__free(&g->u[1]);
+	abi_tnames__free(&g->tn);
+	free(g->defined);
+}
+
+/* Under the DWARF model (abi->units_model), each side's exporting units: 0 or -errno. */
+static int gate__read(struct gate *g, const struct abi *abi, const struct side *side)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; abi->units_model && !err && i < 2; i++)
+		err = abi_units__read(&g->u[i], side[i].path, side[i].names, side[i].elf.addr,
+				      side[i].nnames, &g->tn);
+	return err;
+}
+
+/*
+ * Once every symbol is compared, each node's type name among what the
+ * units define (abi->gate_node): 0 or -ENOMEM.  Nothing without the model.
+ */
+static int gate__nodes(struct gate *g, struct abi *abi)
+{
+	const struct btf_type *t;
+	size_t i;
+	long k;
+
+	if (!abi->units_model)
+		return 0;
+	g->defined = calloc(g->tn.n ? g->tn.n : 1, 1);
+	abi->gate_node = g->defined ? malloc((abi->nn ? abi->nn : 1) * sizeof(*abi->gate_node)) : NULL;
+	if (!abi->gate_node)
+		return -ENOMEM;
+	for (i = 0; i < abi->nn; i++) {
+		t = abi->nodes[i].is_sym ? NULL : btf__type_by_id(abi->btf[0], abi->nodes[i].id[0]);
+		k = t && t->name_off ? abi_tnames__find(&g->tn, abi->nodes[i].name) : -1;
+		abi->gate_node[i] = !t || !t->name_off ? ABI_GATE_ANON : k < 0 ? ABI_GATE_NONE : (int32_t)k;
+	}
+	return 0;
+}
+
+/* VT's named type in BTF (0: none; also for void). */
+static uint32_t leaf_id(const struct btf *btf, const struct abi_var_type *vt)
+{
+	const char *sp = strchr(vt->leaf, ' ');
+	int32_t id = 0;
+
+	switch (vt->leaf_tag) {
+	case DW_TAG_structure_type:
+		id = btf__find_by_name_kind(btf, sp + 1, BTF_KIND_STRUCT);
+		break;
+	case DW_TAG_union_type:
+		id = btf__find_by_name_kind(btf, sp + 1, BTF_KIND_UNION);
+		break;
+	case DW_TAG_enumeration_type:
+		id = btf__find_by_name_kind(btf, sp + 1, BTF_KIND_ENUM);
+		if (id <= 0)
+			id = btf__find_by_name_kind(btf, sp + 1, BTF_KIND_ENUM64);
+		break;
+	case DW_TAG_typedef:
+		id = btf__find_by_name_kind(btf, vt->leaf, BTF_KIND_TYPEDEF);
+		break;
+	case DW_TAG_base_type:
+		id = btf__find_by_name_kind(btf, vt->leaf, BTF_KIND_INT);
+		if (id <= 0)
+			id = btf__find_by_name_kind(btf, vt->leaf, BTF_KIND_FLOAT);
+		break;
+	}
+	return id > 0 ? (uint32_t)id : 0;
+}
+
+/*
+ * Under the DWARF model, NAME, a variable without a VAR in a side's BTF
+ * (6.1's BTF has only the per-CPU ones; __tracepoint_* and __SCK__* are
+ * not): compared by the type each side's DWARF gives it, what wraps it
+ * told as text, the named type it ends at found in that side's BTF and
+ * walked.  *DONE: so compared (symbol SI's node made).  0 or -errno.
+ */
+static int var_by_dwarf(struct abi *abi, const struct side *side, const struct gate *g,
+			const char *name, size_t si, bool *done)
+{
+	const struct abi_var_type *vt[2];
+	uint32_t id[2], node;
+	size_t i;
+	long k;
+	int err;
+
+	*done = false;
+	for (i = 0; i < 2; i++) {
+		k = side__name_idx(&side[i], name);
+		vt[i] = k >= 0 && g->u[i].var ? &g->u[i].var[k] : NULL;
+		if (!vt[i] || !vt[i]->chain)
+			return 0;
+		id[i] = leaf_id(side[i].btf, vt[i]);
+		if (!id[i] && vt[i]->leaf_tag)
+			return 0;
+	}
+	err = abi__symbol_node(abi, id[0], id[1], &node);
+	if (err)
+		return err;
+	abi->syms[si].compared = true;
+	abi->syms[si].node = node;
+	*done = true;
+	if (strcmp(vt[0]->chain, vt[1]->chain) || strcmp(vt[0]->leaf, vt[1]->leaf))
+		return abi__add_type_change(abi, node, "type: %s%s -> %s%s", vt[0]->chain, vt[0]->leaf,
+					    vt[1]->chain, vt[1]->leaf);
+	return abi__compare_types(abi, node, "type");
+}
+
+/*
+ * NAME, in A's list (IN_A) and in B's: a symbol, compared when both have
+ * its BTF, or (G: the DWARF model) a variable both sides' DWARF types.
+ */
+static int add_name(struct abi *abi, const struct side *side, const struct gate *g,
+		    const char *name, bool in_a, bool in_b)
 {
 	struct abi_sym *s;
 	uint32_t a, b, node;
-	bool guessed = pick_pair(side, name, &a, &b);
+	bool guessed = pick_pair(side, name, &a, &b), done = false;
 	int err;
 
 	err = add_sym(abi, name, !in_a ? ABI_SYM_ADDED : !in_b ? ABI_SYM_REMOVED : ABI_SYM_SAME);
@@ -812,8 +943,10 @@ static int add_name(struct abi *abi, const struct side *side, const char *name, 
 		s->kind = (uint8_t)side__kind(&side[1], name);
 		if (!s->kind)
 			s->kind = (uint8_t)side__kind(&side[0], name);
-		s->uncompared = true;
-		return 0;
+		if (g && abi->units_model && s->kind != ABI_KIND_FUNC)
+			err = var_by_dwarf(abi, side, g, name, abi->nsyms - 1, &done);
+		abi->syms[abi->nsyms - 1].uncompared = !done;
+		return err;
 	}
 	s->guessed = guessed;
 	err = abi__symbol_node(abi, a, b, &node);
@@ -825,7 +958,7 @@ static int add_name(struct abi *abi, const struct side *side, const char *name, 
 }
 
 /* The union of both sorted lists, merged. */
-static int build_syms(struct abi *abi, const struct side *side)
+static int build_syms(struct abi *abi, const struct side *side, const struct gate *g)
 {
 	size_t i = 0, j = 0;
 	int c, err = 0;
@@ -838,9 +971,9 @@ static int build_syms(struct abi *abi, const struct side *side)
 		else
 			c = strcmp(side[0].names[i], side[1].names[j]);
 		if (c <= 0)
-			err = add_name(abi, side, side[0].names[i], true, c == 0);
+			err = add_name(abi, side, g, side[0].names[i], true, c == 0);
 		else
-			err = add_name(abi, side, side[1].names[j], false, true);
+			err = add_name(abi, side, g, side[1].names[j], false, true);
 		i += c <= 0;
 		j += c >= 0;
 	}
@@ -858,25 +991,62 @@ static int build_listed(struct abi *abi, const struct side *side, const struct s
 		a = side__find(&side[0], list->names[i]);
 		b = side__find(&side[1], list->names[i]);
 		if (a || b)
-			err = add_name(abi, side, list->names[i], a, b);
+			err = add_name(abi, side, NULL, list->names[i], a, b);
 	}
 	return err;
 }
 
-static int find_paths(struct abi *abi)
+/* Mark (ON) or clear the names that SYM's units define on either side; false: none found. */
+static bool gate__mark(struct gate *g, const struct side *side, const char *sym, uint8_t on)
+{
+	const struct abi_unit *un;
+	bool found = false;
+	size_t i, d;
+	long k;
+
+	for (i = 0; i < 2; i++) {
+		k = side__name_idx(&side[i], sym);
+		if (k < 0 || !g->u[i].unit_of || g->u[i].unit_of[k] < 0)
+			continue;
+		un = &g->u[i].units[g->u[i].unit_of[k]];
+		for (d = 0; d < un->ndefs; d++)
+			g->defined[un->defs[d]] = on;
+		found = true;
+	}
+	return found;
+}
+
+static int find_paths(struct abi *abi, const struct side *side, struct gate *g)
 {
 	uint32_t *queue = malloc((abi->nn ? abi->nn : 1) * sizeof(*queue));
+	struct abi_sym *s;
 	size_t i;
-	int err = 0;
+	int err = queue ? gate__nodes(g, abi) : -ENOMEM;
 
-	if (!queue)
-		return -ENOMEM;
 	abi__mark_tainted(abi);
-	for (i = 0; !err && i < abi->nsyms; i++)
-		if (abi->syms[i].compared && !abi->syms[i].suppressed &&
-		    abi->nodes[abi->syms[i].node].tainted)
+	for (i = 0; !err && i < abi->nsyms; i++) {
+		s = &abi->syms[i];
+		if (!s->compared || s->suppressed)
+			continue;
+		abi->gate_defined = NULL;
+		if (abi->units_model) {
+			abi->units_syms++;
+			if (gate__mark(g, side, s->name, 1)) {
+				abi->units_found++;
+				abi->gate_defined = g->defined;
+			}
+		}
+		if (abi->nodes[s->node].tainted)
 			err = abi__symbol_paths(abi, (uint32_t)i, queue);
+		if (abi->gate_defined)
+			gate__mark(g, side, s->name, 0);
+	}
+	abi->gate_defined = NULL;
+	free(abi->gate_node);
+	abi->gate_node = NULL;
 	free(queue);
+	if (!err)
+		abi__find_causes(abi);
 	return err;
 }
 
@@ -942,6 +1112,7 @@ int abi__compare_files(const struct btf_abi_opts *o, const char *const path[2],
 		       const char *const base[2], struct abi *abi, struct abi_err *e)
 {
 	struct side side[2] = {}, list = {};
+	struct gate gate = { .tn = { .map = IDXMAP_INIT } };
 	struct abi_supp supp = {};
 	int err, i, ret = -1;
 
@@ -959,7 +1130,7 @@ int abi__compare_files(const struct btf_abi_opts *o, const char *const path[2],
 	for (i = 0; !o->symbols && i < 2; i++) {
 		if (!path[i])
 			continue;
-		if (o->symvers[i] ? side__read_symvers(&side[i], o->symvers[i], e)
+		if (o->symvers[i] ? side__read_symvers(&side[i], o->symvers[i], &abi->no_crcs[i], e)
 				  : side__names(&side[i], o->exports_only, e))
 			goto out;
 	}
@@ -968,12 +1139,21 @@ int abi__compare_files(const struct btf_abi_opts *o, const char *const path[2],
 			goto out;
 	abi->btf[0] = side[0].btf;
 	abi->btf[1] = side[1].btf;
-	err = o->symbols ? build_listed(abi, side, &list) : build_syms(abi, side);
+	/* The DWARF model with DWARF on both sides (linked files: a -dbg vmlinux). */
+	abi->units_model = !o->symbols && path[0] && path[1];
+	for (i = 0; i < 2; i++)
+		abi->units_model &= side[i].elf.linked && side[i].elf.dwarf;
+	err = gate__read(&gate, abi, side);
+	if (err) {
+		abi_fail(e, path[0], "reading its DWARF's units: %s", strerror(-err));
+		goto out;
+	}
+	err = o->symbols ? build_listed(abi, side, &list) : build_syms(abi, side, &gate);
 	abi->supp_given = o->nsupp > 0;
 	if (!err && supp.nrules)
 		apply_suppressions(abi, side, &supp);
 	if (!err)
-		err = find_paths(abi);
+		err = find_paths(abi, side, &gate);
 	if (err) {
 		abi_fail(e, path[0] ? path[0] : path[1], "comparing: %s", strerror(-err));
 		goto out;
@@ -983,6 +1163,7 @@ out:
 	/* The report keeps no pointer into the BTFs: it is text made here. */
 	abi->btf[0] = abi->btf[1] = NULL;
 	abi_supp__free(&supp);
+	gate__free(&gate);
 	side__free(&list);
 	for (i = 0; i < 2; i++)
 		side__free(&side[i]);

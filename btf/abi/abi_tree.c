@@ -198,32 +198,49 @@ static int32_t shift(int32_t i, size_t by)
 /*
  * Move SRC's symbols, changed types and changes into DST, names prefixed
  * with OBJ; SRC is freed.  The edges stay behind: the paths are text by
- * now and the report does not walk the graph.
+ * now, which type follows which is known (abi__find_causes), and the
+ * report does not walk the graph.  So do the types that did not change:
+ * the report never reads them, and kept (with their names) from each of
+ * the 277 objects of Debian's 6.1.0-54 -> 55 trees they took the peak RSS
+ * from 68 MB to 147 MB.  NEW_IDX: each SRC node's index in DST.
  */
 static int merge(struct abi *dst, struct abi *src, const char *obj)
 {
-	size_t i, k, noff = dst->nn, choff = dst->nch, soff = dst->nsyms;
+	size_t i, k, choff = dst->nch, soff = dst->nsyms;
+	uint32_t *new_idx = malloc((src->nn ? src->nn : 1) * sizeof(*new_idx));
 	int err = 0;
 
-	if (array__grow(&dst->nodes, &dst->nodes_cap, dst->nn + src->nn, sizeof(*dst->nodes), 256) ||
+	if (!new_idx ||
+	    array__grow(&dst->nodes, &dst->nodes_cap, dst->nn + src->nn, sizeof(*dst->nodes), 256) ||
 	    array__grow(&dst->ch, &dst->ch_cap, dst->nch + src->nch, sizeof(*dst->ch), 256) ||
 	    array__grow(&dst->syms, &dst->syms_cap, dst->nsyms + src->nsyms, sizeof(*dst->syms), 256)) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
+	for (i = 0, k = dst->nn; i < src->nn; i++)
+		new_idx[i] = src->nodes[i].is_sym || src->nodes[i].nchanges ? (uint32_t)k++ : UINT32_MAX;
 	for (i = 0; !err && i < src->nn; i++) {
 		struct abi_node *n = &dst->nodes[dst->nn];
 
+		if (new_idx[i] == UINT32_MAX)
+			continue;
 		*n = src->nodes[i];
 		n->ch_head = shift(n->ch_head, choff);
 		n->ch_tail = shift(n->ch_tail, choff);
 		n->ed_head = -1;
 		n->via = -1;
+		/* What a changed type follows changed too (its size): it is kept. */
+		n->follows = n->follows < 0 ? -1 : (int32_t)new_idx[n->follows];
+		n->path_sym += (uint32_t)soff;
 		for (k = 0; k < n->nsyms; k++)
 			n->syms[k] += (uint32_t)soff;
-		err = prefixed(&n->name, obj);
+		if (!err && n->name && n->bare == 0)
+			n->bare = (uint16_t)(strlen(obj) + 2);	/* past "obj: " */
+		if (!err)
+			err = prefixed(&n->name, obj);
 		src->nodes[i].name = NULL;
 		src->nodes[i].syms = NULL;
+		src->nodes[i].path = NULL;
 		dst->nn++;
 	}
 	for (i = 0; i < src->nch; i++) {
@@ -236,7 +253,7 @@ static int merge(struct abi *dst, struct abi *src, const char *obj)
 		struct abi_sym *s = &dst->syms[dst->nsyms];
 
 		*s = src->syms[i];
-		s->node += (uint32_t)noff;
+		s->node = s->compared ? new_idx[s->node] : 0;
 		if (!err)
 			err = prefixed(&s->name, obj);
 		src->syms[i].name = NULL;
@@ -247,7 +264,13 @@ static int merge(struct abi *dst, struct abi *src, const char *obj)
 	dst->supp_given |= src->supp_given;
 	dst->supp_syms += src->supp_syms;
 	dst->supp_types += src->supp_types;
+	dst->no_crcs[0] |= src->no_crcs[0];
+	dst->no_crcs[1] |= src->no_crcs[1];
+	dst->units_model |= src->units_model;
+	dst->units_syms += src->units_syms;
+	dst->units_found += src->units_found;
 cleanup:
+	free(new_idx);
 	abi__free(src);
 	memset(src, 0, sizeof(*src));
 	src->pairs = (struct idxmap)IDXMAP_INIT;
@@ -343,6 +366,8 @@ int abi__compare(const struct btf_abi_opts *o, struct abi **out, struct abi_err 
 		err = abi_tree__compare(o, abi, e);
 	else
 		err = abi__compare_files(o, o->path, o->base, abi, e);
+	if (!err && abi__causes(abi))
+		err = abi_fail(e, o->path[0], "%s", strerror(ENOMEM));
 	if (err) {
 		abi__delete(abi);
 		return err;

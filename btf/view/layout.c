@@ -1467,6 +1467,7 @@ void btf_layout__free(struct btf_layout *l)
 		free(l->types[i]);
 	}
 	free(l->types);
+	free(l->tdef);
 	free(l);
 }
 
@@ -1489,8 +1490,16 @@ uint32_t btf_layout__find(const struct btf_layout *l, const char *name)
 
 int btf_layout__print(struct btf_layout *l, uint32_t id, FILE *fp)
 {
+	return btf_layout__print_as(l, id, NULL, NULL, fp);
+}
+
+int btf_layout__print_as(struct btf_layout *l, uint32_t id, const char *prefix, const char *suffix,
+			 FILE *fp)
+{
 	const struct btf_type *t = lay_tag(l, id);
 	struct lay_pconf c = {
+		.prefix = prefix,
+		.suffix = suffix,
 		.type_spacing = 26,
 		.name_spacing = l->conf.expand_types ? 55 : is_union(t) ? 21 : 23,
 		.emit_stats = true,
@@ -1584,45 +1593,113 @@ static int by_struct_then_id(const void *pa, const void *pb, void *l)
 }
 
 /*
- * The ids pahole prints with no -C: named structs and unions, not
- * declarations, in id order, each once (a later struct equal to an earlier
- * one by name, size and members is a repeat).  *IDS is the caller's.
+ * The structs and unions pahole walks with no -C, in id order (pahole's),
+ * declarations left out: *IDS, and for each its class in *GROUP, equal
+ * for two named ones that pahole takes for the same struct (name, size and
+ * members: a later one is a repeat, not printed), UINT32_MAX for an
+ * unnamed one.  Both arrays are the caller's.
  */
-int btf_layout__all(const struct btf_layout *l, uint32_t **ids, uint32_t *cnt)
+int btf_layout__walk(const struct btf_layout *l, uint32_t **ids, uint32_t **group, uint32_t *cnt)
 {
-	uint32_t id, n = 0, i, k = 0, *v, *sorted;
-	uint8_t *dup;
+	uint32_t id, n = 0, named = 0, i, g = 0, *v, *grp, *sorted;
 
-	*ids = NULL;
+	*ids = *group = NULL;
 	*cnt = 0;
 	v = malloc(sizeof(*v) * l->nr_types);
-	if (!v)
+	grp = malloc(sizeof(*grp) * l->nr_types);
+	sorted = malloc(sizeof(*sorted) * l->nr_types);
+	if (!v || !grp || !sorted) {
+		free(v), free(grp), free(sorted);
 		return -ENOMEM;
+	}
 	for (id = 1; id < l->nr_types; id++) {
 		const struct btf_type *t = btf__type_by_id(l->btf, id);
 
-		if (btf_is_composite(t) && lay_name(l, t))
-			v[n++] = id;
+		if (!btf_is_composite(t))
+			continue;
+		grp[n] = UINT32_MAX;
+		if (lay_name(l, t))
+			sorted[named++] = n;	/* positions, sorted below by their structs */
+		v[n++] = id;
 	}
-	sorted = malloc(sizeof(*sorted) * (n ? n : 1));
-	dup = calloc(l->nr_types, 1);
-	if (!sorted || !dup) {
-		free(v), free(sorted), free(dup);
-		return -ENOMEM;
+	for (i = 0; i < named; i++)
+		sorted[i] = v[sorted[i]];
+	qsort_r(sorted, named, sizeof(*sorted), by_struct_then_id, (void *)l);
+	/* a group's number: its first member's id, found back by a search in V */
+	for (i = 0; i < named; i++) {
+		uint32_t lo = 0, hi = n, pos;
+
+		if (!i || same_struct_cmp(l, sorted[i - 1], sorted[i]))
+			g = sorted[i];
+		while (lo < hi) {	/* V is sorted: ids in order */
+			pos = lo + (hi - lo) / 2;
+			if (v[pos] < sorted[i])
+				lo = pos + 1;
+			else
+				hi = pos;
+		}
+		grp[lo] = g;
 	}
-	memcpy(sorted, v, sizeof(*v) * n);
-	qsort_r(sorted, n, sizeof(*sorted), by_struct_then_id, (void *)l);
-	for (i = 1; i < n; i++)
-		if (!same_struct_cmp(l, sorted[i - 1], sorted[i]))
-			dup[sorted[i]] = 1;
-	for (i = 0; i < n; i++)
-		if (!dup[v[i]])
-			v[k++] = v[i];
 	free(sorted);
-	free(dup);
 	*ids = v;
-	*cnt = k;
+	*group = grp;
+	*cnt = n;
 	return 0;
+}
+
+/*
+ * The first typedef of ID (pahole names an unnamed struct by it), 0: none.
+ * The map from types to their first typedef is built at the first call.
+ */
+uint32_t btf_layout__typedef_of(struct btf_layout *l, uint32_t id)
+{
+	uint32_t i;
+
+	if (!l->tdef) {
+		l->tdef = calloc(l->nr_types, sizeof(*l->tdef));
+		if (!l->tdef) {
+			l->err = -ENOMEM;
+			return 0;
+		}
+		for (i = l->nr_types - 1; i > 0; i--) {
+			const struct btf_type *t = btf__type_by_id(l->btf, i);
+
+			if (btf_is_typedef(t) && t->type < l->nr_types)
+				l->tdef[t->type] = i;	/* downwards: the first one stays */
+		}
+	}
+	return id < l->nr_types ? l->tdef[id] : 0;
+}
+
+int btf_layout__facts(struct btf_layout *l, uint32_t id, struct btf_layout_facts *f)
+{
+	const struct btf_type *t = lay_tag(l, id);
+	struct lay_type *lt;
+	uint32_t i, n = nr_members(t);
+
+	memset(f, 0, sizeof(*f));
+	if (!is_aggr(t))
+		return -EINVAL;
+	f->is_struct = is_struct(t);
+	f->flex = lay_has_flex(l, id);
+	if (!f->is_struct)
+		return 0;
+	lt = lay_holes(l, id);
+	if (!lt)
+		return l->err;
+	f->nr_holes = lt->nr_holes;
+	f->nr_bit_holes = lt->nr_bit_holes;
+	f->padding = lt->padding;
+	for (i = 0; i < n; i++)
+		if (lt->mem[i].hole > 0 && (uint32_t)lt->mem[i].hole > f->max_hole)
+			f->max_hole = lt->mem[i].hole;
+	f->emb_flex = lay_has_emb_flex(l, id);
+	return 0;
+}
+
+bool btf_layout__packed(struct btf_layout *l, uint32_t id)
+{
+	return lay_packed(l, id);
 }
 
 /* The hole count pahole's --sizes prints: a struct's holes, 0 for a union. */

@@ -67,6 +67,7 @@ struct btf_layout {
 	uint32_t nr_types;
 	uint32_t ptr_size;
 	struct lay_type **types;	/* by id, allocated when first reached */
+	uint32_t *tdef;			/* by id, its first typedef (btf_layout__typedef_of) */
 	int err;			/* the first allocation failure */
 };
 

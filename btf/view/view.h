@@ -140,10 +140,30 @@ void btf_layout__free(struct btf_layout *l);
 uint32_t btf_layout__find(const struct btf_layout *l, const char *name);
 /* Type ID as pahole prints it (a struct, union, typedef or enum, then ";\n") into FP. */
 int btf_layout__print(struct btf_layout *l, uint32_t id, FILE *fp);
-/* The ids pahole prints with no -C, in its order, into *IDS (the caller frees). */
-int btf_layout__all(const struct btf_layout *l, uint32_t **ids, uint32_t *cnt);
+/* The same, after PREFIX (or nothing) and before SUFFIX: "typedef struct {...} NAME". */
+int btf_layout__print_as(struct btf_layout *l, uint32_t id, const char *prefix, const char *suffix,
+			 FILE *fp);
+/*
+ * The structs and unions pahole walks with no -C, in its order, into *IDS,
+ * and for each a number in *GROUP shared by those pahole takes for one
+ * struct (UINT32_MAX: unnamed); the caller frees both.
+ */
+int btf_layout__walk(const struct btf_layout *l, uint32_t **ids, uint32_t **group, uint32_t *cnt);
+/* The first typedef of type ID, 0: none. */
+uint32_t btf_layout__typedef_of(struct btf_layout *l, uint32_t id);
 /* Holes of struct ID (0 for a union), as --sizes counts them. */
 unsigned int btf_layout__nr_holes(struct btf_layout *l, uint32_t id);
+
+/* What pahole's filters read of a struct (for a union: only flex). */
+struct btf_layout_facts {
+	bool is_struct;
+	unsigned int nr_holes, nr_bit_holes, padding, max_hole;
+	bool flex, emb_flex;		/* a flexible array at its end; in a member */
+};
+
+int btf_layout__facts(struct btf_layout *l, uint32_t id, struct btf_layout_facts *f);
+/* Whether pahole infers struct ID packed (inferring it marks other types, as pahole's does). */
+bool btf_layout__packed(struct btf_layout *l, uint32_t id);
 
 /* ---- pahole's -R (reorg.c) ---- */
 

@@ -126,10 +126,12 @@ static int open_buffers(struct lock_ucollect *u, const struct lock_collect_cfg *
 	u->epfd = epoll_create1(EPOLL_CLOEXEC);
 	u->quitfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	u->evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (u->epfd < 0 || u->quitfd < 0 || u->evfd < 0 ||
+	u->pokefd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (u->epfd < 0 || u->quitfd < 0 || u->evfd < 0 || u->pokefd < 0 ||
 	    epoll_ctl(u->epfd, EPOLL_CTL_ADD, perf_buffer__epoll_fd(u->pb), &ev) ||
 	    epoll_ctl(u->epfd, EPOLL_CTL_ADD, perf_buffer__epoll_fd(u->wake), &ev) ||
-	    epoll_ctl(u->epfd, EPOLL_CTL_ADD, u->quitfd, &ev))
+	    epoll_ctl(u->epfd, EPOLL_CTL_ADD, u->quitfd, &ev) ||
+	    epoll_ctl(u->epfd, EPOLL_CTL_ADD, u->pokefd, &ev))
 		return -errno;
 	/*
 	 * The queue holds 8 times the kernel's buffers, at least 32 MB: held
@@ -190,6 +192,9 @@ static void *drain(void *arg)
 	drain_ahead();
 	sem_post(u->started);
 	while (!atomic_load(&u->quit) && !u->drain_err) {
+		unsigned int poke;
+		uint64_t v;
+
 		n = epoll_wait(u->epfd, ev, 4, -1);
 		if (n < 0 && errno != EINTR) {
 			u->drain_err = -errno;
@@ -197,11 +202,17 @@ static void *drain(void *arg)
 		}
 		if (atomic_load(&u->quit))
 			break;
+		/* Read before the pass: what was written before a poke is in it. */
+		poke = atomic_load(&u->poke);
+		if (read(u->pokefd, &v, sizeof(v)) < 0) {
+			/* EAGAIN: woken by the buffers, not poked */
+		}
 		/* New processes first: their names are taken before their waits'. */
 		n = perf_buffer__consume(u->wake);
 		n = n < 0 ? n : perf_buffer__consume(u->pb);
 		if (n < 0 && !u->drain_err && !atomic_load(&u->quit))
 			u->drain_err = n;
+		atomic_store(&u->poked, poke);
 		kick(u->evfd);
 	}
 	atomic_store(&u->drained, true);
@@ -291,7 +302,7 @@ struct lock_ucollect *lock_ucollect__open(const struct lock_collect_cfg *cfg,
 	if (!u)
 		goto fail;
 	lock_ujoin__init(u, cfg);
-	u->epfd = u->quitfd = u->evfd = -1;
+	u->epfd = u->quitfd = u->evfd = u->pokefd = -1;
 	u->st = lock_ustacks__new(cfg->debug_dir, cfg->stack_check);
 	u->rec = malloc(sizeof(*u->rec));
 	u->skel = s = futex_bpf__open();
@@ -381,10 +392,43 @@ static int read_counters(struct lock_ucollect *u, struct lock_accounting *a)
 	return err;
 }
 
+/*
+ * An interval's read: the drain thread makes a pass over the buffers,
+ * below their mark too, and its records are taken meanwhile (it never
+ * waits for room in the queue).  Bounded: a drain thread that ended or
+ * failed answers nothing.
+ */
+static void sync_drain(struct lock_ucollect *u)
+{
+	struct pollfd p = { .fd = u->evfd, .events = POLLIN };
+	unsigned int want = atomic_fetch_add(&u->poke, 1) + 1;
+	uint64_t v;
+	int i;
+
+	kick(u->pokefd);
+	for (i = 0; i < 100 && !atomic_load(&u->drained) && !u->drain_err; i++) {
+		take_queued(u);
+		if ((int)(atomic_load(&u->poked) - want) >= 0)
+			break;
+		if (poll(&p, 1, 50) > 0 && read(u->evfd, &v, sizeof(v)) < 0) {
+			/* EAGAIN: another read had it */
+		}
+	}
+}
+
 int lock_ucollect__read(struct lock_ucollect *u, struct lock_table *t,
 			struct lock_accounting *a)
 {
-	int err = lock_ucollect__consume(u, t);
+	int err;
+
+	if (u->draining) {
+		double t0 = lock_thread_cpu();
+
+		u->table = t;
+		sync_drain(u);
+		u->unwind_s += lock_thread_cpu() - t0;
+	}
+	err = lock_ucollect__consume(u, t);
 
 	return err ?: read_counters(u, a);
 }
@@ -541,6 +585,8 @@ void lock_ucollect__destroy(struct lock_ucollect *u)
 		close(u->quitfd);
 	if (u->evfd >= 0)
 		close(u->evfd);
+	if (u->pokefd >= 0)
+		close(u->pokefd);
 	recq__free(u->q);
 	free(u->qbuf);
 	detach_behind(u);

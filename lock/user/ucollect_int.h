@@ -50,6 +50,14 @@ struct lock_ucollect {
 	bool inline_read;		/* records taken as read: no thread */
 	atomic_bool quit, drained;
 	int quitfd, evfd;		/* to the drain thread; from it, to poll */
+	/*
+	 * An interval's read asks the drain thread for a pass over the
+	 * buffers (pokefd), which it answers in poked: the buffers wake it
+	 * only at their mark, and what lies below the mark would otherwise
+	 * wait there until more came.
+	 */
+	int pokefd;
+	atomic_uint poke, poked;
 	atomic_int drain_err;
 	void *qbuf;			/* a record off the queue */
 	struct lock_ustacks *st;

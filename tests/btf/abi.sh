@@ -26,7 +26,11 @@ if ! build old "$FX/abi_old.c" || ! build new "$FX/abi_new.c"; then
 fi
 
 # The symbol's line, then its paths (the indented lines right after it).
-sym_block() { awk -v s="$1" '$2 == s { on = 1; print; next } on && /^    / { print; next } { on = 0 }' <<<"$out"; }
+# Only among "by symbol:" (the causes before it are told by cause_block).
+sym_block() { awk -v s="$1" '/^by symbol:/ { in_syms = 1 } /^types changed:/ { in_syms = 0 }
+	in_syms && $2 == s { on = 1; print; next } on && /^    / { print; next } { on = 0 }' <<<"$out"; }
+# The cause's block in "by cause:".
+cause_block() { awk -v t="* $1 (" 'index($0, t) == 1 { on = 1; print; next } on && /^    / { print; next } { on = 0 }' <<<"$out"; }
 # The type's block in "types changed:".
 type_block() { awk -v t="~ $1 (" 'index($0, t) == 1 { on = 1; print; next } on && /^    / { print; next } { on = 0 }' <<<"$out"; }
 has() { grep -qxF -- "$2" <<<"$1"; }
@@ -91,6 +95,28 @@ check "abi: a changed type behind another changed type: one path, to the first" 
 check "abi: ... that path" has "$b" \
 	"    parameter 1 (o): struct outer * -> struct outer: member 'a': int -> long int"
 
+# By cause: each type changed of its own once, before the symbols.
+check "abi: by cause: its heading" has "$out" \
+	"by cause: 11 types changed (9 incompatible); 3 symbols changed in their own type"
+check "abi: by cause: after the summary, then by symbol, then the types" test \
+	"$(grep -n -e '^by cause:' -e '^by symbol:' -e '^types changed:' <<<"$out" | cut -d' ' -f1 | tr '\n' ' ')" = \
+	"3:by 42:by 76:types "
+b=$(cause_block "struct shared")
+check "abi: by cause: a type reached by three symbols, once" \
+	test "$(grep -c '^\* struct shared ' <<<"$out")" -eq 1
+check "abi: by cause: the count and the first names" has "$b" \
+	"* struct shared (incompatible), reached by 3 symbols: use_outer, use_shared1, use_shared2"
+check "abi: by cause: the shortest path (use_outer's goes through struct outer)" has "$b" \
+	"    path: use_shared1: parameter 1 (s): struct shared * -> struct shared: 3 changes"
+check "abi: by cause: its changes, the offsets last" test \
+	"$(sed -n 2,4p <<<"$b")" = "$(printf '    %s\n' "incompatible: size 8 -> 12 bytes" \
+		"incompatible: member 'inserted' added at offset 32 bits" \
+		"incompatible: member 'hash' offset 32 -> 64 bits")"
+check "abi: by cause: most symbols first" test "$(grep -m1 '^\* ' <<<"$out")" = \
+	"* struct shared (incompatible), reached by 3 symbols: use_outer, use_shared1, use_shared2"
+check "abi: by cause: a compatible one" has "$(cause_block "enum color")" \
+	"* enum color (compatible), reached by 1 symbol: use_color"
+
 # Only compatible changes: 4 alone.
 printf 'use_pad\nuse_color  # an enum\n# a comment\n\nsame\n' > "$W/compat.list"
 expect_exit "abi --symbols: compatible changes only (4)" 4 \
@@ -101,6 +127,81 @@ printf 'hidden\n' > "$W/hidden.list"
 expect_exit "abi --symbols: overrides the export table" 12 \
 	"$FRUGAL" btf abi --symbols "$W/hidden.list" "$W/old.o" "$W/new.o"
 check "abi --symbols: ... hidden's change" has "$out" "    parameter 1 (x): int -> long int"
+
+# Compatible changes that a stable kernel makes, and near misses of each
+# (tests/btf/fixtures/abi_compat.c): NEW's changes are compatible, MISS's
+# the same changes at another offset, of another type or width.
+for v in old: new:-DNEW miss:-DMISS; do
+	build "c_${v%%:*}" "$FX/abi_compat.c" ${v#*:} || fail "abi: compat fixtures" "gcc or frugal btf encode failed"
+done
+printf 'use_wrap\nuse_wrap2\nuse_wrap3\nuse_eb\nuse_eb2\n' > "$W/compat2.list"
+expect_exit "abi: wrapped into a union, enum bitfield to integer: compatible (4)" 4 \
+	"$FRUGAL" btf abi --symbols "$W/compat2.list" "$W/c_old.o" "$W/c_new.o"
+check "abi: ... all five compatible" has "$out" \
+	"5 symbols: 0 added, 0 removed, 5 changed, 0 incompatible; 5 types changed"
+b=$(cause_block "struct wrap")
+check "abi: a member wrapped into an anonymous union at its offset: compatible" has "$b" \
+	"    compatible: member 'dev' wrapped into member (anon 1), at the same offset"
+check "abi: ... and the union that holds it added in its place" has "$b" \
+	"    compatible: member (anon 1) added at offset 64 bits"
+b=$(cause_block "struct wrap3")
+check "abi: ... before an anonymous union it had: that one matched still" test "$b" = \
+	"$(printf '%s\n' "* struct wrap3 (compatible), reached by 1 symbol: use_wrap3" \
+		"    compatible: member 'dev' wrapped into member (anon 1), at the same offset" \
+		"    compatible: member (anon 1) added at offset 0 bits" \
+		"    path: use_wrap3: parameter 1 (w): struct wrap3 * -> struct wrap3: 2 changes")"
+check "abi: an enum bitfield into an unsigned integer of its width: compatible" has \
+	"$(cause_block "struct eb")" "    compatible: member 'state': enum state:8 -> unsigned char, the same width"
+check "abi: ... a negative value into a signed one: compatible" has \
+	"$(cause_block "struct eb2")" "    compatible: member 'v': enum sgn:8 -> signed char, the same width"
+expect_exit "abi: the near misses: incompatible (12)" 12 \
+	"$FRUGAL" btf abi --symbols "$W/compat2.list" "$W/c_old.o" "$W/c_miss.o"
+check "abi: ... all five" has "$out" \
+	"5 symbols: 0 added, 0 removed, 5 changed, 5 incompatible; 6 types changed"
+check "abi: wrapped at another offset (in a nested anonymous struct)" has "$(cause_block "struct wrap")" \
+	"    incompatible: member 'dev' offset 64 -> 128 bits, wrapped into member (anon 1)"
+check "abi: wrapped as another type" has "$(cause_block "struct wrap2")" \
+	"    incompatible: member 'dev': struct dev * -> long int"
+check "abi: ... the anonymous union it had, changed: its change found in it" has \
+	"$(cause_block "union wrap3.(anon 1)")" "    incompatible: member 'y': long int -> int"
+check "abi: an enum bitfield into a wider integer" has "$(cause_block "struct eb")" \
+	"    incompatible: member 'state': enum state -> short unsigned int"
+check "abi: a negative value into an unsigned integer" has "$(cause_block "struct eb2")" \
+	"    incompatible: member 'v': enum sgn -> unsigned char"
+# A struct whose size and offsets only follow a member that grew is no cause.
+printf 'use_holder\nuse_holder2\nuse_an\nuse_ptrh\n' > "$W/follow.list"
+expect_exit "abi: a struct that grew, embedded" 12 \
+	"$FRUGAL" btf abi --symbols "$W/follow.list" "$W/c_old.o" "$W/c_new.o"
+check "abi: ... the structs that embed it follow it" has "$out" \
+	"by cause: 3 types changed (3 incompatible), 2 more only follow a type they embed"
+b=$(cause_block "struct inner")
+check "abi: ... told under its cause" has "$b" "    only follow it: struct holder, struct holder2"
+check "abi: ... the path from the nearest symbol goes through one" has "$b" \
+	"    path: use_holder: parameter 1 (h): struct holder * -> struct holder: member 'in': struct inner: 2 changes"
+check "abi: ... and is no cause itself" test -z "$(cause_block "struct holder")"
+check "abi: ... but a type changed: still described" has "$out" \
+	"    incompatible: member 'tail' offset 96 -> 128 bits"
+check "abi: ... not one that points to it" has "$(cause_block "struct ptrh")" \
+	"    incompatible: member 'k' offset 64 -> 96 bits"
+check "abi: an anonymous struct named by its member" has "$(cause_block "struct an.pos")" \
+	"    path: use_an: parameter 1 (p): struct an * -> struct an: member 'pos': struct an.pos: member 'y': short int -> int"
+expect_exit "abi: ... offsets moved before the member that grew" 12 \
+	"$FRUGAL" btf abi --symbols "$W/follow.list" "$W/c_old.o" "$W/c_miss.o"
+check "abi: ... then it is a cause of its own" has "$(cause_block "struct holder2")" \
+	"    incompatible: member 'h' offset 0 -> 32 bits"
+check "abi: ... the other one still follows" has "$(cause_block "struct inner")" \
+	"    only follow it: struct holder"
+expect_exit "abi --json: causes with followers" 12 \
+	"$FRUGAL" btf abi --json --symbols "$W/follow.list" "$W/c_old.o" "$W/c_new.o"
+check "abi --json: ... followers listed" python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+c = {x["name"]: x for x in d["causes"]}
+assert sorted(c) == ["struct an.pos", "struct inner", "struct ptrh"], sorted(c)
+assert c["struct inner"]["followers"] == ["struct holder", "struct holder2"], c["struct inner"]
+assert c["struct inner"]["reached"] == 3 and d["totals"]["causes"] == 3
+assert d["totals"]["types_changed"] == 5, d["totals"]
+' "$out"
 
 # Raw BTF: no export table, every function is a symbol (hidden too).
 expect_exit "abi: raw BTF" 12 "$FRUGAL" btf abi "$W/old.btf" "$W/new.btf"
@@ -123,11 +224,21 @@ assert "same" not in s
 assert t["struct shared"]["symbols"] == ["use_outer", "use_shared1", "use_shared2"]
 assert {"change": "member \x27hash\x27 offset 32 -> 64 bits", "incompatible": True} \
 	in t["struct shared"]["changes"]
+c = {x["name"]: x for x in d["causes"]}
+assert d["causes"][0]["name"] == "struct shared", d["causes"][0]
+assert c["struct shared"]["reached"] == 3 and c["struct shared"]["objects"] == 1
+assert c["struct shared"]["first_symbols"] == ["use_outer", "use_shared1", "use_shared2"]
+assert c["struct shared"]["path"] == {"symbol": "use_shared1",
+	"path": "parameter 1 (s): struct shared * -> struct shared: 3 changes"}, c["struct shared"]
+assert c["struct shared"]["changes"] == t["struct shared"]["changes"]
+assert not c["enum color"]["incompatible"] and c["struct shared"]["incompatible"]
+assert all(x["followers"] == [] for x in d["causes"])
 assert d["totals"] == {"symbols": 20, "added": 1, "removed": 1, "changed": 15,
-	"incompatible": 14, "types_changed": 11, "suppressed_symbols": 0,
+	"incompatible": 14, "types_changed": 11, "causes": 11, "suppressed_symbols": 0,
 	"suppressed_types": 0, "not_compared": {"unknown": 0, "functions": 0, "variables": 0,
-	"per_cpu_variables": 0}, "picked_by_type": 0}, d["totals"]
+	"per_cpu_variables": 0}, "picked_by_type": 0, "units_found": 0, "no_crcs": []}, d["totals"]
 assert d["not_compared"] == []
+assert d["model"] == "btf", d["model"]
 ' "$out"
 
 # Suppressions: libabigail's sections, by name or regular expression.
@@ -188,6 +299,32 @@ expect_exit "abi --symvers: one file for both" 12 "$FRUGAL" btf abi --symvers "$
 	"$W/old.o" "$W/new.o"
 check "abi --symvers: ... NEW (not named 'old') takes every line" has "$out" \
 	"4 symbols: 1 added, 0 removed, 1 changed, 1 incompatible; 0 types changed; not compared, no BTF: 1 function"
+check "abi --symvers: CRCs there, no word of their absence" \
+	test -z "$(grep -F 'no symbol CRCs' <<<"$out")"
+# Without CONFIG_MODVERSIONS (Debian's 7.x) every CRC is 0: said under the
+# summary and in --json's totals, the check the same as with CRCs.
+sed 's/^0x[0-9a-f]*/0x00000000/' "$W/old.symvers" > "$W/nocrc-old.symvers"
+sed 's/^0x[0-9a-f]*/0x00000000/' "$W/new.symvers" > "$W/nocrc-new.symvers"
+nocrc_line="no symbol CRCs to compare with: every CRC in both Module.symvers is 0 (CONFIG_MODVERSIONS off)"
+expect_exit "abi --symvers, every CRC 0: exit 12 as with CRCs" 12 "$FRUGAL" btf abi \
+	--symvers-a "$W/nocrc-old.symvers" --symvers-b "$W/nocrc-new.symvers" "$W/old.o" "$W/new.o"
+check "abi --symvers, every CRC 0: the summary as with CRCs" test "$(head -1 <<<"$out")" = \
+	"4 symbols: 1 added, 1 removed, 1 changed, 2 incompatible; 0 types changed"
+check "abi --symvers, every CRC 0: said on the line below" test "$(sed -n 2p <<<"$out")" = "$nocrc_line"
+expect_exit "abi --symvers, NEW's CRCs 0" 12 "$FRUGAL" btf abi \
+	--symvers-a "$W/old.symvers" --symvers-b "$W/nocrc-new.symvers" "$W/old.o" "$W/new.o"
+check "abi --symvers, NEW's CRCs 0: NEW's named" has "$out" \
+	"no symbol CRCs to compare with: every CRC in NEW's Module.symvers is 0 (CONFIG_MODVERSIONS off)"
+expect_exit "abi --symvers --json, OLD's CRCs 0" 12 "$FRUGAL" btf abi --json \
+	--symvers-a "$W/nocrc-old.symvers" --symvers-b "$W/new.symvers" "$W/old.o" "$W/new.o"
+check "abi --symvers --json: totals' no_crcs names OLD" python3 -c '
+import json, sys
+assert json.loads(sys.argv[1])["totals"]["no_crcs"] == ["old"]' "$out"
+expect_exit "abi --symvers --json, CRCs there" 12 "$FRUGAL" btf abi --json \
+	--symvers-a "$W/old.symvers" --symvers-b "$W/new.symvers" "$W/old.o" "$W/new.o"
+check "abi --symvers --json, CRCs there: no_crcs empty" python3 -c '
+import json, sys
+assert json.loads(sys.argv[1])["totals"]["no_crcs"] == []' "$out"
 printf '0x1\tsame\tvmlinux\tEXPORT_SYMBOL\n0x2 gone vmlinux EXPORT_SYMBOL\n' > "$W/bad.symvers"
 
 # A module: split BTF on each side's own base.
@@ -278,8 +415,9 @@ elif exp_so exp_ab_old ab && exp_so exp_ab_new ab -DNEW && exp_so exp_ba_old ba 
 			"$FRUGAL" btf abi "$W/exp_${o}_old.so" "$W/exp_${o}_new.so"
 		check "abi: ... ($o) the exported one's change found" has "$out" \
 			"    parameter 1 (key): const struct key * -> struct key: 3 changes"
+		# DWARF on both sides: root_key, which has no VAR, typed from it.
 		check "abi: ... ($o) no guess said" has "$out" \
-			"2 symbols: 0 added, 0 removed, 1 changed, 1 incompatible; 1 types changed; not compared, no BTF: 1 variable"
+			"2 symbols: 0 added, 0 removed, 2 changed, 2 incompatible; 1 types changed"
 		expect_exit "abi: ... ($o) NEW -> OLD too" 12 \
 			"$FRUGAL" btf abi "$W/exp_${o}_new.so" "$W/exp_${o}_old.so"
 		check "abi: ... ($o) NEW -> OLD: the change found" has "$out" \
@@ -288,10 +426,12 @@ elif exp_so exp_ab_old ab && exp_so exp_ab_new ab -DNEW && exp_so exp_ba_old ba 
 	# NEW's BTF with the static user_read alone (frugal btf encode keeps the
 	# first of a name): the exported one has no FUNC there, not compared.
 	cp "$W/exp_ab_new.dw.so" "$W/exp_one.so" && "$FRUGAL" btf encode "$W/exp_one.so"
-	expect_exit "abi: the exported one without a FUNC on NEW: exit 0" 0 \
+	expect_exit "abi: the exported one without a FUNC on NEW: exit 12 (root_key)" 12 \
 		"$FRUGAL" btf abi "$W/exp_ab_old.so" "$W/exp_one.so"
-	check "abi: ... not compared with the static one, counted" test "$out" = \
-		"2 symbols: 0 added, 0 removed, 0 changed, 0 incompatible; 0 types changed; not compared, no BTF: 1 function, 1 variable"
+	check "abi: ... not compared with the static one, counted" test "$(head -1 <<<"$out")" = \
+		"2 symbols: 0 added, 0 removed, 1 changed, 1 incompatible; 1 types changed; not compared, no BTF: 1 function"
+	check "abi: ... root_key alone changed" test "$(grep '^~ ' <<<"$out" | cut -d' ' -f2 | tr '\n' ' ')" = \
+		"root_key struct "
 	expect_exit "abi: without DWARF, the static one compared (ab): exit 0" 0 \
 		"$FRUGAL" btf abi "$W/exp_ab_old.bo.so" "$W/exp_ab_new.bo.so"
 	check "abi: ... and the summary says it was a guess" test "$out" = \
@@ -318,6 +458,64 @@ assert d["totals"]["not_compared"]["variables"] == 1 and d["totals"]["picked_by_
 ' "$out"
 else
 	fail "abi: the exported function by its address" "gcc, objcopy or frugal btf encode failed"
+fi
+
+# The DWARF model (DWARF on both sides of linked files, as a -dbg vmlinux
+# pair): each export's types as the unit defining it defines them, as
+# genksyms' CRCs see them.  abi_unit_decl.c only declares struct blob,
+# which grows in NEW, abi_unit_def.c defines it (abi_unit.h's); one
+# file's BTF reaches blob from both.  abi_unit_def.c's own struct local
+# grows too, opaque to genksyms.  Without DWARF (.bo.so) every pointer is
+# followed.
+unit_so() {	# unit_so OUT [CFLAGS]: OUT.so (DWARF and .BTF), OUT.bo.so (.BTF only)
+	local out=$1; shift
+	gcc -g -O1 -fPIC "$@" -c "$FX/abi_unit_decl.c" -o "$W/unit_decl.o" &&
+	gcc -g -O1 -fPIC "$@" -c "$FX/abi_unit_def.c" -o "$W/unit_def.o" &&
+	gcc -shared -nostdlib -o "$W/$out.so" "$W/unit_decl.o" "$W/unit_def.o" &&
+	"$FRUGAL" btf encode "$W/$out.so" &&
+	objcopy --strip-debug "$W/$out.so" "$W/$out.bo.so"
+}
+if ! command -v objcopy >/dev/null; then
+	fail "abi: the DWARF model" "no objcopy (binutils: scripts/install-deps.sh)"
+elif unit_so unit_old && unit_so unit_new -DNEW; then
+	expect_exit "abi: DWARF model: exit 12" 12 "$FRUGAL" btf abi "$W/unit_old.so" "$W/unit_new.so"
+	check "abi: DWARF model: said under the summary" test "$(sed -n 2p <<<"$out")" = \
+		"model: each export's types as its unit's headers define them (DWARF, genksyms' view); its unit found for 6 of 6 symbols"
+	check "abi: DWARF model: a struct its unit only declares is opaque" test -z "$(sym_block use_decl)"
+	check "abi: ... for a variable too" test -z "$(sym_block holder_var)"
+	check "abi: DWARF model: a struct its unit defines is followed" has "$(sym_block use_def)" \
+		"    parameter 1 (b): struct blob * -> struct blob: 2 changes"
+	check "abi: DWARF model: a struct the unit's .c file defines is opaque" test -z "$(sym_block use_local)"
+	check "abi: DWARF model: a variable without a VAR, typed from DWARF" has "$(sym_block blob_var)" \
+		"    type: struct blob: 2 changes"
+	b=$(sym_block use_td)
+	check "abi: DWARF model: a typedef on the way is a change, compatible" has "$b" "~ use_td (changed)"
+	check "abi: ... its path" has "$b" \
+		"    parameter 1 (p): const unsigned char * -> const u8 *, a typedef on the way"
+	check "abi: DWARF model: the summary" has "$out" \
+		"6 symbols: 0 added, 0 removed, 3 changed, 2 incompatible; 2 types changed"
+	expect_exit "abi: DWARF model: --json" 12 "$FRUGAL" btf abi --json "$W/unit_old.so" "$W/unit_new.so"
+	check "abi: DWARF model: --json says it" python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["model"] == "units" and d["totals"]["units_found"] == 6, (d["model"], d["totals"])
+assert sorted(s["name"] for s in d["symbols"]) == ["blob_var", "use_def", "use_td"], d["symbols"]
+' "$out"
+	expect_exit "abi: BTF model (no DWARF): exit 12" 12 "$FRUGAL" btf abi --json \
+		"$W/unit_old.bo.so" "$W/unit_new.bo.so"
+	check "abi: BTF model: every pointer followed, no typedef change, no variable typed" python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["model"] == "btf" and d["totals"]["units_found"] == 0, (d["model"], d["totals"])
+assert sorted(s["name"] for s in d["symbols"]) == ["use_decl", "use_def", "use_local"], d["symbols"]
+assert sorted(s["name"] for s in d["not_compared"]) == ["blob_var", "holder_var"], d["not_compared"]
+' "$out"
+	expect_exit "abi: BTF model: text" 12 "$FRUGAL" btf abi "$W/unit_old.bo.so" "$W/unit_new.bo.so"
+	check "abi: BTF model: no model line" test -z "$(grep '^model: ' <<<"$out")"
+	check "abi: BTF model: the struct the unit only declares followed" has "$(sym_block use_decl)" \
+		"    parameter 1 (h): struct holder * -> struct holder: member 'b': struct blob * -> struct blob: 2 changes"
+else
+	fail "abi: the DWARF model" "gcc, objcopy or frugal btf encode failed"
 fi
 
 # A real module: Debian's -dbg .ko with its .BTF taken out, encoded again on
@@ -372,6 +570,10 @@ check "abi trees: a type described once per object" test \
 	"$(grep -c -e '^~ vmlinux: struct shared (' -e '^~ mod: struct shared (' <<<"$out")" -eq 2
 check "abi trees: ... with its object's symbols" has "$out" \
 	"~ mod: struct shared (incompatible), reached by 1 symbol: mod: mod_use"
+check "abi trees: by cause: a type changed alike in two objects, one cause" has "$out" \
+	"* struct shared (incompatible, in 2 objects), reached by 4 symbols: mod: mod_use, vmlinux: use_outer, vmlinux: use_shared1, vmlinux: use_shared2"
+check "abi trees: by cause: in one object, named after it" has "$out" \
+	"* vmlinux: struct rm (incompatible), reached by 1 symbol: vmlinux: use_rm"
 expect_exit "abi trees: --json" 12 "$FRUGAL" btf abi --json "$W/ta" "$W/tb"
 check "abi trees: --json: one object, symbols named after their object" python3 -c '
 import json, sys
@@ -381,6 +583,7 @@ assert names["fresh: mod_use"] == "added" and names["only_old: mod_use"] == "rem
 assert names["mod: mod_use"] == "changed" and names["vmlinux: gone"] == "removed", names
 assert r["totals"]["symbols"] == 23 and r["totals"]["types_changed"] == 12, r["totals"]
 assert any(t["name"] == "mod: struct shared" for t in r["types"])
+assert [c["objects"] for c in r["causes"] if c["name"] == "struct shared"] == [2], r["causes"]
 ' "$out"
 mk_tree "$W/tc" "$W/old.o" "$W/mod_new.o"
 bad "trees: a module of another kernel than its tree's vmlinux" "$W/tc/kernel/net/mod.ko" \

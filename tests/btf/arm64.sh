@@ -47,22 +47,8 @@ same() {
 # their ids blanked, the base's kept (both encoders share BASE here),
 # sorted, since pahole orders a module's types its own way (as
 # kernel-sid.sh compares them).
-norm() {
-	local nb
-	nb=$(bpftool btf dump file "$2" | grep -c '^\[')
-	bpftool -B "$2" btf dump file "$1" 2>/dev/null | awk -v nb="$nb" '
-		function blank(s,   out, id) {
-			out = ""
-			while (match(s, /(\[|=)[0-9]+/)) {
-				id = substr(s, RSTART + 1, RLENGTH - 1) + 0
-				out = out substr(s, 1, RSTART) (id > nb ? "#" : id)
-				s = substr(s, RSTART + RLENGTH)
-			}
-			return out s
-		}
-		/^\[/ { cur = blank($0); print cur; next }
-		{ print cur " |" blank($0) }' | sort
-}
+. "$(dirname "$0")/norm.inc"
+norm() { split_types "$1" "$2" "$(base_types "$2")"; }
 
 # ---- the fixture ----------------------------------------------------------------
 if ! gcc -c "$FX/param_pieces.S" -o "$W/pp.o" 2>"$W/cc.err"; then

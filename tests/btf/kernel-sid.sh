@@ -75,21 +75,9 @@ nwant=$(wc -l < "$W/mods")
 
 # Each side's dump, type by type: the split types' lines (from the first
 # id past the base), ids of split types blanked, base ids kept, sorted.
-NBASE=$(bpftool btf dump file "$VMLINUX" | grep -c '^\[')
-norm() {
-	bpftool -B "$VMLINUX" btf dump file "$1" 2>/dev/null | awk -v nb="$NBASE" '
-		function blank(s,   out, m, id) {
-			out = ""
-			while (match(s, /(\[|=)[0-9]+/)) {
-				id = substr(s, RSTART + 1, RLENGTH - 1) + 0
-				out = out substr(s, 1, RSTART) (id > nb ? "#" : id)
-				s = substr(s, RSTART + RLENGTH)
-			}
-			return out s
-		}
-		/^\[/ { cur = blank($0); print cur; next }
-		{ print cur " |" blank($0) }' | sort
-}
+. "$(dirname "$0")/norm.inc"
+NBASE=$(base_types "$VMLINUX")
+norm() { split_types "$1" "$VMLINUX" "$NBASE"; }
 
 REF=$CACHE/btf-ref/sid-$PKGVER
 mkdir -p "$W/out" "$W/res"

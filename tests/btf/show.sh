@@ -10,8 +10,10 @@
 #  - the running kernel's BTF;
 #  - Debian's 6.12 (trixie) and 7.x (sid) vmlinux, and sid's kvm.ko split
 #    on its vmlinux (FRUGAL_SKIP_KERNEL=1 skips these);
-# plain, --hex and -E; then -C, --sizes and --nr_members; frugal invoked as
-# pahole; and what frugal does with a name or a file it cannot show.
+# plain, --hex and -E; then -C, --sizes, --nr_members and pahole's filters
+# (-a, -H, -B, -z, --padding_ge, --structs, --unions, --packed, -x, -y,
+# --with_flexible_array...), -i (-d) and -f; frugal invoked as pahole; and what frugal does
+# with a name or a file it cannot show.
 # A comparison where pahole printed nothing fails.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/fetch.inc"
@@ -98,6 +100,27 @@ if [ -r "$SYSBTF" ]; then
 		same "running kernel -C task_struct,list_head,rq" "$ver" -C task_struct,list_head,rq "$SYSBTF"
 		same "running kernel --sizes" "$ver" --sizes "$SYSBTF"
 		same "running kernel --nr_members" "$ver" --nr_members "$SYSBTF"
+		# pahole's filters (each prints something on a kernel's BTF)
+		for opt in "-a" "-H 3" "-B 2" "-z 16" "--padding_ge 40" "--padding 4" \
+			   "--structs" "--unions" "--packed" "--with_flexible_array" \
+			   "--with_embedded_flexible_array" "-x sk" "-y tcp" "-a -y tcp" "-N" \
+			   "-s -t ," "-a -s" "-a --packed -E" "--structs -H 1 -N" "--unions -x s" \
+			   "-i list_head" "-i spinlock_t -d" "-f task_struct" "-f page --structs" \
+			   "-M --classes_as_structs --first_obj_only --fixup_silly_bitfields --suppress_force_paddings"; do
+			# shellcheck disable=SC2086
+			same "running kernel $opt" "$ver" $opt "$SYSBTF"
+		done
+	done
+	# Where 1.30 and 1.32 filter unions differently
+	for opt in "-H 2 --unions" "--unions --with_flexible_array"; do
+		# shellcheck disable=SC2086
+		"$FRUGAL" btf show --pahole_compat 1.30 $opt "$SYSBTF" > "$W/u130"
+		# shellcheck disable=SC2086
+		"$FRUGAL" btf show --pahole_compat 1.32 $opt "$SYSBTF" > "$W/u132"
+		# shellcheck disable=SC2086
+		"${PAHOLE[1.32]}" -F btf $opt "$SYSBTF" > "$W/p132"
+		check "btf show $opt: every union as 1.30, none as 1.32, as each pahole" \
+			test "$(grep -c '^union' "$W/u130")" -gt 0 -a ! -s "$W/u132" -a ! -s "$W/p132"
 	done
 	# As pahole: no -J, a name and no file (pahole reads the running kernel's BTF).
 	ln -s "$FRUGAL" "$W/pahole"

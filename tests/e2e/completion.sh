@@ -81,7 +81,7 @@ expect "btf-commands" "frugal btf " $(help_cmds btf) help
 expect "help-commands" "frugal btf help " $(help_cmds btf)
 expect "group-options" "frugal btf -" -h --help
 # Every option of --help, and nothing else, for each command with options.
-for cmd in "lock" "lock top" "btf encode" "btf diff" "btf stat" "bench lock"; do
+for cmd in "lock" "lock top" "btf encode" "btf diff" "btf stat" "btf show" "bench lock"; do
 	expect "options-of-${cmd// /-}" "frugal $cmd -" $(help_opts "${cmd% top}")
 done
 

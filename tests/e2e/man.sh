@@ -17,7 +17,7 @@ fi
 # Each command that has options, and the page that lists them.
 declare -A PAGE=(
 	["lock"]=frugal-lock ["btf encode"]=frugal-btf-encode ["btf diff"]=frugal-btf-diff
-	["btf stat"]=frugal-btf-stat ["btf abi"]=frugal-btf-abi ["bench lock"]=frugal-bench
+	["btf stat"]=frugal-btf-stat ["btf abi"]=frugal-btf-abi ["btf show"]=frugal-btf-show ["bench lock"]=frugal-bench
 )
 # Each group, and the page that lists its commands.
 declare -A GROUP_PAGE=(["."]=frugal ["btf"]=frugal-btf ["bench"]=frugal-bench)

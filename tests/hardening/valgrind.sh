@@ -30,6 +30,12 @@ vg "btf encode, split BTF deduplicated by libbpf 1.7" 0 "$FRUGAL" btf encode \
 	--btf_features=default --btf_base="$W/a.btf" --btf_encode_detached="$W/s.btf" "$W/b.o"
 vg "btf diff" 1 "$FRUGAL" btf diff "$W/a.btf" "$W/b.btf"
 vg "btf stat" 0 "$FRUGAL" btf stat "$W/a.btf"
+vg "btf show -E" 0 "$FRUGAL" btf show -E "$W/a.btf"
+vg "btf show -a -i, unknown name" 1 "$FRUGAL" btf show -a -i no_such_type "$W/a.btf"
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	vg "btf show -C task_struct,sk_buff (the running kernel's BTF)" 0 \
+		"$FRUGAL" btf show -C task_struct,sk_buff --hex
+fi
 vg "btf encode, bad input" 1 "$FRUGAL" btf encode --btf_encode_detached="$W/x.btf" "$W/a.btf"
 if [ "$(id -u)" -eq 0 ] && "$FRUGAL" lock -d 0.05 >/dev/null 2>&1; then
 	vg "lock -a -- true" 0 "$FRUGAL" lock -a -- true

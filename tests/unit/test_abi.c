@@ -170,6 +170,8 @@ static void test_rules(void)
 	CHECK(!abi_rules[ABI_CH_ENUM_ADDED].incompat, "enumerator added");
 	CHECK(abi_rules[ABI_CH_ENUM_VALUE].incompat, "enumerator value");
 	CHECK(abi_rules[ABI_CH_MEMBER_OFFSET].incompat, "member offset");
+	CHECK(!abi_rules[ABI_CH_MEMBER_WRAPPED].incompat, "member wrapped, same offset and type");
+	CHECK(!abi_rules[ABI_CH_ENUM_BITFIELD].incompat, "enum bitfield to an integer of its width");
 	TEST_END();
 }
 
@@ -221,6 +223,10 @@ static void test_lists(void)
 				   "[suppress_function]\nname_regexp = ^tcp_\n";
 	static const char symvers[] = "0x1\ta\tvmlinux\tEXPORT_SYMBOL\n"
 				      "0x2\tb\tnet/tun\tEXPORT_SYMBOL_GPL\tNS\n";
+	static const char zero[] = "0x00000000\ta\tvmlinux\tEXPORT_SYMBOL\t\n\n"
+				   "0x0\tb\tnet/tun\tEXPORT_SYMBOL_GPL\n";
+	static const char one[] = "0x00000000\ta\tvmlinux\tEXPORT_SYMBOL\t\n"
+				  "0x00000100\tb\tvmlinux\tEXPORT_SYMBOL\t\n";
 	struct abi_supp sp = {};
 	char why[128] = "";
 	int n;
@@ -242,6 +248,11 @@ static void test_lists(void)
 	CHECK_EQ(abi_list__symvers(symvers, strlen(symvers), "e1000", count_name, &n, why,
 				   sizeof(why)), 0);
 	CHECK_EQ(n, 2);
+	/* Every CRC 0 (no CONFIG_MODVERSIONS), however written; one other, or no line, is not. */
+	CHECK(!abi_list__symvers_no_crcs(symvers, strlen(symvers)), "CRCs 0x1, 0x2");
+	CHECK(abi_list__symvers_no_crcs(zero, strlen(zero)), "every CRC 0");
+	CHECK(!abi_list__symvers_no_crcs(one, strlen(one)), "one CRC not 0");
+	CHECK(!abi_list__symvers_no_crcs("\n", 1), "no line, no claim");
 	TEST_END();
 }
 

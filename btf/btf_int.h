@@ -96,6 +96,8 @@ struct btf_show_opts {
 	int pahole;			/* whose rules: 130 or 132 */
 	char separator;			/* -t */
 	bool hex, expand, sizes, nr_members, name_len;
+	bool reorg, reorg_steps;	/* -R, --show_reorg_steps (only with -R, as pahole) */
+	bool reorg_moves;		/* -V: pahole's verbose, the moves named */
 	bool anon, structs, unions, packed, flex, emb_flex;
 	bool recursive;			/* -d */
 	bool noop;			/* pahole's switches that change nothing on BTF */

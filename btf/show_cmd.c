@@ -27,6 +27,9 @@ enum {
 	OPT_NR_MEMBERS = 'n',
 	OPT_NAME_LEN = 'N',
 	OPT_CACHELINE = 'c',
+	OPT_REORG = 'R',
+	OPT_REORG_STEPS = 'S',
+	OPT_PAHOLE_VERBOSE = 'V',
 	OPT_ANON = 'a',
 	OPT_HOLES = 'H',
 	OPT_BIT_HOLES = 'B',
@@ -87,6 +90,17 @@ static int parse_compat(void *ctx, const struct cli_opt *r, const char *arg)
 	return 0;
 }
 
+/* pahole's -V: its verbose covers both, the moves and libbpf's messages */
+static int set_pahole_verbose(void *ctx, const struct cli_opt *r, const char *arg)
+{
+	struct btf_show_opts *o = ctx;
+
+	(void)r, (void)arg;
+	o->reorg_moves = true;
+	o->verbose = true;
+	return 0;
+}
+
 static int parse_format(void *ctx, const struct cli_opt *r, const char *arg)
 {
 	(void)ctx, (void)r;
@@ -105,6 +119,13 @@ const struct cli_opt btf_show_cli_opts[] = {
 		     "one line per type: name, size, holes"),
 	CLI_OPT_BOOL("nr_members", OPT_NR_MEMBERS, struct btf_show_opts, nr_members, true,
 		     "one line per type: name, members"),
+	CLI_OPT_BOOL("reorganize", OPT_REORG, struct btf_show_opts, reorg, true,
+		     "the -C structs with members moved into holes, as pahole packs them"),
+	CLI_OPT_BOOL("show_reorg_steps", OPT_REORG_STEPS, struct btf_show_opts, reorg_steps, true,
+		     "with -R: each move, and the struct after it"),
+	CLI_OPT_CALLBACK("pahole_verbose", OPT_PAHOLE_VERBOSE, no_argument, NULL,
+			 "pahole's -V: with -R, each move named; libbpf's messages", set_pahole_verbose,
+			 0),
 	CLI_OPT_BOOL("class_name_len", OPT_NAME_LEN, struct btf_show_opts, name_len, true,
 		     "one line per type: name, the name's length"),
 	CLI_OPT_CALLBACK("separator", OPT_SEPARATOR, required_argument, "SEP",
@@ -168,12 +189,14 @@ const struct cli_opt btf_show_cli_opts[] = {
 
 static void print_help(void)
 {
-	fputs("usage: frugal btf show [-C NAMES] [--hex] [-E] [FILE | NAME]\n\n"
+	fputs("usage: frugal btf show [-C NAMES [-R [-S | -V]]] [--hex] [-E] [FILE | NAME]\n\n"
 	      "Show structs and unions as pahole does: each member's offset and size,\n"
 	      "the holes and padding between them, cacheline boundaries, and the\n"
 	      "alignment and packing the offsets imply.  FILE is raw BTF or an ELF\n"
 	      "with a .BTF section (default: " SYS_VMLINUX "; a module's file\n"
 	      "there is read on it).  A NAME that is not a file is taken for -C NAME.\n"
+	      "With -R, each struct named is shown as pahole -R reorganizes it: members\n"
+	      "moved into the holes of others, and the bytes and cachelines it saves.\n"
 	      "Invoked as pahole without -J, frugal runs this command.\n\n", stdout);
 	cli_opts__help(stdout, btf_show_cli_opts);
 }
@@ -401,10 +424,25 @@ static int search(const struct btf_show_opts *o, struct btf_layout *l, const str
 	return 0;
 }
 
+/* Struct ID reorganized into FP (NULL: only checked); one that does not end is named. */
+static int reorg_one(const struct btf_show_opts *o, struct btf_layout *l, const struct btf *btf,
+		     uint32_t id, FILE *fp)
+{
+	int err = btf_layout__reorg(l, id, o->reorg_steps ? BTF_REORG_STEPS :
+				       o->reorg_moves ? BTF_REORG_MOVES : BTF_REORG_QUIET, fp);
+
+	if (err == -ELOOP)
+		return cli_err(o->path, "'%s': its reorganization does not end (pahole's runs on)",
+			       btf__name_by_offset(btf, btf__type_by_id(btf, id)->name_off));
+	return err;
+}
+
 /*
  * -C NAMES, each once, in the order given.  As frugal: every name is
  * found before anything is printed.  As pahole: printed until the first
- * name it lacks, which is then named, and the exit is 0.
+ * name it lacks, which is then named, and the exit is 0.  With -R, each
+ * struct reorganized; pahole prints nothing for another kind, frugal
+ * refuses it.
  */
 static int show_named(const struct btf_show_opts *o, struct btf_layout *l, const struct btf *btf,
 		      bool as_pahole)
@@ -429,9 +467,17 @@ static int show_named(const struct btf_show_opts *o, struct btf_layout *l, const
 			}
 			break;
 		}
+		if (o->reorg && !as_pahole) {
+			err = reorg_one(o, l, btf, ids[n], NULL);
+			if (err == -EINVAL)
+				err = cli_err(o->path, "'%s' is not a struct: -R reorganizes structs", name);
+			if (err)
+				goto out;
+		}
 		n++;
 	}
-	if (o->search) {
+	/* pahole's -C path: -R first, then the searches, then the layouts */
+	if (o->search && !o->reorg) {
 		struct walk w;
 
 		err = walk__init(&w, l, btf);
@@ -439,7 +485,13 @@ static int show_named(const struct btf_show_opts *o, struct btf_layout *l, const
 			err = search(o, l, btf, &w, ids[i]);
 		walk__free(&w);
 	}
-	for (i = 0; i < n && !err && !o->search; i++) {
+	for (i = 0; i < n && !err && (o->reorg || !o->search); i++) {
+		if (o->reorg) {
+			err = reorg_one(o, l, btf, ids[i], stdout);
+			if (err == -EINVAL)	/* pahole -R prints nothing for a union, a typedef, an enum */
+				err = 0;
+			continue;
+		}
 		err = show_one(o, l, btf, ids[i], 0);
 		if (!err && !o->sizes && !o->nr_members && !o->name_len)
 			putchar('\n');
@@ -494,6 +546,20 @@ static int show_main(int argc, char **argv, bool as_pahole)
 		return ret;
 	ret = EXIT_RUNTIME;
 	resolve_input(&o);
+	/*
+	 * pahole ignores -R without -C (only its -C path reorganizes), -S
+	 * without -R, and the one-line formats and searches with -R -C: as
+	 * frugal, each is a mistake.
+	 */
+	if (!as_pahole && (o.reorg || o.reorg_steps)) {
+		if (!o.reorg || !o.classes || o.sizes || o.nr_members || o.name_len || o.hole_ge ||
+		    o.search) {
+			ret = cli_usage_err(!o.reorg ? "-S shows the steps of -R" :
+					    !o.classes ? "-R: name the structs to reorganize with -C" :
+					    "-R prints the structs reorganized: not with -s, -n, -N, -z, -i or -f");
+			goto out;
+		}
+	}
 	if (btf_cmd__load(o.path, o.base, &base, &btf))
 		goto out;
 	/* pahole's cacheline: the CPU's first-level data cache line, else 64 */

@@ -38,52 +38,11 @@
 
 #include <bpf/btf.h>
 
+#include "btf/view/layout_int.h"
 #include "btf/view/view.h"
 
 #define TABS "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t"
 #define MAX_INDENT ((int)sizeof(TABS) - 1)
-
-/* A member as pahole's BTF loader leaves it, then as its hole search does. */
-struct lay_mem {
-	uint32_t bit_offset, bit_size, byte_offset;
-	uint32_t byte_size;
-	uint32_t alignment;	/* inferred forced alignment, 0: none */
-	int hole;		/* bytes after it */
-	int8_t bitfield_offset;
-	uint8_t bitfield_size;
-	uint8_t bit_hole;	/* bits after it */
-};
-
-enum {
-	LT_FIXED = 1 << 0,	/* mem[] and alignment filled */
-	LT_HOLES = 1 << 1,	/* the hole search ran */
-	LT_PACK_INFERRED = 1 << 2,
-	LT_PACKED = 1 << 3,
-	LT_FLEX_DONE = 1 << 4,
-	LT_FLEX = 1 << 5,
-	LT_EMB_FLEX_DONE = 1 << 6,
-	LT_EMB_FLEX = 1 << 7,
-};
-
-/* What pahole keeps per struct or union (its struct class), by type id. */
-struct lay_type {
-	struct lay_mem *mem;
-	uint32_t alignment;
-	uint16_t natural_alignment;	/* 0: not computed yet */
-	uint16_t pre_hole, padding;	/* pahole's widths: they wrap as its do */
-	uint8_t nr_holes, nr_bit_holes, pre_bit_hole, bit_padding;
-	uint8_t flags;
-};
-
-struct btf_layout {
-	const struct btf *btf;
-	struct btf_layout_conf conf;
-	uint32_t nr_types;
-	uint32_t ptr_size;
-	struct lay_type **types;	/* by id, allocated when first reached */
-	uint32_t *tdef;			/* by id, its first typedef (btf_layout__typedef_of) */
-	int err;			/* the first allocation failure */
-};
 
 /* pahole's per-call printing state (a subset of its struct conf_fprintf). */
 struct lay_pconf {
@@ -91,7 +50,7 @@ struct lay_pconf {
 	uint32_t *cachelinep;
 	uint32_t base_offset;
 	int indent, type_spacing, name_spacing;
-	bool emit_stats, rel_offset, suppress_offset_comment, expand_types;
+	bool emit_stats, rel_offset, suppress_offset_comment, expand_types, hex;
 	bool union_member, first_member, last_member;
 };
 
@@ -321,6 +280,9 @@ static struct lay_type *lay_fixed(struct btf_layout *l, uint32_t id)
 		return lt;
 	lt->flags |= LT_FIXED;
 	n = nr_members(t);
+	lt->id = id;
+	lt->size = t->size;
+	lt->nr_mem = n;
 	if (n) {
 		lt->mem = calloc(n, sizeof(*lt->mem));
 		if (!lt->mem) {
@@ -335,6 +297,8 @@ static struct lay_type *lay_fixed(struct btf_layout *l, uint32_t id)
 		uint32_t mt = lay_strip(l, m[i].type);
 		const struct btf_type *mtt = lay_tag(l, mt);
 
+		p->name_off = m[i].name_off;
+		p->type = m[i].type;
 		p->bit_offset = btf_member_bit_offset(t, i);
 		p->bitfield_size = btf_member_bitfield_size(t, i);
 		p->byte_offset = p->bit_offset / 8;
@@ -374,22 +338,17 @@ static struct lay_type *lay_fixed(struct btf_layout *l, uint32_t id)
 	return lt;
 }
 
-/* pahole's hole search, for structs (unions have none). */
-static struct lay_type *lay_holes(struct btf_layout *l, uint32_t id)
+/* pahole's hole search, on the members as they are now. */
+void lay_type__find_holes(struct lay_type *lt)
 {
-	const struct btf_type *t = lay_tag(l, id);
-	struct lay_type *lt = lay_fixed(l, id);
-	uint32_t cur_end, cur_size = 0, last_seen = 0, i, n;
+	uint32_t cur_end, cur_size = 0, last_seen = 0, i;
 	struct lay_mem *last = NULL;
 	bool in_bitfield = false;
 
-	if (!lt || !is_struct(t) || (lt->flags & LT_HOLES))
-		return lt;
 	lt->flags |= LT_HOLES;
 	lt->nr_holes = lt->nr_bit_holes = 0;
-	cur_end = t->size * 8;
-	n = nr_members(t);
-	for (i = 0; i < n; i++) {
+	cur_end = lt->size * 8;
+	for (i = 0; i < lt->nr_mem; i++) {
 		struct lay_mem *p = &lt->mem[i];
 		uint32_t start = p->bit_offset, end;
 		int bit_holes = 0, byte_holes = 0;
@@ -444,14 +403,23 @@ static struct lay_type *lay_holes(struct btf_layout *l, uint32_t id)
 		last = p;
 	}
 	if (in_bitfield) {
-		uint32_t bf_end = t->size * 8 < cur_end ? t->size * 8 : cur_end;
+		uint32_t bf_end = lt->size * 8 < cur_end ? lt->size * 8 : cur_end;
 
 		lt->bit_padding = bf_end - last_seen;
 		last_seen = bf_end;
 	} else {
 		lt->bit_padding = 0;
 	}
-	lt->padding = t->size - last_seen / 8;
+	lt->padding = lt->size - last_seen / 8;
+}
+
+/* Struct ID's holes, searched once (unions have none: only the fixup). */
+struct lay_type *lay_holes(struct btf_layout *l, uint32_t id)
+{
+	struct lay_type *lt = lay_fixed(l, id);
+
+	if (lt && is_struct(lay_tag(l, id)) && !(lt->flags & LT_HOLES))
+		lay_type__find_holes(lt);
 	return lt;
 }
 
@@ -511,14 +479,13 @@ static void mark_packed(struct btf_layout *l, uint32_t id)
 		lt->flags |= LT_PACKED | LT_PACK_INFERRED;
 }
 
-/* Structs among ID's members at offsets their alignment forbids are packed. */
-static void mark_unnatural(struct btf_layout *l, uint32_t id, const struct lay_type *lt)
+/* Structs among LT's members at offsets their alignment forbids are packed. */
+static void mark_unnatural(struct btf_layout *l, const struct lay_type *lt)
 {
-	const struct btf_type *t = lay_tag(l, id);
-	uint32_t i, n = nr_members(t);
+	uint32_t i;
 
-	for (i = 0; i < n; i++) {
-		uint32_t mt = lay_strip(l, btf_members(t)[i].type);
+	for (i = 0; i < lt->nr_mem; i++) {
+		uint32_t mt = lay_strip(l, lt->mem[i].type);
 
 		if (mt && is_struct(lay_tag(l, mt)) &&
 		    lt->mem[i].byte_offset % natural_alignment(l, mt))
@@ -526,28 +493,20 @@ static void mark_unnatural(struct btf_layout *l, uint32_t id, const struct lay_t
 	}
 }
 
-/* pahole's class__infer_packed_attributes(): is struct ID packed? */
-static bool lay_packed(struct btf_layout *l, uint32_t id)
+/* pahole's class__infer_packed_attributes(): is struct LT packed? */
+static bool lay_type__packed(struct btf_layout *l, struct lay_type *lt)
 {
-	const struct btf_type *t = lay_tag(l, id);
-	struct lay_type *lt;
-	uint32_t i, n, max_natural = 1;
+	uint32_t i, max_natural = 1;
 
-	if (!is_struct(t))
-		return false;
-	lt = lay_holes(l, id);
-	if (!lt)
-		return false;
 	if (lt->flags & LT_PACK_INFERRED)
 		return lt->flags & LT_PACKED;
 	if (lt->padding || lt->nr_holes) {
-		mark_unnatural(l, id, lt);
+		mark_unnatural(l, lt);
 		lt->flags &= ~LT_PACKED;
 		goto out;
 	}
-	n = nr_members(t);
-	for (i = 0; i < n; i++) {
-		size_t a = natural_alignment(l, lay_strip(l, btf_members(t)[i].type));
+	for (i = 0; i < lt->nr_mem; i++) {
+		size_t a = natural_alignment(l, lay_strip(l, lt->mem[i].type));
 
 		if (a == 1)
 			continue;
@@ -558,11 +517,21 @@ static bool lay_packed(struct btf_layout *l, uint32_t id)
 			goto out;
 		}
 	}
-	if ((max_natural != 1 && lt->alignment == 1) || t->size % max_natural)
+	if ((max_natural != 1 && lt->alignment == 1) || lt->size % max_natural)
 		lt->flags |= LT_PACKED;
 out:
 	lt->flags |= LT_PACK_INFERRED;
 	return lt->flags & LT_PACKED;
+}
+
+static bool lay_packed(struct btf_layout *l, uint32_t id)
+{
+	struct lay_type *lt;
+
+	if (!is_struct(lay_tag(l, id)))
+		return false;
+	lt = lay_holes(l, id);
+	return lt ? lay_type__packed(l, lt) : false;
 }
 
 /* A union: a struct in it whose alignment its size does not keep is packed. */
@@ -687,7 +656,8 @@ static const char *name_of(struct btf_layout *l, uint32_t id, char *bf, size_t l
 
 static size_t p_type(struct btf_layout *l, uint32_t id, const char *name,
 		     const struct lay_pconf *c, FILE *fp);
-static size_t p_class(struct btf_layout *l, uint32_t id, const struct lay_pconf *c, FILE *fp);
+static size_t p_class(struct btf_layout *l, struct lay_type *lt, const struct lay_pconf *c,
+		      FILE *fp);
 static size_t p_union(struct btf_layout *l, uint32_t id, const struct lay_pconf *c, FILE *fp);
 
 static int cap_indent(int indent)
@@ -795,7 +765,7 @@ static size_t p_enum(struct btf_layout *l, uint32_t id, const struct lay_pconf *
 		}
 		printed += fprintf(fp, "%.*s\t%-*s = ", indent, TABS, width,
 				   btf__name_by_offset(l->btf, off));
-		if (l->conf.hex)
+		if (c->hex)
 			printed += fprintf(fp, "%#llx", v);
 		else
 			printed += fprintf(fp, is_signed ? "%lld" : "%llu", v);
@@ -937,9 +907,8 @@ again:
 		if (lay_name(l, t) && !c->expand_types)
 			return printed + fprintf(fp, "struct %-*s %s", tc.type_spacing - 7,
 						 lay_name(l, t), name ? name : "");
-		lay_holes(l, id);
 		tc.type_spacing -= 8;
-		return printed + p_class(l, id, &tc, fp);
+		return printed + p_class(l, lay_holes(l, id), &tc, fp);
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
 		if (lay_name(l, t) && !c->expand_types)
@@ -980,10 +949,9 @@ static size_t cacheline_boundary(const struct btf_layout *l, const struct lay_pc
 }
 
 /* The offset comment after a member ("OFF[:BIT] SIZE"), SPACES blanks before it. */
-static size_t offset_comment(const struct btf_layout *l, int spaces, uint32_t offset,
-			     const struct lay_mem *m, FILE *fp)
+static size_t offset_comment(bool hex, int spaces, uint32_t offset, const struct lay_mem *m,
+			     FILE *fp)
 {
-	bool hex = l->conf.hex;
 	int size_width = 5;
 	size_t printed;
 
@@ -998,13 +966,12 @@ static size_t offset_comment(const struct btf_layout *l, int spaces, uint32_t of
 	return printed + fprintf(fp, hex ? " %#*x */" : " %*u */", size_width, (int)m->byte_size);
 }
 
-/* pahole's class_member__fprintf(): member I of TYPE_ID, whose type is MT. */
-static size_t p_member(struct btf_layout *l, const struct btf_type *owner, uint32_t i,
-		       const struct lay_mem *m, bool in_union, uint32_t mt,
+/* pahole's class_member__fprintf(): member M of a struct or union. */
+static size_t p_member(struct btf_layout *l, const struct lay_mem *m, bool in_union,
 		       const struct lay_pconf *c, FILE *fp)
 {
-	const struct btf_member *bm = &btf_members(owner)[i];
-	const char *name = bm->name_off ? btf__name_by_offset(l->btf, bm->name_off) : NULL;
+	const char *name = m->name_off ? btf__name_by_offset(l->btf, m->name_off) : NULL;
+	uint32_t mt = m->type;
 	const struct btf_type *t = lay_tag(l, mt);
 	struct lay_pconf sc = *c;
 	uint32_t offset = m->byte_offset;
@@ -1049,12 +1016,12 @@ static size_t p_member(struct btf_layout *l, const struct btf_type *owner, uint3
 
 		if (is_struct(t) && lt && (lt->flags & LT_PACKED))
 			slen += sizeof("__attribute__((__packed__))");
-		printed += offset_comment(l, sc.type_spacing + sc.name_spacing - slen - 3, offset,
-					  m, fp);
+		printed += offset_comment(sc.hex, sc.type_spacing + sc.name_spacing - slen - 3,
+					  offset, m, fp);
 	} else {
 		int spaces = sc.type_spacing + sc.name_spacing - (int)printed;
 
-		printed += offset_comment(l, spaces > 0 ? spaces : 0, offset, m, fp);
+		printed += offset_comment(sc.hex, spaces > 0 ? spaces : 0, offset, m, fp);
 	}
 	return printed + cl_printed;
 }
@@ -1080,7 +1047,7 @@ static size_t p_union(struct btf_layout *l, uint32_t id, const struct lay_pconf 
 		uc.cachelinep = &cacheline;
 	initial = *uc.cachelinep;
 	for (i = 0; i < n; i++) {
-		uint32_t mt = btf_members(t)[i].type;
+		uint32_t mt = lt->mem[i].type;
 
 		printed += fprintf(fp, "%.*s", uc.indent, TABS);
 		if (!lay_tag(l, mt)) {
@@ -1088,7 +1055,7 @@ static size_t p_union(struct btf_layout *l, uint32_t id, const struct lay_pconf 
 			continue;
 		}
 		uc.union_member = true;
-		printed += p_member(l, t, i, &lt->mem[i], true, mt, &uc, fp);
+		printed += p_member(l, &lt->mem[i], true, &uc, fp);
 		fputc('\n', fp);
 		printed++;
 		*uc.cachelinep = initial;
@@ -1231,17 +1198,16 @@ static size_t p_hole_note(int n, const char *unit, int indent, uint8_t *newline,
 }
 
 /* The comments that close a struct: its size, holes, paddings, alignments. */
-static size_t p_class_stats(struct btf_layout *l, uint32_t id, const struct lay_type *lt,
+static size_t p_class_stats(struct btf_layout *l, const struct lay_type *lt,
 			    const struct class_sums *s, const struct lay_pconf *c, FILE *fp)
 {
-	const struct btf_type *t = lay_tag(l, id);
 	const struct member_holes *h = &s->mh;
-	uint32_t cl = l->conf.cacheline_size, n = nr_members(t), last_line;
+	uint32_t cl = l->conf.cacheline_size, n = lt->nr_mem, last_line;
 	int in = c->indent, diff;
 	size_t printed;
 
 	printed = fprintf(fp, "\n%.*s/* size: %d, cachelines: %zd, members: %u */\n", in, TABS,
-			  (int)t->size, (lay_size(l, id) + cl - 1) / cl, (uint16_t)n);
+			  (int)lt->size, lay_type__nr_cachelines(l, lt), (uint16_t)n);
 	if (s->holes || s->bit_holes) {
 		if (s->bytes) {
 			printed += fprintf(fp, "%.*s/* sum members: %u", in, TABS, s->bytes);
@@ -1302,40 +1268,41 @@ static size_t p_class_stats(struct btf_layout *l, uint32_t id, const struct lay_
 			printed += fprintf(fp, "%smiddle: %u", h->nr_flex ? ", " : "", h->nr_emb_flex);
 		printed += fprintf(fp, " */\n");
 	}
-	last_line = (c->base_offset + t->size) % cl;
+	last_line = (c->base_offset + lt->size) % cl;
 	if (last_line)
 		printed += fprintf(fp, "%.*s/* last cacheline: %u bytes */\n", in, TABS, last_line);
-	diff = t->size * 8 - (s->bytes * 8 + s->bits + s->holes * 8 + s->bit_holes +
+	diff = lt->size * 8 - (s->bytes * 8 + s->bits + s->holes * 8 + s->bit_holes +
 			      lt->padding * 8 + lt->bit_padding);
 	if (diff && (uint16_t)n)
 		printed += fprintf(fp, "\n%.*s/* BRAIN FART ALERT! %d bytes != %u (member bytes) + "
 				   "%u (member bits) + %u (byte holes) + %u (bit holes), diff = %d bits */\n",
-				   in, TABS, (int)t->size, s->bytes, s->bits, s->holes, s->bit_holes, diff);
+				   in, TABS, (int)lt->size, s->bytes, s->bits, s->holes, s->bit_holes, diff);
 	return printed;
 }
 
-/* pahole's __class__fprintf(): struct ID with its members and comments. */
-static size_t p_class(struct btf_layout *l, uint32_t id, const struct lay_pconf *c, FILE *fp)
+/* pahole's __class__fprintf(): struct LT with its members and comments. */
+static size_t p_class(struct btf_layout *l, struct lay_type *lt, const struct lay_pconf *c,
+		      FILE *fp)
 {
-	const struct btf_type *t = lay_tag(l, id);
-	const char *name = lay_name(l, t);
-	struct lay_type *lt = lay_holes(l, id);
 	const struct lay_mem *last = NULL;
 	struct class_sums s = {};
 	struct lay_pconf cc = *c;
-	uint32_t cacheline = 0, i, n = nr_members(t);
+	uint32_t cacheline = 0, i, n;
 	int indent = cap_indent(c->indent);
 	size_t printed, last_size = 0;
 	uint8_t newline = 0;
+	const char *name;
 
 	if (!lt)
 		return 0;
+	name = lay_name(l, lay_tag(l, lt->id));
+	n = lt->nr_mem;
 	printed = fprintf(fp, "%s%sstruct%s%s", c->prefix ? c->prefix : "", c->prefix ? " " : "",
 			  name ? " " : "", name ? name : "");
 	if (!cc.cachelinep)
 		cc.cachelinep = &cacheline;
 	cc.indent = indent + 1;
-	lay_packed(l, id);
+	lay_type__packed(l, lt);
 	printed += fprintf(fp, " {\n");
 	if (lt->pre_bit_hole) {
 		newline_once(&newline, &printed, fp);
@@ -1351,7 +1318,7 @@ static size_t p_class(struct btf_layout *l, uint32_t id, const struct lay_pconf 
 	}
 	for (i = 0; i < n; i++) {
 		const struct lay_mem *pos = &lt->mem[i];
-		uint32_t mt = btf_members(t)[i].type;
+		uint32_t mt = pos->type;
 		const struct btf_type *mtt = lay_tag(l, mt);
 		size_t size;
 
@@ -1380,7 +1347,7 @@ static size_t p_class(struct btf_layout *l, uint32_t id, const struct lay_pconf 
 		cc.first_member = !last;
 		size = pos->byte_size;
 		printed += fprintf(fp, "%.*s", cc.indent, TABS);
-		printed += p_member(l, t, i, pos, false, mt, &cc, fp);
+		printed += p_member(l, pos, false, &cc, fp);
 		if (is_struct(mtt))
 			printed += p_member_type_holes(l, mt, &s.mh, &newline, &cc, fp);
 		if (pos->bit_hole) {
@@ -1403,7 +1370,7 @@ static size_t p_class(struct btf_layout *l, uint32_t id, const struct lay_pconf 
 		last = pos;
 	}
 	if (cc.emit_stats)
-		printed += p_class_stats(l, id, lt, &s, &cc, fp);
+		printed += p_class_stats(l, lt, &s, &cc, fp);
 	/* read now: printing the members may have marked this struct packed */
 	printed += fprintf(fp, "%.*s}", indent, TABS);
 	if (lt->flags & LT_PACKED)
@@ -1450,10 +1417,9 @@ static size_t p_typedef(struct btf_layout *l, uint32_t id, const struct lay_pcon
 			return printed + p_union_decl(l, tid, name, c, fp);
 		if (lay_name(l, tt) && !c->expand_types)
 			return printed + fprintf(fp, "struct %s %s", lay_name(l, tt), name);
-		lay_holes(l, tid);
 		tc.type_spacing -= 8;
 		tc.suffix = name;
-		return printed + p_class(l, tid, &tc, fp);
+		return printed + p_class(l, lay_holes(l, tid), &tc, fp);
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
 		if (lay_name(l, tt))
@@ -1538,6 +1504,7 @@ int btf_layout__print_as(struct btf_layout *l, uint32_t id, const char *prefix, 
 		.name_spacing = l->conf.expand_types ? 55 : is_union(t) ? 21 : 23,
 		.emit_stats = true,
 		.expand_types = l->conf.expand_types,
+		.hex = l->conf.hex,
 	};
 
 	if (!t)
@@ -1549,11 +1516,41 @@ int btf_layout__print_as(struct btf_layout *l, uint32_t id, const char *prefix, 
 	else if (is_union(t))
 		p_union(l, id, &c, fp);
 	else if (is_struct(t))
-		p_class(l, id, &c, fp);
+		p_class(l, lay_holes(l, id), &c, fp);
 	else
 		return -EINVAL;
 	fputs(";\n", fp);
 	return l->err;
+}
+
+size_t lay_type__print(struct btf_layout *l, struct lay_type *lt, bool defaults, FILE *fp)
+{
+	struct lay_pconf c = {
+		.type_spacing = 26,
+		.name_spacing = !defaults && l->conf.expand_types ? 55 : 23,
+		.emit_stats = true,
+		.expand_types = !defaults && l->conf.expand_types,
+		.hex = !defaults && l->conf.hex,
+	};
+
+	return p_class(l, lt, &c, fp);
+}
+
+size_t lay_type__nr_cachelines(const struct btf_layout *l, const struct lay_type *lt)
+{
+	const struct btf_type *t = lay_tag(l, lt->id);
+	size_t size = lt->size, cl = l->conf.cacheline_size;
+
+	/* tag__size(): a declaration has none, nor an empty base (one byte, no members) */
+	if (!t || btf_is_fwd(t) || (lt->size == 1 && !lt->nr_mem))
+		size = 0;
+	return (size + cl - 1) / cl;
+}
+
+const char *lay_mem__name(const struct btf_layout *l, const struct lay_mem *m)
+{
+	/* glibc's printf() writes a NULL string as "(null)", pahole's messages show it */
+	return m->name_off ? btf__name_by_offset(l->btf, m->name_off) : "(null)";
 }
 
 /* pahole's order of two structs when it drops repeats (its type__compare()). */

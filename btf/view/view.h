@@ -165,4 +165,26 @@ int btf_layout__facts(struct btf_layout *l, uint32_t id, struct btf_layout_facts
 /* Whether pahole infers struct ID packed (inferring it marks other types, as pahole's does). */
 bool btf_layout__packed(struct btf_layout *l, uint32_t id);
 
+/* ---- pahole's -R (reorg.c) ---- */
+
+/* What pahole -R tells of its moves. */
+enum btf_reorg_verbosity {
+	BTF_REORG_QUIET,
+	BTF_REORG_MOVES,	/* pahole -V: each move named */
+	BTF_REORG_STEPS,	/* --show_reorg_steps: and the struct after it */
+};
+
+/*
+ * Struct ID reorganized as pahole -R prints it: a copy with members moved
+ * into holes, then ";" and what it saved, into FP; the moves first as
+ * VERBOSE asks.  The
+ * struct itself is left as it was, but printing the copy infers packing
+ * as pahole's printing does (see layout.c).  FP NULL: only whether it
+ * would succeed, nothing printed.  -EINVAL when ID is not a struct
+ * (pahole -R prints nothing for it), -ELOOP when the moves would never end
+ * (pahole's never do: nothing is printed), -ENOMEM.
+ */
+int btf_layout__reorg(struct btf_layout *l, uint32_t id, enum btf_reorg_verbosity verbose,
+		      FILE *fp);
+
 #endif

@@ -251,7 +251,7 @@ static int show_one(const struct btf_show_opts *o, struct btf_layout *l, const s
 		    uint32_t id, uint32_t tdef)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
-	const char *name = t->name_off ? btf__name_by_offset(btf, t->name_off) : NULL;
+	const char *name = btf_view__str(btf, t->name_off);
 	const char *shown = name ? name : "(null)";
 	int sep = o->separator, n;
 
@@ -265,7 +265,7 @@ static int show_one(const struct btf_show_opts *o, struct btf_layout *l, const s
 		n = printf("%s\n", shown);
 	else if (!name && tdef)
 		return btf_layout__print_as(l, id, "typedef",
-					    btf__name_by_offset(btf, btf__type_by_id(btf, tdef)->name_off),
+					    btf_view__str(btf, btf__type_by_id(btf, tdef)->name_off),
 					    stdout);
 	else
 		return btf_layout__print(l, id, stdout);
@@ -281,7 +281,7 @@ static const char *name_or_typedef(const struct btf *btf, struct btf_layout *l, 
 	if (name)
 		return name;
 	tdef = btf_layout__typedef_of(l, id);
-	return tdef ? btf__name_by_offset(btf, btf__type_by_id(btf, tdef)->name_off) : NULL;
+	return tdef ? btf_view__str(btf, btf__type_by_id(btf, tdef)->name_off) : NULL;
 }
 
 /* pahole's class__filter(), in its order (inferring packing has effects it keeps). */
@@ -289,7 +289,7 @@ static bool wanted(const struct btf_show_opts *o, struct btf_layout *l, const st
 		   uint32_t id)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
-	const char *name = t->name_off ? btf__name_by_offset(btf, t->name_off) : NULL, *n;
+	const char *name = btf_view__str(btf, t->name_off), *n;
 	struct btf_layout_facts f;
 
 	if ((o->unions && !btf_is_union(t)) || (o->structs && !btf_is_struct(t)))
@@ -375,7 +375,7 @@ static void print_containers(const struct btf_show_opts *o, const struct btf *bt
 		n += m[i].type == target;
 	if (!n || (!indent && walk__seen(w, group)))
 		return;
-	printf("%*s%s\n", indent * 2, "", t->name_off ? btf__name_by_offset(btf, t->name_off) : "(null)");
+	printf("%*s%s\n", indent * 2, "", btf_view__str(btf, t->name_off) ?: "(null)");
 	if (!o->recursive)
 		return;
 	for (i = 0; i < btf_vlen(t); i++) {
@@ -402,8 +402,8 @@ static void print_pointers_to(const struct btf *btf, struct walk *w, uint32_t id
 		if (!looked && walk__seen(w, group))
 			return;
 		looked = true;
-		printf("%s: %s\n", btf__name_by_offset(btf, t->name_off),
-		       m[i].name_off ? btf__name_by_offset(btf, m[i].name_off) : "(null)");
+		printf("%s: %s\n", btf_view__str(btf, t->name_off) ?: "(null)",
+		       btf_view__str(btf, m[i].name_off) ?: "(null)");
 	}
 }
 
@@ -433,7 +433,7 @@ static int reorg_one(const struct btf_show_opts *o, struct btf_layout *l, const 
 
 	if (err == -ELOOP)
 		return cli_err(o->path, "'%s': its reorganization does not end (pahole's runs on)",
-			       btf__name_by_offset(btf, btf__type_by_id(btf, id)->name_off));
+			       btf_view__str(btf, btf__type_by_id(btf, id)->name_off) ?: "(null)");
 	return err;
 }
 
@@ -568,7 +568,11 @@ static int show_main(int argc, char **argv, bool as_pahole)
 		.cacheline_size = o.cacheline ? o.cacheline : line > 0 ? (unsigned int)line : 64,
 		.pahole = o.pahole, .hex = o.hex, .expand_types = o.expand });
 	if (!l) {
-		cli_err(o.path, "%s", strerror(errno));
+		if (errno == ELOOP)
+			cli_err(o.path, "type [%u] holds itself (no C type does): not shown",
+				btf_layout__loop(btf));
+		else
+			cli_err(o.path, "%s", strerror(errno));
 		goto out;
 	}
 	err = o.classes ? show_named(&o, l, btf, as_pahole) : show_all(&o, l, btf);

@@ -7,7 +7,8 @@
  *  - two renderings of the same bytes are equal, for every category mask
  *    tried, and a canon diffed against itself has no difference;
  *  - each entry has a key and a text, and its category is in the mask;
- *  - `frugal btf diff -q FILE FILE` exits 0 (2 when it cannot render).
+ *  - `frugal btf diff -q FILE FILE` exits 0 (2 when it cannot render);
+ *  - `btf show`'s layouts of every struct and union end (check_layout()).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -80,6 +81,38 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/*
+ * pahole's layout view of every struct and union, plain and -E, and of
+ * each kind's first type by -C's lookup: it ends (a BTF whose types hold
+ * themselves is refused with ELOOP, not printed for ever) and prints into
+ * a sink; the reorganized copy of the first struct too.
+ */
+static void check_layout(const struct btf *btf)
+{
+	static FILE *sink;
+	uint32_t *ids, *group, n, i, e;
+
+	if (!sink)
+		sink = fopen("/dev/null", "w");
+	for (e = 0; e < 2; e++) {
+		struct btf_layout *l = btf_layout__new(btf, &(struct btf_layout_conf){
+			.pahole = e ? 130 : 132, .expand_types = e, .hex = e });
+
+		if (!l) {
+			if (errno != ELOOP && errno != ENOMEM)
+				abort();
+			return;
+		}
+		if (!btf_layout__walk(l, &ids, &group, &n)) {
+			for (i = 0; i < n; i++)
+				btf_layout__print(l, ids[i], sink);
+			free(ids);
+			free(group);
+		}
+		btf_layout__free(l);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *argv[] = { "diff", "-q", path, path, NULL };
@@ -97,6 +130,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (btf_load(path, NULL, &b, why, sizeof(why)))
 		abort();
+	check_layout(a);
 	err = check_self(a, b, BTF_CANON_ALL);
 	check_self(a, b, BTF_CANON_TYPES);
 	check_self(a, b, 1u << BTF_CANON_ANON | 1u << BTF_CANON_FUNC);

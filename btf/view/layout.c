@@ -78,9 +78,19 @@ static const struct btf_type *lay_tag(const struct btf_layout *l, uint32_t id)
 	}
 }
 
+const char *btf_view__str(const struct btf *btf, uint32_t off)
+{
+	const char *s;
+
+	if (!off)
+		return NULL;
+	s = btf__name_by_offset(btf, off);
+	return s ? s : "";
+}
+
 static const char *lay_name(const struct btf_layout *l, const struct btf_type *t)
 {
-	const char *s = t->name_off ? btf__name_by_offset(l->btf, t->name_off) : NULL;
+	const char *s = btf_view__str(l->btf, t->name_off);
 
 	return s && *s ? s : NULL;
 }
@@ -684,7 +694,7 @@ static size_t p_parms(struct btf_layout *l, const struct btf_type *t, FILE *fp)
 		if (!first)
 			printed += fprintf(fp, ", ");
 		first = false;
-		name = p[i].name_off ? btf__name_by_offset(l->btf, p[i].name_off) : NULL;
+		name = btf_view__str(l->btf, p[i].name_off);
 		pt = lay_tag(l, p[i].type);
 		if (!pt) {
 			snprintf(sbf, sizeof(sbf), "<ERROR: type %d not found>", p[i].type);
@@ -731,7 +741,7 @@ static int enum_max_name_len(struct btf_layout *l, const struct btf_type *t)
 	for (i = 0; i < n; i++) {
 		__u32 off = btf_is_enum64(t) ? btf_enum64(t)[i].name_off : btf_enum(t)[i].name_off;
 
-		len = strlen(btf__name_by_offset(l->btf, off));
+		len = strlen(btf_view__str(l->btf, off) ?: "");
 		if (max < len)
 			max = len;
 	}
@@ -764,7 +774,7 @@ static size_t p_enum(struct btf_layout *l, uint32_t id, const struct lay_pconf *
 				      : (uint32_t)btf_enum(t)[i].val;
 		}
 		printed += fprintf(fp, "%.*s\t%-*s = ", indent, TABS, width,
-				   btf__name_by_offset(l->btf, off));
+				   btf_view__str(l->btf, off) ?: "");
 		if (c->hex)
 			printed += fprintf(fp, "%#llx", v);
 		else
@@ -970,7 +980,7 @@ static size_t offset_comment(bool hex, int spaces, uint32_t offset, const struct
 static size_t p_member(struct btf_layout *l, const struct lay_mem *m, bool in_union,
 		       const struct lay_pconf *c, FILE *fp)
 {
-	const char *name = m->name_off ? btf__name_by_offset(l->btf, m->name_off) : NULL;
+	const char *name = btf_view__str(l->btf, m->name_off);
 	uint32_t mt = m->type;
 	const struct btf_type *t = lay_tag(l, mt);
 	struct lay_pconf sc = *c;
@@ -1434,9 +1444,111 @@ static size_t p_typedef(struct btf_layout *l, uint32_t id, const struct lay_pcon
 
 /* ---- the entry points ---- */
 
+/*
+ * The printer's descent through the types, as a graph whose nodes are a
+ * type and how it is reached: by value (a member's own type, what a
+ * typedef, modifier or array stands for: printed out, with -E even when
+ * named) or by name (behind a pointer, in a prototype: a named struct,
+ * union, enum or typedef ends there; an unnamed struct behind a pointer
+ * is printed out).  Node 2 * ID + BYNAME.  The Ith edge of NODE into *TO
+ * (UINT32_MAX: none to follow), false past the last.
+ */
+static bool descent(const struct btf_layout *l, uint32_t node, uint32_t i, uint32_t *to)
+{
+	const struct btf_type *t = lay_t(l, node / 2);
+	bool byname = node & 1;
+	uint32_t next;
+
+	*to = UINT32_MAX;
+	if (!t)
+		return false;
+	switch (btf_kind(t)) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		if (i >= btf_vlen(t))
+			return false;
+		if (!byname || !lay_name(l, t))
+			*to = 2 * btf_members(t)[i].type;
+		return true;
+	case BTF_KIND_FUNC_PROTO:
+		if (i > btf_vlen(t))
+			return false;
+		*to = 2 * (i ? btf_params(t)[i - 1].type : t->type) + 1;
+		return true;
+	case BTF_KIND_PTR:
+		next = 2 * t->type + 1;
+		break;
+	case BTF_KIND_TYPEDEF:
+		if (byname && lay_name(l, t))
+			return !i;
+		/* fall through */
+	case BTF_KIND_ARRAY:
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+		next = 2 * (btf_is_array(t) ? btf_array(t)->type : t->type) + byname;
+		break;
+	default:
+		return false;
+	}
+	if (i)
+		return false;
+	*to = next;
+	return true;
+}
+
+/*
+ * 0, or -ELOOP with *AT a type on a cycle of descent(): BTF no compiler
+ * writes (a type that holds itself), which the printer would follow for
+ * ever.  One depth-first walk over every node, without recursion.
+ */
+static int find_loop(const struct btf_layout *l, uint32_t *at)
+{
+	struct frame { uint32_t node, next; } *st;
+	uint32_t nodes = 2 * l->nr_types, root, n, to;
+	uint8_t *color = calloc(nodes, 1);	/* 0 new, 1 on the path, 2 done */
+	int err = 0;
+
+	st = malloc(sizeof(*st) * nodes);
+	if (!color || !st) {
+		free(color), free(st);
+		return -ENOMEM;
+	}
+	for (root = 2; root < nodes && !err; root++) {
+		if (color[root])
+			continue;
+		n = 0;
+		st[n++] = (struct frame){ root, 0 };
+		color[root] = 1;
+		while (n) {
+			struct frame *f = &st[n - 1];
+
+			if (!descent(l, f->node, f->next++, &to)) {
+				color[f->node] = 2;
+				n--;
+				continue;
+			}
+			if (to < 2 || to >= nodes || color[to] == 2)
+				continue;	/* void, none, or already walked */
+			if (color[to] == 1) {
+				*at = to / 2;
+				err = -ELOOP;
+				break;
+			}
+			color[to] = 1;
+			st[n++] = (struct frame){ to, 0 };
+		}
+	}
+	free(color);
+	free(st);
+	return err;
+}
+
 struct btf_layout *btf_layout__new(const struct btf *btf, const struct btf_layout_conf *conf)
 {
 	struct btf_layout *l = calloc(1, sizeof(*l));
+	int err;
 
 	if (!l)
 		return NULL;
@@ -1452,7 +1564,22 @@ struct btf_layout *btf_layout__new(const struct btf *btf, const struct btf_layou
 		errno = ENOMEM;
 		return NULL;
 	}
+	err = find_loop(l, &(uint32_t){ 0 });
+	if (err) {
+		btf_layout__free(l);
+		errno = -err;
+		return NULL;
+	}
 	return l;
+}
+
+uint32_t btf_layout__loop(const struct btf *btf)
+{
+	struct btf_layout l = { .btf = btf, .nr_types = btf__type_cnt(btf) };
+	uint32_t at = 0;
+
+	find_loop(&l, &at);
+	return at;
 }
 
 void btf_layout__free(struct btf_layout *l)
@@ -1550,7 +1677,7 @@ size_t lay_type__nr_cachelines(const struct btf_layout *l, const struct lay_type
 const char *lay_mem__name(const struct btf_layout *l, const struct lay_mem *m)
 {
 	/* glibc's printf() writes a NULL string as "(null)", pahole's messages show it */
-	return m->name_off ? btf__name_by_offset(l->btf, m->name_off) : "(null)";
+	return btf_view__str(l->btf, m->name_off) ?: "(null)";
 }
 
 /* pahole's order of two structs when it drops repeats (its type__compare()). */
@@ -1570,8 +1697,8 @@ static int same_struct_cmp(const struct btf_layout *l, uint32_t a, uint32_t b)
 		const struct btf_member *ma = &btf_members(ta)[i], *mb = &btf_members(tb)[i];
 
 		if (ma->name_off && mb->name_off) {
-			r = strcmp(btf__name_by_offset(l->btf, ma->name_off),
-				   btf__name_by_offset(l->btf, mb->name_off));
+			r = strcmp(btf_view__str(l->btf, ma->name_off),
+				   btf_view__str(l->btf, mb->name_off));
 			if (r)
 				return r;
 		}

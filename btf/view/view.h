@@ -120,6 +120,9 @@ long btf_canon__diff(const struct btf_canon *a, const struct btf_canon *b,
 
 /* ---- pahole's layout view (layout.c) ---- */
 
+/* BTF's string at OFF: NULL for 0 (no name), "" past its strings (bad BTF). */
+const char *btf_view__str(const struct btf *btf, uint32_t off);
+
 struct btf_layout_conf {
 	unsigned int cacheline_size;	/* 0: 64 */
 	int pahole;			/* whose rules: 130 (1.30) or 132 (1.31 on) */
@@ -132,9 +135,12 @@ struct btf_layout;
 /*
  * A view of BTF (which must outlive it) as pahole prints it.  Its state
  * grows as types are printed, as pahole's does: print in pahole's order
- * to get pahole's text.  NULL with errno set on failure.
+ * to get pahole's text.  NULL with errno set on failure: ELOOP for BTF
+ * whose types hold themselves (no compiler writes it; printing would not
+ * end), one of which btf_layout__loop() names.
  */
 struct btf_layout *btf_layout__new(const struct btf *btf, const struct btf_layout_conf *conf);
+uint32_t btf_layout__loop(const struct btf *btf);
 void btf_layout__free(struct btf_layout *l);
 /* The type pahole -C NAME finds: struct, union, typedef or enum, not a declaration; 0: none. */
 uint32_t btf_layout__find(const struct btf_layout *l, const char *name);

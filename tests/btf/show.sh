@@ -144,6 +144,28 @@ else
 	skip "btf show: the running kernel's BTF" "no $SYSBTF"
 fi
 
+# BTF no compiler writes, whose types hold themselves: a typedef that is
+# its own const, a prototype whose parameter points to it.  pahole prints
+# the second until its stack runs out; frugal refuses both in one line.
+python3 - "$W" <<'PYEOF'
+import struct, sys
+def blob(types):
+    strs = b"\0int\0t\0s\0a\0"
+    return struct.pack("<HBBIIIII", 0xeb9f, 1, 0, 24, 0, len(types), len(types), len(strs)) + types + strs
+INT, PTR, STRUCT, TYPEDEF, CONST, FUNC_PROTO = 1, 2, 4, 8, 10, 13
+i = struct.pack("<IIII", 1, INT << 24, 4, (1 << 24) | 32)
+s = lambda t: struct.pack("<IIIIII", 7, (STRUCT << 24) | 1, 8, 9, t, 0)
+open(sys.argv[1] + "/loop1.btf", "wb").write(blob(i + struct.pack("<III", 5, TYPEDEF << 24, 3) +
+    struct.pack("<III", 0, CONST << 24, 2) + s(2)))
+open(sys.argv[1] + "/loop2.btf", "wb").write(blob(i + struct.pack("<IIIII", 0, (FUNC_PROTO << 24) | 1, 1, 0, 3) +
+    struct.pack("<III", 0, PTR << 24, 2) + s(3)))
+PYEOF
+for f in loop1 loop2; do
+	expect_exit "btf show: BTF whose types hold themselves ($f) is refused" 1 timeout 20 "$FRUGAL" btf show -E "$W/$f.btf"
+	check "... in one line naming a type, nothing printed" \
+		test -z "$out" -a "$(wc -l <<< "$err")" = 1 -a "$(grep -c 'holds itself' <<< "$err")" = 1
+done
+
 printf 'not BTF at all\n' > "$W/junk"
 expect_exit "btf show: a file that is not BTF is refused" 1 "$FRUGAL" btf show "$W/junk"
 check "... in one line naming it" test "$(wc -l <<< "$err")" = 1 -a -z "$out"

@@ -181,17 +181,28 @@ static int32_t push_change(struct abi *abi, uint32_t own, enum abi_change_kind k
 static int add_change(struct abi *abi, uint32_t own, enum abi_change_kind kind,
 		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+static int add_change_v(struct abi *abi, uint32_t own, enum abi_change_kind kind,
+			const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
+
+static int add_change_v(struct abi *abi, uint32_t own, enum abi_change_kind kind,
+			const char *fmt, va_list ap)
+{
+	char *text = NULL;
+	int r = vasprintf(&text, fmt, ap);
+
+	return push_change(abi, own, kind, r < 0 ? NULL : text);
+}
+
 static int add_change(struct abi *abi, uint32_t own, enum abi_change_kind kind,
 		      const char *fmt, ...)
 {
-	char *text = NULL;
 	va_list ap;
 	int r;
 
 	va_start(ap, fmt);
-	r = vasprintf(&text, fmt, ap);
+	r = add_change_v(abi, own, kind, fmt, ap);
 	va_end(ap);
-	return push_change(abi, own, kind, r < 0 ? NULL : text);
+	return r;
 }
 
 static int add_edge(struct abi *abi, uint32_t own, uint32_t to, char *label, bool by_value,
@@ -864,14 +875,13 @@ int abi__compare_types(struct abi *abi, uint32_t node, const char *prefix)
 
 int abi__add_type_change(struct abi *abi, uint32_t node, const char *fmt, ...)
 {
-	char *text = NULL;
 	va_list ap;
 	int r;
 
 	va_start(ap, fmt);
-	r = vasprintf(&text, fmt, ap);
+	r = add_change_v(abi, node, ABI_CH_TYPE, fmt, ap);
 	va_end(ap);
-	return push_change(abi, node, ABI_CH_TYPE, r < 0 ? NULL : text);
+	return r;
 }
 
 int abi__symbol_node(struct abi *abi, uint32_t a, uint32_t b, uint32_t *out)

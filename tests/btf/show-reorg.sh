@@ -17,13 +17,7 @@
 # typedef of an anonymous struct: --sizes lists those by the typedef's
 # name).  A comparison where pahole printed nothing fails.
 . "$(dirname "$0")/../lib.sh"
-. "$(dirname "$0")/fetch.inc"
-
-fetch "btf show -R: pahole 1.32 (sid's)" fetch-sid.sh || finish
-SDIR=$fetched
-fetch "btf show -R: pahole 1.30 (trixie's)" fetch-trixie.sh --pahole || finish
-TDIR=$fetched
-declare -A PAHOLE=([1.30]=$TDIR/pahole/bin/pahole [1.32]=$SDIR/pahole/bin/pahole)
+. "$(dirname "$0")/paholes.inc" "btf show -R"
 W=$_tmp
 SAMPLE=${FRUGAL_REORG_SAMPLE:-100}
 

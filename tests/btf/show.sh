@@ -16,13 +16,7 @@
 # with a name or a file it cannot show.
 # A comparison where pahole printed nothing fails.
 . "$(dirname "$0")/../lib.sh"
-. "$(dirname "$0")/fetch.inc"
-
-fetch "btf show: pahole 1.32 (sid's)" fetch-sid.sh || finish
-SDIR=$fetched
-fetch "btf show: pahole 1.30 (trixie's)" fetch-trixie.sh --pahole || finish
-TDIR=$fetched
-declare -A PAHOLE=([1.30]=$TDIR/pahole/bin/pahole [1.32]=$SDIR/pahole/bin/pahole)
+. "$(dirname "$0")/paholes.inc" "btf show"
 W=$_tmp
 
 # same LABEL VERSION ARGS...: pahole VERSION -F btf ARGS and frugal btf show

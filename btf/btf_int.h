@@ -100,6 +100,7 @@ struct btf_show_opts {
 	bool reorg_moves;		/* -V: pahole's verbose, the moves named */
 	bool anon, structs, unions, packed, flex, emb_flex;
 	bool recursive;			/* -d */
+	bool quiet, rel_offset, no_aligned, no_packed;	/* -q, -r, --suppress_* */
 	bool noop;			/* pahole's switches that change nothing on BTF */
 	enum btf_show_search search;
 	bool verbose;

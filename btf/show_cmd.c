@@ -41,6 +41,8 @@ enum {
 	OPT_RECURSIVE = 'd',
 	OPT_POINTERS = 'f',
 	OPT_DATA_MEMBERS = 'M',
+	OPT_QUIET = 'q',
+	OPT_REL_OFFSET = 'r',
 	OPT_HEX = CLI_OPT_LONG,
 	OPT_BASE,
 	OPT_COMPAT,
@@ -51,6 +53,8 @@ enum {
 	OPT_FLEX,
 	OPT_EMB_FLEX,
 	OPT_AS_STRUCTS,
+	OPT_NO_ALIGNED,
+	OPT_NO_PACKED,
 	OPT_FIRST_OBJ,
 	OPT_SILLY_BITFIELDS,
 	OPT_FORCE_PADDINGS,
@@ -138,6 +142,14 @@ const struct cli_opt btf_show_cli_opts[] = {
 	CLI_OPT_CALLBACK("find_pointers_to", OPT_POINTERS, required_argument, "NAME",
 			 "\"struct: member\" for each member that points to NAME", parse_search,
 			 BTF_SHOW_POINTERS_TO),
+	CLI_OPT_BOOL("quiet", OPT_QUIET, struct btf_show_opts, quiet, true,
+		     "members only: no offsets, holes or statistics"),
+	CLI_OPT_BOOL("rel_offset", OPT_REL_OFFSET, struct btf_show_opts, rel_offset, true,
+		     "a member's offset within its own struct, not the outermost one"),
+	CLI_OPT_BOOL("suppress_aligned_attribute", OPT_NO_ALIGNED, struct btf_show_opts,
+		     no_aligned, true, "no __attribute__((__aligned__(N))) inferred"),
+	CLI_OPT_BOOL("suppress_packed", OPT_NO_PACKED, struct btf_show_opts, no_packed, true,
+		     "no __attribute__((__packed__)) inferred"),
 	CLI_OPT_GROUP("Which types (with no -C, or searched by -i and -f; pahole's filters)"),
 	CLI_OPT_BOOL("anon_include", OPT_ANON, struct btf_show_opts, anon, true,
 		     "unnamed structs and unions too (those a typedef names)"),
@@ -566,7 +578,9 @@ static int show_main(int argc, char **argv, bool as_pahole)
 	line = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
 	l = btf_layout__new(btf, &(struct btf_layout_conf){
 		.cacheline_size = o.cacheline ? o.cacheline : line > 0 ? (unsigned int)line : 64,
-		.pahole = o.pahole, .hex = o.hex, .expand_types = o.expand });
+		.pahole = o.pahole, .hex = o.hex, .expand_types = o.expand, .quiet = o.quiet,
+		.rel_offset = o.rel_offset, .suppress_aligned = o.no_aligned,
+		.suppress_packed = o.no_packed });
 	if (!l) {
 		if (errno == ELOOP)
 			cli_err(o.path, "type [%u] holds itself (no C type does): not shown",

@@ -51,6 +51,7 @@ struct lay_pconf {
 	uint32_t base_offset;
 	int indent, type_spacing, name_spacing;
 	bool emit_stats, rel_offset, suppress_offset_comment, expand_types, hex;
+	bool suppress_comments, suppress_aligned, suppress_packed;	/* -q, --suppress_* */
 	bool union_member, first_member, last_member;
 };
 
@@ -998,7 +999,7 @@ static size_t p_member(struct btf_layout *l, const struct lay_mem *m, bool in_un
 	}
 	if (m->bitfield_offset < 0)
 		offset += m->byte_size;
-	cl_printed = cacheline_boundary(l, c, offset, fp);
+	cl_printed = c->suppress_comments ? 0 : cacheline_boundary(l, c, offset, fp);
 	if (is_aggr(t) || btf_is_any_enum(t)) {
 		printed += p_type(l, mt, NULL, &sc, fp);
 		if (name) {
@@ -1011,7 +1012,7 @@ static size_t p_member(struct btf_layout *l, const struct lay_mem *m, bool in_un
 	}
 	if (m->bitfield_size)
 		printed += fprintf(fp, ":%u", m->bitfield_size);
-	if (m->alignment) {
+	if (!sc.suppress_aligned && m->alignment) {
 		align_printed = fprintf(fp, " __attribute__((__aligned__(%u)))", m->alignment);
 		printed += align_printed;
 	}
@@ -1024,7 +1025,7 @@ static size_t p_member(struct btf_layout *l, const struct lay_mem *m, bool in_un
 		int slen = align_printed + (name ? (int)strlen(name) : -1);
 		const struct lay_type *lt = l->types[mt];
 
-		if (is_struct(t) && lt && (lt->flags & LT_PACKED))
+		if (is_struct(t) && lt && (lt->flags & LT_PACKED) && !c->suppress_packed)
 			slen += sizeof("__attribute__((__packed__))");
 		printed += offset_comment(sc.hex, sc.type_spacing + sc.name_spacing - slen - 3,
 					  offset, m, fp);
@@ -1183,6 +1184,8 @@ static size_t p_bitfield_notes(struct btf_layout *l, uint32_t pos_type, const st
 	}
 	if (pos->byte_offset < last->byte_offset ||
 	    (pos->byte_offset == last->byte_offset && !last->bitfield_size && pos->bitfield_size)) {
+		if (c->suppress_comments)
+			return printed;
 		newline_once(newline, &printed, fp);
 		printed += fprintf(fp, "%.*s/* Bitfield combined with previous fields */\n",
 				   c->indent, TABS);
@@ -1190,6 +1193,8 @@ static size_t p_bitfield_notes(struct btf_layout *l, uint32_t pos_type, const st
 		long long delta = (long long)pos->byte_offset - last->byte_offset;
 
 		if (delta > 0 && (size_t)delta < last_size) {
+			if (c->suppress_comments)
+				return printed;
 			newline_once(newline, &printed, fp);
 			printed += fprintf(fp, "%.*s/* Bitfield combined with next fields */\n",
 					   c->indent, TABS);
@@ -1314,13 +1319,13 @@ static size_t p_class(struct btf_layout *l, struct lay_type *lt, const struct la
 	cc.indent = indent + 1;
 	lay_type__packed(l, lt);
 	printed += fprintf(fp, " {\n");
-	if (lt->pre_bit_hole) {
+	if (lt->pre_bit_hole && !cc.suppress_comments) {
 		newline_once(&newline, &printed, fp);
 		printed += fprintf(fp, "%.*s/* XXX %d bit%s hole, try to pack */\n", cc.indent, TABS,
 				   lt->pre_bit_hole, lt->pre_bit_hole != 1 ? "s" : "");
 		s.bit_holes += lt->pre_bit_hole;
 	}
-	if (lt->pre_hole) {
+	if (lt->pre_hole && !cc.suppress_comments) {
 		newline_once(&newline, &printed, fp);
 		printed += fprintf(fp, "%.*s/* XXX %d byte%s hole, try to pack */\n", cc.indent, TABS,
 				   lt->pre_hole, lt->pre_hole != 1 ? "s" : "");
@@ -1332,7 +1337,7 @@ static size_t p_class(struct btf_layout *l, struct lay_type *lt, const struct la
 		const struct btf_type *mtt = lay_tag(l, mt);
 		size_t size;
 
-		if (pos->alignment) {
+		if (pos->alignment && !cc.suppress_aligned) {
 			int forced_hole = last ? last->hole : lt->pre_hole;
 
 			if (forced_hole) {
@@ -1358,13 +1363,13 @@ static size_t p_class(struct btf_layout *l, struct lay_type *lt, const struct la
 		size = pos->byte_size;
 		printed += fprintf(fp, "%.*s", cc.indent, TABS);
 		printed += p_member(l, pos, false, &cc, fp);
-		if (is_struct(mtt))
+		if (is_struct(mtt) && !cc.suppress_comments)
 			printed += p_member_type_holes(l, mt, &s.mh, &newline, &cc, fp);
-		if (pos->bit_hole) {
+		if (pos->bit_hole && !cc.suppress_comments) {
 			printed += p_hole_note(pos->bit_hole, "bit", cc.indent, &newline, fp);
 			s.bit_holes += pos->bit_hole;
 		}
-		if (pos->hole > 0) {
+		if (pos->hole > 0 && !cc.suppress_comments) {
 			printed += p_hole_note(pos->hole, "byte", cc.indent, &newline, fp);
 			s.holes += pos->hole;
 		}
@@ -1383,11 +1388,11 @@ static size_t p_class(struct btf_layout *l, struct lay_type *lt, const struct la
 		printed += p_class_stats(l, lt, &s, &cc, fp);
 	/* read now: printing the members may have marked this struct packed */
 	printed += fprintf(fp, "%.*s}", indent, TABS);
-	if (lt->flags & LT_PACKED)
+	if ((lt->flags & LT_PACKED) && !cc.suppress_packed)
 		printed += fprintf(fp, " __attribute__((__packed__))");
 	if (cc.suffix)
 		printed += fprintf(fp, " %s", cc.suffix);
-	if (lt->alignment && !(lt->flags & LT_PACKED))
+	if (!cc.suppress_aligned && lt->alignment && !(lt->flags & LT_PACKED))
 		printed += fprintf(fp, " __attribute__((__aligned__(%u)))", lt->alignment);
 	return printed;
 }
@@ -1620,22 +1625,37 @@ int btf_layout__print(struct btf_layout *l, uint32_t id, FILE *fp)
 	return btf_layout__print_as(l, id, NULL, NULL, fp);
 }
 
+/* The top level's printing state: the command's settings, or pahole's defaults (DEFAULTS). */
+static void pconf_init(const struct btf_layout *l, struct lay_pconf *c, bool defaults)
+{
+	const struct btf_layout_conf *k = &l->conf;
+
+	*c = (struct lay_pconf){ .type_spacing = 26, .name_spacing = 23, .emit_stats = true };
+	if (defaults)
+		return;
+	c->name_spacing = k->expand_types ? 55 : 23;
+	c->expand_types = k->expand_types;
+	c->hex = k->hex;
+	c->rel_offset = k->rel_offset;
+	c->emit_stats = !k->quiet;
+	c->suppress_comments = c->suppress_offset_comment = k->quiet;
+	c->suppress_aligned = k->suppress_aligned;
+	c->suppress_packed = k->suppress_packed;
+}
+
 int btf_layout__print_as(struct btf_layout *l, uint32_t id, const char *prefix, const char *suffix,
 			 FILE *fp)
 {
 	const struct btf_type *t = lay_tag(l, id);
-	struct lay_pconf c = {
-		.prefix = prefix,
-		.suffix = suffix,
-		.type_spacing = 26,
-		.name_spacing = l->conf.expand_types ? 55 : is_union(t) ? 21 : 23,
-		.emit_stats = true,
-		.expand_types = l->conf.expand_types,
-		.hex = l->conf.hex,
-	};
+	struct lay_pconf c;
 
 	if (!t)
 		return -ENOENT;
+	pconf_init(l, &c, false);
+	c.prefix = prefix;
+	c.suffix = suffix;
+	if (!l->conf.expand_types && is_union(t))
+		c.name_spacing = 21;
 	if (btf_is_typedef(t))
 		p_typedef(l, id, &c, fp);
 	else if (btf_is_any_enum(t))
@@ -1652,14 +1672,9 @@ int btf_layout__print_as(struct btf_layout *l, uint32_t id, const char *prefix, 
 
 size_t lay_type__print(struct btf_layout *l, struct lay_type *lt, bool defaults, FILE *fp)
 {
-	struct lay_pconf c = {
-		.type_spacing = 26,
-		.name_spacing = !defaults && l->conf.expand_types ? 55 : 23,
-		.emit_stats = true,
-		.expand_types = !defaults && l->conf.expand_types,
-		.hex = !defaults && l->conf.hex,
-	};
+	struct lay_pconf c;
 
+	pconf_init(l, &c, defaults);
 	return p_class(l, lt, &c, fp);
 }
 

@@ -128,6 +128,10 @@ struct btf_layout_conf {
 	int pahole;			/* whose rules: 130 (1.30) or 132 (1.31 on) */
 	bool hex;			/* --hex: offsets and sizes in hex */
 	bool expand_types;		/* -E: members' types written out */
+	bool quiet;			/* -q: no comments, no stats */
+	bool rel_offset;		/* -r: offsets within the member's own type */
+	bool suppress_aligned;		/* --suppress_aligned_attribute */
+	bool suppress_packed;		/* --suppress_packed */
 };
 
 struct btf_layout;

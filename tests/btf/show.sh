@@ -100,7 +100,8 @@ if [ -r "$SYSBTF" ]; then
 			   "--with_embedded_flexible_array" "-x sk" "-y tcp" "-a -y tcp" "-N" \
 			   "-s -t ," "-a -s" "-a --packed -E" "--structs -H 1 -N" "--unions -x s" \
 			   "-i list_head" "-i spinlock_t -d" "-f task_struct" "-f page --structs" \
-			   "-M --classes_as_structs --first_obj_only --fixup_silly_bitfields --suppress_force_paddings"; do
+			   "-M --classes_as_structs --first_obj_only --fixup_silly_bitfields --suppress_force_paddings" \
+			   "-q" "-q -E" "-r -E" "--suppress_aligned_attribute" "--suppress_packed -E"; do
 			# shellcheck disable=SC2086
 			same "running kernel $opt" "$ver" $opt "$SYSBTF"
 		done

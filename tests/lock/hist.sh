@@ -88,8 +88,11 @@ for mode in "caller:" "overflow:-t -M 8" "lossy:-t -M 8 --ring-size 4" "nested:-
 			test "${res%% *}" = ok
 	fi
 	if [ "$name" = overflow ]; then
-		check "lock --histogram (overflow): the buffers carried most ends" \
-			holds "$_tmp/$name.json" 'd["accounting"]["merged_from_overflow"] > d["accounting"]["aggregated_in_kernel"]'
+		# -M 8 holds 8 rows in the kernel: every row past them came
+		# through the buffers (how many ends each carried depends on
+		# which tasks contended most, which a loaded machine changes).
+		check "lock --histogram (overflow): rows past the kernel table's 8, carried by the buffers" \
+			holds "$_tmp/$name.json" 'len(d["rows"]) > 8 and d["accounting"]["merged_from_overflow"] > 0'
 	fi
 done
 finish

@@ -337,12 +337,20 @@ def check_hold():
         return
     n = sum(x["contended"] for x in h)
     mean = sum(x["wait_total_ns"] for x in h) / n / 1e9
-    m = re.search(r"holder's faults held: (\d+), ([\d.]+) s in them", read(r.name + ".bench") or "")
-    held = [float(x) for x in m.groups()] if m else [0, 0]
-    own = held[1] / max(held[0], 1)
-    say(held[0] > 0 and abs(mean - own) <= 0.1 * own,
-        f"--hold -l: the holder's mean hold of the file's lock ({mean * 1e3:.1f} ms, {n} holds) within 10% of the "
-        f"fixture's by its own clock ({own * 1e3:.1f} ms, {held[0]:.0f} holds)",
+    m = re.search(r"holder's faults held: (\d+), ([\d.]+) s in them \(longest ([\d.]+) s\)",
+                  read(r.name + ".bench") or "")
+    held = [float(x) for x in m.groups()] if m else [0, 0, 0]
+    own, longest = held[1] / max(held[0], 1), held[2]
+    # frugal sees the holds another task waited on, a sample of the
+    # fixture's: their mean is no more than its longest hold plus the
+    # tracing around a hold (under the emulator up to ~5 ms: a mean of two
+    # holds was 56.4 ms where the longest was about 51.6), and no less than
+    # 10% under its mean.  (Against the mean alone, 2 holds of 38 were 11%
+    # over it once.)
+    say(held[0] > 0 and 0.9 * own <= mean <= 1.2 * longest,
+        f"--hold -l: the holder's mean hold of the file's lock ({mean * 1e3:.1f} ms, {n} holds) between 10% under "
+        f"the fixture's mean by its own clock ({own * 1e3:.1f} ms, {held[0]:.0f} holds) and 20% over its longest "
+        f"({longest * 1e3:.1f} ms)",
         read(r.name + ".bench") or "")
     longest = max(x["wait_max_ns"] for x in h) / 1e9
     say(longest <= t[2], f"--hold -l: its longest hold ({longest * 1e3:.1f} ms) within its longest "

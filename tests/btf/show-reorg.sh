@@ -202,14 +202,7 @@ for ver in 1.30 1.32; do
 	whole "the running kernel" "$ver" "$SYSBTF"
 done
 
-if [ "${FRUGAL_SKIP_KERNEL:-0}" = 1 ]; then
-	skip "btf show -R: Debian's 6.12 and 7.x kernels" "FRUGAL_SKIP_KERNEL=1"
-	finish
-fi
-fetch "btf show -R: Debian 13's 6.12 vmlinux" fetch-trixie.sh || finish
-V612=$fetched/kernel-dbg/vmlinux
-fetch "btf show -R: sid's 7.x vmlinux" fetch-sid.sh --kernel || finish
-V7=$fetched/kernel-dbg/vmlinux
+debian_kernels "btf show -R" || finish
 for ver in 1.30 1.32; do
 	whole "6.12 vmlinux" "$ver" "$V612"
 	whole "7.x vmlinux" "$ver" "$V7"

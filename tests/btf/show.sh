@@ -166,15 +166,7 @@ expect_exit "btf show: a file that is not BTF is refused" 1 "$FRUGAL" btf show "
 check "... in one line naming it" test "$(wc -l <<< "$err")" = 1 -a -z "$out"
 expect_exit "btf show: -F dwarf is refused (BTF only)" 2 "$FRUGAL" btf show -F dwarf "$W/layout.btf"
 
-if [ "${FRUGAL_SKIP_KERNEL:-0}" = 1 ]; then
-	skip "btf show: Debian's 6.12 and 7.x kernels" "FRUGAL_SKIP_KERNEL=1"
-	finish
-fi
-fetch "btf show: Debian 13's 6.12 vmlinux" fetch-trixie.sh || finish
-V612=$fetched/kernel-dbg/vmlinux
-fetch "btf show: sid's 7.x vmlinux" fetch-sid.sh --kernel || finish
-KDIR=$fetched/kernel-dbg
-V7=$KDIR/vmlinux
+debian_kernels "btf show" || finish
 KVM=kernel/arch/x86/kvm/kvm.ko
 if ! echo "$KVM" | bash "$TOP/scripts/fetch-sid.sh" --modules >/dev/null 2>"$W/fetch.err"; then
 	fail "btf show: unpack sid's $KVM" "$(tail -1 "$W/fetch.err")"
